@@ -1,0 +1,101 @@
+"""leafgrad: reverse-mode automatic differentiation on NumPy with PyTorch's API.
+
+``import leafgrad as torch`` runs ordinary PyTorch autograd, ``nn`` and
+``optim`` code on the CPU with NumPy as the only dependency.
+"""
+__version__ = "0.1.0"
+
+from . import _dtype
+from ._dtype import (bool_ as bool, complex64, complex128, float16, float32, float64, int8, int16,
+                     int32, int64, uint8, half, double, short, long, cfloat, cdouble,
+                     get_default_dtype, set_default_dtype, promote_types, dtype)
+from ._dtype import float as float  # noqa: F811  (torch.float is float32)
+from ._dtype import int as int  # noqa: F811  (torch.int is int32)
+from ._tensor import Tensor, Size
+from . import _methods  # noqa: F401  (binds the Tensor methods)
+from ._creation import (Generator, arange, as_tensor, bernoulli, device, empty, empty_like, eye,
+                        from_numpy, full, full_like, get_rng_state, initial_seed, linspace,
+                        logspace, manual_seed, multinomial, normal, ones, ones_like, rand,
+                        rand_like, randint, randint_like, randn, randn_like, randperm,
+                        scalar_tensor, seed, set_rng_state, tensor, tril_indices, zeros,
+                        zeros_like, default_generator)
+from ._format import set_printoptions
+from .autograd.grad_mode import (enable_grad, inference_mode, is_grad_enabled,
+                                 is_inference_mode_enabled, no_grad, set_grad_enabled)
+from ._errors import (LeafgradError, GraphFreedError, NoGradError, UnusedInputError,
+                      NonScalarBackwardError, InplaceLeafError, SavedTensorModifiedError,
+                      ShapeError, DtypeError)
+from ._functions import *  # noqa: F401,F403  (torch.exp, torch.sum, ...)
+from ._functions import abs, all, any, max, min, pow, round, sum  # noqa: F401  (shadow builtins on purpose)
+from . import autograd, nn, optim, utils  # noqa: E402
+from ._serialization import save, load  # noqa: E402
+
+FloatTensor = DoubleTensor = LongTensor = Tensor
+strided = "torch.strided"
+contiguous_format = preserve_format = "contiguous_format"
+
+
+class _Cuda:
+    """``torch.cuda``: never available here."""
+
+    @staticmethod
+    def is_available():
+        return False
+
+    @staticmethod
+    def device_count():
+        return 0
+
+    @staticmethod
+    def manual_seed(seed):
+        pass
+
+    manual_seed_all = manual_seed
+
+
+cuda = _Cuda()
+
+
+class _Backends:
+    class mps:
+        @staticmethod
+        def is_available():
+            return False
+
+    class cudnn:
+        deterministic = False
+        benchmark = False
+
+
+backends = _Backends()
+
+
+def is_tensor(obj):
+    return isinstance(obj, Tensor)
+
+
+def numel(input):
+    return input.numel()
+
+
+def use_deterministic_algorithms(mode, warn_only=False):
+    pass
+
+
+def set_num_threads(n):
+    pass
+
+
+def get_num_threads():
+    return 1
+
+
+def compile(model=None, **kwargs):
+    """No compiler here: returns the model unchanged."""
+    if model is None:
+        return lambda m: m
+    return model
+
+
+def is_floating_point(input):
+    return input.is_floating_point()

@@ -1,0 +1,435 @@
+"""Making tensors: ``tensor``, ``zeros``, ``arange``, ``randn``, ... and the random generator.
+
+dtypes follow PyTorch: Python floats give the default dtype (float32),
+Python ints give int64, bools give bool; NumPy arrays keep their dtype.
+Random numbers come from leafgrad's own generator (a NumPy PCG64 seeded by
+``manual_seed``): reproducible, but not the same stream as PyTorch's.
+"""
+import numbers
+import warnings
+
+import numpy as np
+
+from . import _dtype, _errors
+from ._tensor import Tensor
+
+__all__ = ["tensor", "as_tensor", "from_numpy", "zeros", "ones", "full", "empty", "arange",
+           "linspace", "logspace", "eye", "rand", "randn", "randint", "randperm", "normal",
+           "zeros_like", "ones_like", "full_like", "empty_like", "rand_like", "randn_like",
+           "randint_like", "manual_seed", "seed", "initial_seed", "Generator", "device",
+           "get_rng_state", "set_rng_state", "scalar_tensor", "tril_indices"]
+
+
+class device:
+    """Only the CPU exists here; ``device('cpu')`` is accepted everywhere."""
+
+    __slots__ = ("type", "index")
+
+    def __init__(self, type="cpu", index=None):
+        if isinstance(type, device):
+            type, index = type.type, type.index
+        type = str(type)
+        if type.startswith("cuda") or type == "mps":
+            raise RuntimeError(
+                "leafgrad runs on the CPU only (NumPy); device %r is not available. Fix: use "
+                "device='cpu' (or leave it out)." % type)
+        self.type, self.index = "cpu", index
+
+    def __repr__(self):
+        return "device(type='cpu')"
+
+    def __eq__(self, other):
+        return isinstance(other, (device, str)) and str(other).startswith("cpu")
+
+    def __hash__(self):
+        return hash("cpu")
+
+    def __str__(self):
+        return "cpu"
+
+
+def _check_device(d):
+    if d is not None:
+        device(d)
+
+
+# ---------------------------------------------------------------- conversion
+def _infer_dtype(data):
+    """dtype PyTorch infers from nested Python data."""
+    kinds = set()
+    stack = [data]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, (list, tuple)):
+            stack.extend(v)
+        elif isinstance(v, Tensor):
+            kinds.add(v.dtype)
+        elif isinstance(v, bool) or isinstance(v, np.bool_):
+            kinds.add(_dtype.bool_)
+        elif isinstance(v, numbers.Integral):
+            kinds.add(_dtype.int64)
+        elif isinstance(v, numbers.Complex) and not isinstance(v, numbers.Real):
+            kinds.add(_dtype.complex64)
+        elif isinstance(v, numbers.Real):
+            kinds.add(_dtype.get_default_dtype())
+        elif isinstance(v, np.ndarray):
+            kinds.add(_dtype.from_numpy_dtype(v.dtype))
+        else:
+            raise TypeError("Could not infer dtype of %s" % type(v).__name__)
+    if not kinds:
+        return _dtype.get_default_dtype()
+    best = None
+    for k in kinds:
+        best = k if best is None else (k if k._category > best._category else
+                                       best if best._category > k._category else
+                                       _dtype.promote_types(best, k))
+    return best
+
+
+def _as_array(data, dtype):
+    """A fresh ndarray for ``data`` with PyTorch's dtype inference."""
+    dtype = _dtype.to_dtype(dtype)
+    if isinstance(data, Tensor):
+        arr = np.array(data._data, copy=True)
+        return arr if dtype is None else arr.astype(dtype.np)
+    if isinstance(data, np.ndarray):
+        _dtype.from_numpy_dtype(data.dtype)
+        return np.array(data, dtype=None if dtype is None else dtype.np, copy=True)
+    if isinstance(data, np.generic):
+        return np.array(data, dtype=None if dtype is None else dtype.np)
+    if dtype is None:
+        dtype = _infer_dtype(data)
+    if isinstance(data, (list, tuple)):
+        data = _unwrap(data)
+    try:
+        arr = np.array(data, dtype=dtype.np if dtype.np.kind != "b" else None)
+    except (ValueError, TypeError) as e:
+        if "inhomogeneous" in str(e) or "sequence" in str(e):
+            raise ValueError("expected sequence of equal-length lists: %s. Fix: make every "
+                             "row the same length." % e) from None
+        raise TypeError(str(e)) from None
+    if arr.dtype == object:
+        raise TypeError("Could not infer dtype of the given data (mixed or ragged elements)")
+    if arr.dtype != dtype.np:
+        arr = arr.astype(dtype.np)
+    return arr
+
+
+def _unwrap(data):
+    out = []
+    for v in data:
+        if isinstance(v, Tensor):
+            out.append(v._data)
+        elif isinstance(v, (list, tuple)):
+            out.append(_unwrap(v))
+        else:
+            out.append(v)
+    return out
+
+
+def tensor(data, dtype=None, device=None, requires_grad=False, pin_memory=False):
+    """A new leaf tensor holding a copy of ``data`` (nested lists, numbers, arrays).
+
+    Args:
+        data: Python number, nested list/tuple, NumPy array, or tensor.
+        dtype: defaults to float32 for floats, int64 for ints, bool for bools;
+            NumPy arrays keep theirs.
+        requires_grad: record ops on it for autograd (floating dtypes only).
+
+    Raises:
+        RuntimeError: ``requires_grad=True`` with an integer dtype.
+        ValueError: ragged nested lists.
+    """
+    _check_device(device)
+    if isinstance(data, Tensor):
+        warnings.warn(
+            "To copy construct from a tensor, it is recommended to use sourceTensor.clone()."
+            "detach() or sourceTensor.clone().detach().requires_grad_(True), rather than "
+            "torch.tensor(sourceTensor).", UserWarning, stacklevel=2)
+    arr = _as_array(data, dtype)
+    t = Tensor._make_plain(arr)
+    if requires_grad:
+        if arr.dtype.kind not in "fc":
+            raise _errors.int_requires_grad(t.dtype)
+        t._requires_grad = True
+    return t
+
+
+def scalar_tensor(s, dtype=None, device=None, requires_grad=False):
+    return tensor(float(s) if dtype is None else s, dtype=dtype, requires_grad=requires_grad)
+
+
+def as_tensor(data, dtype=None, device=None):
+    """Like ``tensor`` but shares memory with a NumPy array or tensor when it can."""
+    dtype = _dtype.to_dtype(dtype)
+    if isinstance(data, Tensor):
+        return data if dtype is None or data.dtype is dtype else data.to(dtype)
+    if isinstance(data, np.ndarray) and (dtype is None or data.dtype == dtype.np):
+        return from_numpy(data)
+    return tensor(data, dtype=dtype)
+
+
+def from_numpy(ndarray):
+    """A tensor sharing memory with ``ndarray`` (dtype kept).
+
+    Raises:
+        TypeError: for unsupported dtypes (object, strings).
+    """
+    if not isinstance(ndarray, np.ndarray):
+        raise TypeError("expected np.ndarray (got %s)" % type(ndarray).__name__)
+    _dtype.from_numpy_dtype(ndarray.dtype)
+    return Tensor._make_plain(ndarray)
+
+
+# ------------------------------------------------------------------ factories
+def _size(size):
+    if len(size) == 1 and isinstance(size[0], (tuple, list)):
+        size = size[0]
+    try:
+        size = tuple(int(s) for s in size)
+    except TypeError:
+        raise TypeError("size must be a sequence of ints, got %r" % (size,)) from None
+    if any(s < 0 for s in size):
+        raise RuntimeError("Trying to create tensor with negative dimension %d: %s"
+                           % (min(size), list(size)))
+    return size
+
+
+def _finish(arr, requires_grad):
+    t = Tensor._make_plain(arr)
+    if requires_grad:
+        t.requires_grad_(True)
+    return t
+
+
+def _dt(dtype):
+    return (_dtype.to_dtype(dtype) or _dtype.get_default_dtype()).np
+
+
+def zeros(*size, dtype=None, device=None, requires_grad=False, out=None, layout=None):
+    """Tensor of zeros; float32 unless ``dtype`` is given."""
+    return _finish(np.zeros(_size(size), _dt(dtype)), requires_grad)
+
+
+def ones(*size, dtype=None, device=None, requires_grad=False, out=None, layout=None):
+    """Tensor of ones; float32 unless ``dtype`` is given."""
+    return _finish(np.ones(_size(size), _dt(dtype)), requires_grad)
+
+
+def empty(*size, dtype=None, device=None, requires_grad=False, out=None, layout=None,
+          memory_format=None):
+    """Uninitialised in PyTorch; zeros here (NumPy's empty would leak old memory)."""
+    return _finish(np.zeros(_size(size), _dt(dtype)), requires_grad)
+
+
+def full(size, fill_value, dtype=None, device=None, requires_grad=False, out=None, layout=None):
+    """Tensor filled with ``fill_value``; the dtype follows the value (bool, int64, float32)."""
+    if dtype is None:
+        dtype = _infer_dtype(fill_value if not isinstance(fill_value, Tensor) else fill_value.item())
+    if isinstance(fill_value, Tensor):
+        fill_value = fill_value.item()
+    return _finish(np.full(_size((size,)) if isinstance(size, int) else _size(tuple(size)),
+                           fill_value, _dtype.to_dtype(dtype).np), requires_grad)
+
+
+def _like(input, dtype):
+    return input._data.shape, (_dtype.to_dtype(dtype).np if dtype is not None else input._data.dtype)
+
+
+def zeros_like(input, dtype=None, device=None, requires_grad=False, memory_format=None, layout=None):
+    return _finish(np.zeros(*_like(input, dtype)), requires_grad)
+
+
+def ones_like(input, dtype=None, device=None, requires_grad=False, memory_format=None, layout=None):
+    return _finish(np.ones(*_like(input, dtype)), requires_grad)
+
+
+def empty_like(input, dtype=None, device=None, requires_grad=False, memory_format=None, layout=None):
+    return _finish(np.zeros(*_like(input, dtype)), requires_grad)
+
+
+def full_like(input, fill_value, dtype=None, device=None, requires_grad=False, memory_format=None,
+              layout=None):
+    shape, npd = _like(input, dtype)
+    return _finish(np.full(shape, fill_value, npd), requires_grad)
+
+
+def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=False, out=None,
+           layout=None):
+    """Values in [start, end) by ``step``: int64 for integer arguments, else float32.
+
+    Raises:
+        RuntimeError: for step 0 or a step of the wrong sign.
+    """
+    if end is None:
+        start, end = 0, start
+    vals = [v.item() if isinstance(v, Tensor) else v for v in (start, end, step)]
+    start, end, step = vals
+    if step == 0:
+        raise RuntimeError("step must be nonzero")
+    if (end - start) * step < 0:
+        raise RuntimeError("upper bound and larger bound inconsistent with step sign")
+    if dtype is None:
+        dtype = _dtype.int64 if all(isinstance(v, int) for v in vals) else _dtype.get_default_dtype()
+    dtype = _dtype.to_dtype(dtype)
+    import math
+    n = max(0, math.ceil((end - start) / step))
+    arr = (start + np.arange(n, dtype=np.float64) * step) if dtype.is_floating_point else \
+        np.arange(start, end, step)
+    return _finish(arr.astype(dtype.np), requires_grad)
+
+
+def linspace(start, end, steps, *, dtype=None, device=None, requires_grad=False, out=None):
+    """``steps`` evenly spaced values from start to end inclusive (float32)."""
+    dt = _dt(dtype)
+    # computed in float64 then rounded, symmetric from both ends as PyTorch does
+    arr = np.linspace(float(start), float(end), int(steps), dtype=np.float64)
+    if steps > 1:
+        step = (float(end) - float(start)) / (steps - 1)
+        i = np.arange(steps)
+        half = steps // 2
+        arr = np.where(i < half, float(start) + step * i, float(end) - step * (steps - i - 1))
+    return _finish(arr.astype(dt), requires_grad)
+
+
+def logspace(start, end, steps, base=10.0, *, dtype=None, device=None, requires_grad=False):
+    return _finish((base ** linspace(start, end, steps, dtype=_dtype.float64)._data).astype(_dt(dtype)),
+                   requires_grad)
+
+
+def eye(n, m=None, *, dtype=None, device=None, requires_grad=False, out=None):
+    """Identity matrix n x m (float32)."""
+    return _finish(np.eye(n, n if m is None else m, dtype=_dt(dtype)), requires_grad)
+
+
+def tril_indices(row, col, offset=0, *, dtype=None, device=None):
+    r, c = np.tril_indices(row, offset, col)
+    return Tensor._make_plain(np.stack([r, c]).astype(np.int64))
+
+
+# ------------------------------------------------------------------- random
+class Generator:
+    """A random number generator (``torch.Generator``) over NumPy's PCG64."""
+
+    def __init__(self, device="cpu"):
+        self._seed = 67280421310721
+        self._rng = np.random.default_rng(self._seed)
+
+    def manual_seed(self, seed):
+        """Reseed; the same seed gives the same numbers."""
+        seed = int(seed)
+        if seed < 0:
+            seed &= (1 << 64) - 1
+        self._seed = seed
+        self._rng = np.random.default_rng(seed)
+        return self
+
+    def seed(self):
+        import random
+        return self.manual_seed(random.getrandbits(63))._seed
+
+    def initial_seed(self):
+        return self._seed
+
+    def get_state(self):
+        import json
+        st = json.dumps(self._rng.bit_generator.state).encode()
+        return Tensor._make_plain(np.frombuffer(st, dtype=np.uint8).copy())
+
+    def set_state(self, new_state):
+        import json
+        self._rng.bit_generator.state = json.loads(bytes(new_state._data.tolist()).decode())
+        return self
+
+
+default_generator = Generator()
+
+
+def _rng(generator=None):
+    return (generator or default_generator)._rng
+
+
+def manual_seed(seed):
+    """Seed leafgrad's default generator (not PyTorch's stream: same seed, different numbers)."""
+    return default_generator.manual_seed(seed)
+
+
+def seed():
+    return default_generator.seed()
+
+
+def initial_seed():
+    return default_generator.initial_seed()
+
+
+def get_rng_state():
+    return default_generator.get_state()
+
+
+def set_rng_state(new_state):
+    default_generator.set_state(new_state)
+
+
+def rand(*size, generator=None, dtype=None, device=None, requires_grad=False, out=None):
+    """Uniform [0, 1) samples."""
+    dt = _dt(dtype)
+    return _finish(_rng(generator).random(_size(size), dtype=np.float64).astype(dt), requires_grad)
+
+
+def randn(*size, generator=None, dtype=None, device=None, requires_grad=False, out=None):
+    """Standard normal samples."""
+    dt = _dt(dtype)
+    return _finish(_rng(generator).standard_normal(_size(size)).astype(dt), requires_grad)
+
+
+def randint(low=0, high=None, size=None, *, generator=None, dtype=None, device=None,
+            requires_grad=False):
+    """Integers in [low, high) (int64)."""
+    if high is None:
+        low, high = 0, low
+    if size is None:
+        raise TypeError("randint() missing 1 required positional arguments: \"size\"")
+    dt = (_dtype.to_dtype(dtype) or _dtype.int64).np
+    return _finish(_rng(generator).integers(low, high, _size((size,)) if isinstance(size, int)
+                                             else tuple(size)).astype(dt), requires_grad)
+
+
+def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False):
+    """A random permutation of 0..n-1 (int64)."""
+    dt = (_dtype.to_dtype(dtype) or _dtype.int64).np
+    return _finish(_rng(generator).permutation(n).astype(dt), requires_grad)
+
+
+def normal(mean, std=1.0, size=None, *, generator=None, dtype=None, requires_grad=False):
+    m = mean._data if isinstance(mean, Tensor) else mean
+    s = std._data if isinstance(std, Tensor) else std
+    shape = size if size is not None else np.broadcast_shapes(np.shape(m), np.shape(s))
+    npd = (mean._data.dtype if isinstance(mean, Tensor) else _dt(dtype))
+    return _finish(_rng(generator).normal(m, s, shape).astype(npd), requires_grad)
+
+
+def rand_like(input, dtype=None, **kw):
+    return rand(*input.shape, dtype=dtype or input.dtype)
+
+
+def randn_like(input, dtype=None, **kw):
+    return randn(*input.shape, dtype=dtype or input.dtype)
+
+
+def randint_like(input, low=0, high=None, dtype=None, **kw):
+    if high is None:
+        low, high = 0, low
+    return randint(low, high, tuple(input.shape), dtype=dtype or input.dtype)
+
+
+def bernoulli(input, p=None, generator=None):
+    prob = input._data if p is None else np.full(input._data.shape, p)
+    return Tensor._make_plain((_rng(generator).random(prob.shape) < prob).astype(input._data.dtype))
+
+
+def multinomial(input, num_samples, replacement=False, generator=None):
+    p = input._data.astype(np.float64)
+    rows = p.reshape(-1, p.shape[-1])
+    out = np.stack([_rng(generator).choice(len(r), num_samples, replace=replacement, p=r / r.sum())
+                    for r in rows])
+    return Tensor._make_plain(out.reshape(p.shape[:-1] + (num_samples,)).astype(np.int64))

@@ -1,0 +1,155 @@
+"""Every user-facing autograd error and warning, in one place.
+
+Each class subclasses the built-in exception PyTorch raises for the same
+mistake (so ``except RuntimeError`` keeps working); each message says what
+went wrong in plain words and how to fix it. ``docs/errors.md`` lists them
+with a script that triggers each one.
+"""
+
+__all__ = ["LeafgradError", "GraphFreedError", "NoGradError", "UnusedInputError",
+           "NonScalarBackwardError", "InplaceLeafError", "SavedTensorModifiedError",
+           "ShapeError", "DtypeError"]
+
+
+class LeafgradError(RuntimeError):
+    """Base class of leafgrad's autograd errors (a RuntimeError, as in PyTorch)."""
+
+
+class GraphFreedError(LeafgradError):
+    """backward()/grad() through a graph whose saved tensors were already freed."""
+
+
+class NoGradError(LeafgradError):
+    """backward()/grad() on a tensor that does not require grad."""
+
+
+class UnusedInputError(LeafgradError):
+    """grad() asked for an input the outputs do not depend on."""
+
+
+class NonScalarBackwardError(LeafgradError):
+    """backward() without ``gradient`` on a tensor with more than one element."""
+
+
+class InplaceLeafError(LeafgradError):
+    """In-place op on a leaf tensor that requires grad, outside ``no_grad``."""
+
+
+class SavedTensorModifiedError(LeafgradError):
+    """A tensor saved for backward was changed in place before backward ran."""
+
+
+class ShapeError(LeafgradError):
+    """Shapes that cannot be combined (matmul, broadcasting, view)."""
+
+
+class DtypeError(LeafgradError):
+    """A dtype that the operation cannot take."""
+
+
+def graph_freed(node_name):
+    return GraphFreedError(
+        "Trying to backward through the graph a second time (or to directly access saved tensors "
+        "after they have already been freed): %s's saved tensors were freed by an earlier "
+        "backward() or autograd.grad() call on this graph, which frees them by default to save "
+        "memory. Fix: pass retain_graph=True to the first (and every non-final) backward()/grad() "
+        "call that uses this graph, or recompute the forward pass before the second call."
+        % node_name)
+
+
+def no_grad_fn(index, grad_disabled):
+    msg = ("element %d of tensors does not require grad and does not have a grad_fn: "
+           "nothing that requires grad went into this result, so there is no graph to "
+           "differentiate. Fix: create the parameters with requires_grad=True (or call "
+           ".requires_grad_() on them) before computing the result from them." % index)
+    if grad_disabled:
+        msg += (" Note: grad mode is disabled right now (inside torch.no_grad() or "
+                "set_grad_enabled(False)), so no graph was recorded; compute the result "
+                "outside that block.")
+    return NoGradError(msg)
+
+
+def non_scalar(shape):
+    return NonScalarBackwardError(
+        "grad can be implicitly created only for scalar outputs: backward() was called on a "
+        "tensor of shape %s without a `gradient` argument. Fix: reduce it to a scalar first "
+        "(out.sum().backward() or out.mean().backward()), or pass the gradient of the final "
+        "result with respect to it, e.g. out.backward(torch.ones_like(out))." % (tuple(shape),))
+
+
+def unused_input(index):
+    return UnusedInputError(
+        "One of the differentiated Tensors appears to not have been used in the graph "
+        "(input %d): the outputs do not depend on it. Set allow_unused=True to get None for it "
+        "instead. If you expected it to be used, check that it is the very tensor the output "
+        "was computed from and not a copy or a tensor re-created after the output was built "
+        "(e.g. a new torch.tensor(...) or a .detach())." % index)
+
+
+def input_no_grad(index):
+    return NoGradError(
+        "One of the differentiated Tensors does not require grad (input %d). Fix: create it "
+        "with requires_grad=True (or call .requires_grad_()) before computing the output "
+        "from it." % index)
+
+
+def inplace_leaf(op):
+    return InplaceLeafError(
+        "a leaf Variable that requires grad is being used in an in-place operation (%s). "
+        "Changing a parameter in place would silently invalidate the graph that uses it. "
+        "Fix: do the update inside `with torch.no_grad():` (as optimizers do), update "
+        "`.data`, or use the out-of-place form (x = x + 1) to make a new tensor." % op)
+
+
+def int_requires_grad(dt):
+    return DtypeError(
+        "Only Tensors of floating point and complex dtype can require gradients (this one is "
+        "%r). Fix: create it as a float tensor, e.g. torch.tensor([1., 2.]) or "
+        "x.float().requires_grad_()." % (dt,))
+
+
+def numpy_requires_grad():
+    return LeafgradError(
+        "Can't call numpy() on Tensor that requires grad: the array would not be tracked by "
+        "autograd. Fix: use tensor.detach().numpy() instead.")
+
+
+def nonleaf_grad_message():
+    return (
+        "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
+        "attribute won't be populated during autograd.backward(): gradients are stored only on "
+        "leaf tensors (those you created with requires_grad=True, such as parameters). If you "
+        "indeed want the gradient for a non-leaf Tensor, call .retain_grad() on it before "
+        "backward(), or read the gradient from the leaf it was computed from. If you access "
+        "the non-leaf Tensor by mistake, make sure you access the leaf Tensor instead.")
+
+
+def broadcast(shape_a, shape_b):
+    return ShapeError(
+        "The size of tensor a (%s) must match the size of tensor b (%s): shapes %s and %s "
+        "cannot be broadcast together. Two dimensions are compatible when they are equal or "
+        "one of them is 1 (dimensions are compared from the right). Fix: reshape or "
+        "unsqueeze one operand so the dimensions line up." % (
+            _mismatch(shape_a, shape_b) + (tuple(shape_a), tuple(shape_b))))
+
+
+def _mismatch(a, b):
+    for x, y in zip(reversed(a), reversed(b)):
+        if x != y and x != 1 and y != 1:
+            return x, y
+    return (a[-1] if a else 1), (b[-1] if b else 1)
+
+
+def saved_modified(shape, node_name, saved_version, now_version, dtype_name="float"):
+    return SavedTensorModifiedError(
+        "one of the variables needed for gradient computation has been modified by an inplace "
+        "operation: [torch.%sTensor %s] is at version %d; expected version %d instead. "
+        "The tensor of shape %s was saved by %s for its backward, then changed in place "
+        "(e.g. by +=, add_, relu_, or x[...] = ...). Fix: use the out-of-place form "
+        "(x = x + 1, torch.relu(x)), or .clone() the tensor before changing it."
+        % (dtype_name, list(shape), now_version, saved_version, tuple(shape), node_name))
+
+
+def grad_tuple_hint():
+    return ("torch.autograd.grad returns a tuple of tensors (one per input), not a tensor. "
+            "Index it first: g = torch.autograd.grad(loss, w)[0], or unpack: (g,) = ...")

@@ -1,0 +1,74 @@
+"""``leafgrad.<op>`` functions (``torch.exp(x)``, ``torch.sum(x, dim)``, ...)."""
+from .ops.elementwise import (abs, acos, add, allclose, asin, asinh, atan, atan2, atanh,
+                              bitwise_not, ceil, clamp, cos, cosh, div, eq, equal, erf, exp, exp2,
+                              expm1, floor, floor_divide, fmod, frac, ge, gt, isclose, isfinite,
+                              isinf, isnan, isneginf, isposinf, le, log, log1p, log2, log10,
+                              logical_and, logical_not, logical_or, logical_xor, lt, maximum,
+                              minimum, mul, ne, neg, pow, reciprocal, relu, remainder, round_,
+                              rsqrt, sigmoid, sign, signbit, sin, sinh, sqrt, square, sub, tan,
+                              tanh, trunc, where)
+from .ops.indexing import (argwhere, gather, index_select, masked_fill, masked_select, nonzero,
+                           take_along_dim, tril, triu)
+from .ops.linalg import addmm, bmm, dot, einsum, inner, matmul, mm, mv, outer, vdot
+from .ops.reduction import (all, amax, amin, any, argmax, argmin, count_nonzero, cumsum,
+                            logsumexp, max, mean, min, norm, prod, std, sum, var)
+from .ops.shape import (broadcast_shapes, broadcast_tensors, broadcast_to, cat, chunk, clone,
+                        concat, concatenate, flatten, flip, hstack, movedim, narrow, permute,
+                        repeat, reshape, roll, split, squeeze, stack, t, transpose, unbind,
+                        unflatten, unsqueeze, vstack)
+from .ops.inplace import zero_  # noqa: F401
+
+round = round_
+clip = clamp
+negative = neg
+multiply = mul
+subtract = sub
+divide = div
+true_divide = div
+absolute = abs
+arcsin, arccos, arctan = asin, acos, atan
+greater, less, greater_equal, less_equal, not_equal = gt, lt, ge, le, ne
+swapaxes = swapdims = transpose
+ger = outer
+
+
+def softmax(input, dim, dtype=None):
+    from .nn.functional import softmax as f
+    return f(input, dim, dtype=dtype)
+
+
+def log_softmax(input, dim, dtype=None):
+    from .nn.functional import log_softmax as f
+    return f(input, dim, dtype=dtype)
+
+
+def numel(input):
+    return input.numel()
+
+
+def detach(input):
+    return input.detach()
+
+
+def sort(input, dim=-1, descending=False, stable=False):
+    from .ops.reduction import _return_type
+    import numpy as np
+    from ._tensor import Tensor
+    x = input._data
+    idx = np.argsort(-x if descending else x, axis=dim, kind="stable")
+    from .ops.indexing import gather as g
+    it = Tensor._make_plain(idx.astype(np.int64))
+    return _return_type("sort")(g(input, dim, it), it)
+
+
+def argsort(input, dim=-1, descending=False, stable=False):
+    return sort(input, dim, descending)[1]
+
+
+def topk(input, k, dim=-1, largest=True, sorted=True):
+    from .ops.reduction import _return_type
+    v, i = sort(input, dim, descending=largest)
+    return _return_type("topk")(v.narrow(dim, 0, k), i.narrow(dim, 0, k))
+
+
+__all__ = [n for n in dir() if not n.startswith("_")]

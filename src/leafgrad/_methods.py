@@ -1,0 +1,299 @@
+"""Tensor methods and operators, bound to the ops in ``leafgrad.ops``.
+
+Kept as one explicit list so that ``help(Tensor.exp)`` and editors see real
+functions, and so that the mapping from PyTorch's method names to
+leafgrad's ops reads in one place.
+"""
+import numpy as np
+
+from . import _dtype, _errors
+from ._tensor import Tensor
+from .ops import elementwise as E
+from .ops import indexing as I
+from .ops import inplace as IP
+from .ops import linalg as L
+from .ops import reduction as R
+from .ops import shape as S
+
+
+def _tuple_guard(fn):
+    """Operators given a tuple (``grad()``'s result) explain that it is a tuple."""
+    def op(self, other):
+        if type(other) is tuple:
+            raise TypeError("unsupported operand type(s) for %s: 'Tensor' and 'tuple'. %s"
+                            % (fn.__name__, _errors.grad_tuple_hint()))
+        return fn(self, other)
+    op.__name__ = fn.__name__
+    op.__doc__ = fn.__doc__
+    return op
+
+
+def _rdiv(self, other):
+    return E.mul(E.reciprocal(self), other)
+
+
+def _rpow(self, other):
+    return E.pow(other, self)
+
+
+def _rmatmul(self, other):
+    return L.matmul(other, self)
+
+
+def _neg(self):
+    if self._data.dtype == np.bool_:
+        raise RuntimeError("Negation, the `-` operator, on a bool tensor is not supported. If you "
+                           "are trying to invert a mask, use the `~` or `logical_not()` operator "
+                           "instead.")
+    return E.neg(self)
+
+
+def _add(a, b, *, alpha=None):
+    return E.add(a, b if alpha is None else E.mul(b, alpha))
+
+
+def _sub(a, b, *, alpha=None):
+    return E.sub(a, b if alpha is None else E.mul(b, alpha))
+
+
+def _div(a, b, *, rounding_mode=None):
+    if rounding_mode == "floor":
+        return E.floor_divide(a, b)
+    if rounding_mode == "trunc":
+        return E.trunc(E.div(a, b)).to(_dtype.result_type(a, b))
+    return E.div(a, b)
+
+
+def _iop(inplace_fn, name):
+    def op(self, other):
+        if type(other) is tuple:
+            raise TypeError("unsupported operand type(s) for %s: 'Tensor' and 'tuple'. %s"
+                            % (name, _errors.grad_tuple_hint()))
+        return inplace_fn(self, other)
+    return op
+
+
+def _to(self, *args, **kwargs):
+    """``to(dtype)``, ``to(device)``, ``to(other)``, ``to(device, dtype)``: a cast (CPU only)."""
+    dtype = kwargs.get("dtype")
+    copy = kwargs.get("copy", False)
+    for a in args:
+        if isinstance(a, _dtype.dtype):
+            dtype = a
+        elif isinstance(a, Tensor):
+            dtype = a.dtype
+        elif a is not None:
+            from ._creation import device
+            device(a)
+    if kwargs.get("device") is not None:
+        from ._creation import device
+        device(kwargs["device"])
+    if dtype is None:
+        return self.clone() if copy else self
+    return S.to_dtype(self, _dtype.to_dtype(dtype), copy)
+
+
+def _type(self, dtype=None, non_blocking=False):
+    if dtype is None:
+        return "torch." + {"float32": "FloatTensor", "float64": "DoubleTensor",
+                           "int64": "LongTensor", "int32": "IntTensor", "bool": "BoolTensor",
+                           "float16": "HalfTensor", "uint8": "ByteTensor"}.get(self.dtype.name,
+                                                                                "Tensor")
+    if isinstance(dtype, str):
+        name = dtype.rsplit(".", 1)[-1]
+        dtype = {"FloatTensor": _dtype.float32, "DoubleTensor": _dtype.float64,
+                 "LongTensor": _dtype.int64, "IntTensor": _dtype.int32,
+                 "BoolTensor": _dtype.bool_}[name]
+    return S.to_dtype(self, dtype)
+
+
+def _caster(dt):
+    def op(self, memory_format=None):
+        return S.to_dtype(self, dt)
+    return op
+
+
+def _setitem(self, key, value):
+    if type(value) is tuple:
+        raise TypeError(_errors.grad_tuple_hint())
+    IP.index_put_(self, key, value)
+
+
+def _sum(self, dim=None, keepdim=False, dtype=None):
+    return R.sum(self, dim, keepdim, dtype=dtype)
+
+
+def _mean(self, dim=None, keepdim=False, dtype=None):
+    return R.mean(self, dim, keepdim, dtype=dtype)
+
+
+def _sizes_method(fn):
+    def op(self, *shape):
+        return fn(self, *shape)
+    op.__doc__ = fn.__doc__
+    return op
+
+
+def _new_factory(kind):
+    def op(self, *size, dtype=None, device=None, requires_grad=False):
+        from . import _creation as C
+        dt = dtype or self.dtype
+        if kind == "tensor":
+            return C.tensor(size[0], dtype=dt, requires_grad=requires_grad)
+        if kind == "full":
+            return C.full(size[0], size[1], dtype=dt, requires_grad=requires_grad)
+        return getattr(C, kind)(*size, dtype=dt, requires_grad=requires_grad)
+    return op
+
+
+def _masked_fill(self, mask, value):
+    return I.masked_fill(self, mask, value)
+
+
+def _apply_(self, fn):
+    self._data[...] = np.vectorize(fn)(self._data)
+    return self
+
+
+def _clamp_min(self, min):
+    return E.clamp(self, min=min)
+
+
+def _clamp_max(self, max):
+    return E.clamp(self, max=max)
+
+
+def _softmax(self, dim, dtype=None):
+    from .nn import functional as F
+    return F.softmax(self, dim, dtype=dtype)
+
+
+def _log_softmax(self, dim, dtype=None):
+    from .nn import functional as F
+    return F.log_softmax(self, dim, dtype=dtype)
+
+
+def _pad_nd(self, pad, value=0.0):
+    return S.pad_nd(self, pad, value)
+
+
+def _max_dim_none(self, dim=None, keepdim=False):
+    return R.max(self, dim, keepdim)
+
+
+def _min_dim_none(self, dim=None, keepdim=False):
+    return R.min(self, dim, keepdim)
+
+
+def _expand(self, *sizes):
+    return S.expand(self, *sizes)
+
+
+def _sum_to_size(self, *size):
+    return S.sum_to_size(self, *size)
+
+
+def _square_(self):
+    return IP.apply(self, "square_", E.square)
+
+
+_METHODS = {
+    # arithmetic operators
+    "__add__": _tuple_guard(E.add), "__radd__": _tuple_guard(E.add),
+    "__sub__": _tuple_guard(E.sub), "__rsub__": _tuple_guard(E.rsub),
+    "__mul__": _tuple_guard(E.mul), "__rmul__": _tuple_guard(E.mul),
+    "__truediv__": _tuple_guard(E.div), "__rtruediv__": _tuple_guard(_rdiv),
+    "__floordiv__": E.floor_divide, "__rfloordiv__": lambda s, o: E.floor_divide(o, s),
+    "__mod__": E.remainder, "__rmod__": lambda s, o: E.remainder(o, s),
+    "__pow__": _tuple_guard(E.pow), "__rpow__": _rpow,
+    "__matmul__": L.matmul, "__rmatmul__": _rmatmul,
+    "__neg__": _neg, "__pos__": lambda s: s, "__abs__": E.abs,
+    "__invert__": E.bitwise_not,
+    "__and__": E.bitwise_and, "__or__": E.bitwise_or, "__xor__": E.bitwise_xor,
+    "__rand__": E.bitwise_and, "__ror__": E.bitwise_or,
+    "__eq__": E.eq, "__ne__": E.ne, "__lt__": E.lt, "__le__": E.le, "__gt__": E.gt,
+    "__ge__": E.ge,
+    "__iadd__": _iop(IP.add_, "+="), "__isub__": _iop(IP.sub_, "-="),
+    "__imul__": _iop(IP.mul_, "*="), "__itruediv__": _iop(IP.div_, "/="),
+    "__ipow__": IP.pow_,
+    "__getitem__": I.getitem, "__setitem__": _setitem,
+    # elementwise
+    "add": _add, "sub": _sub, "subtract": _sub, "mul": E.mul, "multiply": E.mul,
+    "div": _div, "divide": _div, "true_divide": E.div, "pow": E.pow, "neg": _neg,
+    "negative": _neg, "exp": E.exp, "exp2": E.exp2, "expm1": E.expm1, "log": E.log,
+    "log2": E.log2, "log10": E.log10, "log1p": E.log1p, "sqrt": E.sqrt, "rsqrt": E.rsqrt,
+    "reciprocal": E.reciprocal, "abs": E.abs, "absolute": E.abs, "sign": E.sign,
+    "floor": E.floor, "ceil": E.ceil, "round": E.round_, "trunc": E.trunc, "frac": E.frac,
+    "sin": E.sin, "cos": E.cos, "tan": E.tan, "asin": E.asin, "acos": E.acos, "atan": E.atan,
+    "arcsin": E.asin, "arccos": E.acos, "arctan": E.atan,
+    "sinh": E.sinh, "cosh": E.cosh, "tanh": E.tanh, "asinh": E.asinh, "atanh": E.atanh,
+    "sigmoid": E.sigmoid, "relu": E.relu, "square": E.square, "erf": E.erf,
+    "clamp": E.clamp, "clip": E.clamp, "clamp_min": _clamp_min, "clamp_max": _clamp_max,
+    "maximum": E.maximum, "minimum": E.minimum, "atan2": E.atan2, "fmod": E.fmod,
+    "remainder": E.remainder, "floor_divide": E.floor_divide,
+    "eq": E.eq, "ne": E.ne, "lt": E.lt, "le": E.le, "gt": E.gt, "ge": E.ge,
+    "greater": E.gt, "less": E.lt, "greater_equal": E.ge, "less_equal": E.le,
+    "not_equal": E.ne, "equal": E.equal, "allclose": E.allclose, "isclose": E.isclose,
+    "isnan": E.isnan, "isinf": E.isinf, "isfinite": E.isfinite, "logical_not": E.logical_not,
+    "logical_and": E.logical_and, "logical_or": E.logical_or, "logical_xor": E.logical_xor,
+    "signbit": E.signbit, "bitwise_not": E.bitwise_not,
+    "where": lambda self, condition, other: E.where(condition, self, other),
+    # reductions
+    "sum": _sum, "mean": _mean, "max": _max_dim_none, "min": _min_dim_none,
+    "amax": R.amax, "amin": R.amin, "argmax": R.argmax, "argmin": R.argmin, "norm": R.norm,
+    "var": R.var, "std": R.std, "prod": R.prod, "logsumexp": R.logsumexp, "cumsum": R.cumsum,
+    "all": R.all, "any": R.any, "count_nonzero": R.count_nonzero,
+    # shape
+    "reshape": _sizes_method(S.reshape), "view": _sizes_method(S.view),
+    "view_as": lambda self, other: S.view(self, other.shape),
+    "reshape_as": lambda self, other: S.reshape(self, other.shape),
+    "flatten": S.flatten, "unflatten": S.unflatten, "transpose": S.transpose,
+    "swapaxes": S.transpose, "swapdims": S.transpose,
+    "t": S.t, "permute": S.permute, "unsqueeze": S.unsqueeze, "squeeze": S.squeeze,
+    "expand": _expand, "expand_as": S.expand_as, "broadcast_to": S.broadcast_to,
+    "sum_to_size": _sum_to_size, "clone": S.clone, "contiguous": S.contiguous,
+    "split": S.split, "chunk": S.chunk, "unbind": S.unbind, "narrow": S.narrow,
+    "flip": S.flip, "repeat": S.repeat, "movedim": S.movedim, "roll": S.roll, "pad_nd": _pad_nd,
+    "to": _to, "type": _type, "float": _caster(_dtype.float32), "double": _caster(_dtype.float64),
+    "half": _caster(_dtype.float16), "long": _caster(_dtype.int64), "int": _caster(_dtype.int32),
+    "short": _caster(_dtype.int16), "bool": _caster(_dtype.bool_), "byte": _caster(_dtype.uint8),
+    "char": _caster(_dtype.int8),
+    "cpu": lambda self, *a, **k: self, "cuda": lambda self, *a, **k: _creation_device("cuda"),
+    # indexing
+    "index_select": I.index_select, "gather": I.gather, "masked_fill": _masked_fill,
+    "masked_select": I.masked_select, "nonzero": I.nonzero, "argwhere": I.argwhere,
+    "take_along_dim": I.take_along_dim, "tril": I.tril, "triu": I.triu,
+    # linear algebra
+    "matmul": L.matmul, "mm": L.mm, "mv": L.mv, "dot": L.dot, "bmm": L.bmm, "outer": L.outer,
+    "addmm": L.addmm, "inner": L.dot,
+    # in-place
+    "add_": IP.add_, "sub_": IP.sub_, "mul_": IP.mul_, "div_": IP.div_, "pow_": IP.pow_,
+    "neg_": IP.neg_, "exp_": IP.exp_, "log_": IP.log_, "sqrt_": IP.sqrt_, "abs_": IP.abs_,
+    "relu_": IP.relu_, "sigmoid_": IP.sigmoid_, "tanh_": IP.tanh_, "clamp_": IP.clamp_,
+    "clip_": IP.clamp_, "clamp_min_": IP.clamp_min_, "clamp_max_": IP.clamp_max_,
+    "fill_": IP.fill_, "zero_": IP.zero_, "copy_": IP.copy_, "masked_fill_": IP.masked_fill_,
+    "uniform_": IP.uniform_, "normal_": IP.normal_, "square_": _square_,
+    "apply_": _apply_,
+    # nn-ish
+    "softmax": _softmax, "log_softmax": _log_softmax,
+    # factories
+    "new_zeros": _new_factory("zeros"), "new_ones": _new_factory("ones"),
+    "new_empty": _new_factory("empty"), "new_full": _new_factory("full"),
+    "new_tensor": _new_factory("tensor"),
+}
+
+
+def _creation_device(name):
+    from ._creation import device
+    return device(name)
+
+
+def _install():
+    for name, fn in _METHODS.items():
+        setattr(Tensor, name, fn)
+    Tensor.T = property(S.T, doc="Dims reversed (2-D: the transpose).")
+    Tensor.mT = property(S.mT, doc="Last two dims swapped.")
+    Tensor.H = property(S.T)
+
+
+_install()

@@ -1,0 +1,459 @@
+"""The Tensor: a NumPy array plus what autograd needs to know about it.
+
+A tensor is a *leaf* when no recorded op made it (``grad_fn is None``); a
+leaf with ``requires_grad=True`` receives its gradient in ``.grad``. A tensor
+made by an op on inputs that require grad has a ``grad_fn``: the graph node
+whose backward turns the gradient of this tensor into gradients of the
+inputs. ``_version`` is the version counter (a one-element list shared with
+views), bumped by every in-place change; saved tensors check it at backward.
+
+Ops live in ``leafgrad.ops``; the methods are bound to the class in
+``leafgrad._methods`` so that this file holds only the tensor's own state.
+"""
+import warnings
+import weakref
+
+import numpy as np
+
+from . import _dtype, _errors
+from ._dtype import _FROM_NP
+from .autograd.grad_mode import mode
+from .autograd.graph import AccumulateGrad
+
+__all__ = ["Tensor", "Size"]
+
+_ndarray = np.ndarray
+_new = object.__new__
+
+
+class Size(tuple):
+    """``tensor.shape``: a tuple that prints as ``torch.Size([2, 3])``."""
+
+    __slots__ = ()
+
+    def __repr__(self):
+        return "torch.Size([%s])" % ", ".join(str(int(s)) for s in self)
+
+    def numel(self):
+        n = 1
+        for s in self:
+            n *= s
+        return n
+
+    def __getitem__(self, i):
+        r = tuple.__getitem__(self, i)
+        return Size(r) if isinstance(i, slice) else r
+
+    def __add__(self, other):
+        return Size(tuple.__add__(self, tuple(other)))
+
+
+class Tensor:
+    """An n-dimensional array with reverse-mode autograd, as ``torch.Tensor``.
+
+    Build tensors with :func:`leafgrad.tensor` and the factory functions
+    (``zeros``, ``randn``, ...). ``Tensor(data)`` is also accepted.
+    """
+
+    __slots__ = ("_data", "_requires_grad", "_grad", "_grad_fn", "_output_nr", "_version",
+                 "_acc", "_hooks", "_post_hooks", "_retains_grad", "_base", "__weakref__")
+
+    # -- construction (hot path: no validation) ------------------------------
+    @staticmethod
+    def _make_plain(arr):
+        t = _new(Tensor)
+        t._data = arr
+        t._requires_grad = False
+        t._grad = t._grad_fn = t._acc = t._hooks = t._post_hooks = t._base = None
+        t._output_nr = 0
+        t._version = [0]
+        t._retains_grad = False
+        return t
+
+    @staticmethod
+    def _make_nonleaf(arr, node, nr):
+        t = _new(Tensor)
+        t._data = arr
+        t._requires_grad = True
+        t._grad_fn = node
+        t._grad = t._acc = t._hooks = t._post_hooks = t._base = None
+        t._output_nr = nr
+        t._version = [0]
+        t._retains_grad = False
+        return t
+
+    @staticmethod
+    def _wrap_grad(g, meta):
+        """A rule returned an ndarray or number: make it a tensor."""
+        if isinstance(g, Tensor):
+            return g
+        return Tensor._make_plain(np.asarray(g, dtype=meta[1]))
+
+    def __new__(cls, *args, **kwargs):
+        return _new(cls)
+
+    def __init__(self, data=None, *, dtype=None, requires_grad=False):
+        from ._creation import _as_array
+        if data is None:
+            data = []
+        if isinstance(data, (int,)) and not isinstance(data, bool):
+            arr = np.zeros(data, dtype=_dtype.get_default_dtype().np)
+        else:
+            arr = _as_array(data, dtype)
+        self._data = arr
+        self._requires_grad = False
+        self._grad = self._grad_fn = self._acc = self._hooks = self._post_hooks = None
+        self._base = None
+        self._output_nr = 0
+        self._version = [0]
+        self._retains_grad = False
+        if requires_grad:
+            self.requires_grad_(True)
+
+    def _make_like(self, arr):
+        return Tensor._make_plain(arr)
+
+    # -- autograd state -----------------------------------------------------
+    @property
+    def requires_grad(self):
+        """Whether autograd records ops on this tensor."""
+        return self._requires_grad
+
+    @requires_grad.setter
+    def requires_grad(self, value):
+        self.requires_grad_(bool(value))
+
+    def requires_grad_(self, requires_grad=True):
+        """Set ``requires_grad`` in place and return self.
+
+        Raises:
+            RuntimeError: on a non-leaf when turning it off, or on an integer
+                tensor when turning it on.
+        """
+        if self._grad_fn is not None:
+            if not requires_grad:
+                raise RuntimeError(
+                    "you can only change requires_grad flags of leaf variables. If you want to "
+                    "use a computed variable in a subgraph that doesn't require differentiation "
+                    "use var_no_grad = var.detach().")
+            return self
+        if requires_grad and self._data.dtype.kind not in "fc":
+            raise _errors.int_requires_grad(self.dtype)
+        self._requires_grad = bool(requires_grad)
+        return self
+
+    @property
+    def grad_fn(self):
+        """The node that made this tensor (``None`` for leaves)."""
+        return self._grad_fn
+
+    @property
+    def is_leaf(self):
+        """True when no recorded op made this tensor."""
+        return self._grad_fn is None
+
+    @property
+    def output_nr(self):
+        return self._output_nr
+
+    @property
+    def _version_value(self):
+        return self._version[0]
+
+    @property
+    def grad(self):
+        """The accumulated gradient (leaves, or tensors with ``retain_grad()``).
+
+        Reading it on a non-leaf that does not retain its grad returns None
+        and warns, as PyTorch does.
+        """
+        if self._grad_fn is not None and not self._retains_grad and self._grad is None:
+            warnings.warn(_errors.nonleaf_grad_message(), UserWarning, stacklevel=2)
+        return self._grad
+
+    @grad.setter
+    def grad(self, value):
+        if value is not None:
+            if not isinstance(value, Tensor):
+                raise TypeError("assigned grad expected to be a Tensor or None but got grad of "
+                                "type %s" % type(value).__name__)
+            if value._data.shape != self._data.shape:
+                raise RuntimeError(
+                    "assigned grad has data of a different size: the gradient has shape %s but "
+                    "the tensor has shape %s. Fix: assign a gradient of the tensor's shape."
+                    % (tuple(value.shape), tuple(self.shape)))
+            if value._data.dtype != self._data.dtype:
+                raise RuntimeError(
+                    "assigned grad has data of a different type: the gradient is %r but the "
+                    "tensor is %r. Fix: convert it with .to(tensor.dtype)." % (value.dtype, self.dtype))
+        self._grad = value
+
+    @grad.deleter
+    def grad(self):
+        self._grad = None
+
+    @property
+    def retains_grad(self):
+        return self._retains_grad
+
+    def retain_grad(self):
+        """Keep ``.grad`` for this non-leaf tensor after backward."""
+        if self._grad_fn is None:
+            if not self._requires_grad:
+                raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
+            return
+        if self._retains_grad:
+            return
+        node = self._grad_fn
+        if node._retained is None:
+            node._retained = {}
+        node._retained[self._output_nr] = weakref.ref(self)
+        self._retains_grad = True
+
+    def register_hook(self, hook):
+        """Register ``hook(grad) -> Tensor or None``, run when this tensor's
+        gradient is computed; returns a handle with ``remove()``.
+
+        Raises:
+            RuntimeError: on a tensor that does not require grad.
+        """
+        from .autograd.graph import RemovableHandle
+        if not self._requires_grad:
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+        if self._grad_fn is not None:
+            return self._grad_fn._add_tensor_hook(self._output_nr, hook)
+        if self._hooks is None:
+            self._hooks = []
+        self._hooks.append(hook)
+        return RemovableHandle(self._hooks, hook)
+
+    def register_post_accumulate_grad_hook(self, hook):
+        """Register ``hook(tensor)``, run after ``.grad`` of this leaf was updated."""
+        from .autograd.graph import RemovableHandle
+        if self._grad_fn is not None:
+            raise RuntimeError("post accumulate grad hooks cannot be registered on non-leaf tensors")
+        if self._post_hooks is None:
+            self._post_hooks = []
+        self._post_hooks.append(hook)
+        return RemovableHandle(self._post_hooks, hook)
+
+    def _grad_accumulator(self):
+        acc = self._acc() if self._acc is not None else None
+        if acc is None:
+            acc = AccumulateGrad(self)
+            self._acc = weakref.ref(acc)
+        return acc
+
+    def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
+        """Compute the gradient of this tensor w.r.t. graph leaves, adding it to their ``.grad``.
+
+        Args:
+            gradient: gradient of the final result w.r.t. this tensor; needed
+                unless this tensor has one element.
+            retain_graph: keep saved tensors for another backward (default:
+                ``create_graph``).
+            create_graph: record the backward pass, for higher-order grads.
+            inputs: accumulate only into these tensors.
+
+        Raises:
+            RuntimeError: see ``docs/errors.md`` (freed graph, no grad_fn,
+                non-scalar output without ``gradient``).
+        """
+        from .autograd import backward as _backward
+        _backward(self, gradient, retain_graph, create_graph, inputs=inputs)
+
+    def detach(self):
+        """A new tensor sharing data (and version counter), out of the graph."""
+        t = Tensor._make_plain(self._data)
+        t._version = self._version
+        return t
+
+    def detach_(self):
+        """Detach this tensor from the graph in place (makes it a leaf)."""
+        self._grad_fn = None
+        self._requires_grad = False
+        return self
+
+    @property
+    def data(self):
+        """A tensor sharing this tensor's array, outside autograd (changes to it
+        are not tracked)."""
+        return Tensor._make_plain(self._data)
+
+    @data.setter
+    def data(self, value):
+        self._data = value._data if isinstance(value, Tensor) else np.asarray(value)
+
+    # -- metadata -----------------------------------------------------------
+    @property
+    def shape(self):
+        """The shape, as ``torch.Size``."""
+        return Size(self._data.shape)
+
+    def size(self, dim=None):
+        """``size()`` -> Size; ``size(dim)`` -> int."""
+        if dim is None:
+            return Size(self._data.shape)
+        return self._data.shape[_wrap_dim(dim, self._data.ndim)]
+
+    @property
+    def dtype(self):
+        return _FROM_NP[self._data.dtype]
+
+    @property
+    def device(self):
+        from ._creation import device
+        return device("cpu")
+
+    @property
+    def is_cuda(self):
+        return False
+
+    @property
+    def is_sparse(self):
+        return False
+
+    @property
+    def layout(self):
+        return "torch.strided"
+
+    def dim(self):
+        return self._data.ndim
+
+    @property
+    def ndim(self):
+        return self._data.ndim
+
+    def ndimension(self):
+        return self._data.ndim
+
+    def numel(self):
+        return self._data.size
+
+    def nelement(self):
+        return self._data.size
+
+    def element_size(self):
+        return self._data.itemsize
+
+    def stride(self, dim=None):
+        st = tuple(s // self._data.itemsize for s in self._data.strides)
+        return st if dim is None else st[_wrap_dim(dim, self._data.ndim)]
+
+    def is_contiguous(self, memory_format=None):
+        return self._data.flags.c_contiguous
+
+    def is_floating_point(self):
+        return self._data.dtype.kind == "f"
+
+    def is_complex(self):
+        return self._data.dtype.kind == "c"
+
+    @property
+    def is_inference(self):
+        return lambda: False
+
+    def __len__(self):
+        if self._data.ndim == 0:
+            raise TypeError("len() of a 0-d tensor")
+        return self._data.shape[0]
+
+    # -- conversion ---------------------------------------------------------
+    def item(self):
+        """The value of a one-element tensor as a Python number.
+
+        Raises:
+            RuntimeError: when the tensor has more than one element.
+        """
+        if self._data.size != 1:
+            raise RuntimeError(
+                "a Tensor with %d elements cannot be converted to Scalar: item() needs a "
+                "one-element tensor. Fix: reduce it first (.sum(), .mean()) or index one "
+                "element (t[0].item())." % self._data.size)
+        return self._data.reshape(()).item()
+
+    def tolist(self):
+        return self._data.tolist()
+
+    def numpy(self, force=False):
+        """The underlying NumPy array (shared, not copied).
+
+        Raises:
+            RuntimeError: when the tensor requires grad (use ``detach().numpy()``).
+        """
+        if self._requires_grad and not force:
+            raise _errors.numpy_requires_grad()
+        return self._data
+
+    def __array__(self, dtype=None, copy=None):
+        if self._requires_grad:
+            raise _errors.numpy_requires_grad()
+        return self._data if dtype is None else self._data.astype(dtype)
+
+    def __float__(self):
+        return float(self.item())
+
+    def __int__(self):
+        return int(self.item())
+
+    def __index__(self):
+        if self._data.dtype.kind not in "iub" or self._data.size != 1:
+            raise TypeError("only integer tensors of a single element can be converted to an index")
+        return int(self.item())
+
+    def __bool__(self):
+        if self._data.size != 1:
+            raise RuntimeError(
+                "Boolean value of Tensor with more than one value is ambiguous. Fix: use "
+                ".any() or .all(), or compare one element.")
+        return bool(self._data.reshape(()).item())
+
+    def __complex__(self):
+        return complex(self.item())
+
+    def __format__(self, spec):
+        if self._data.ndim == 0 or (self._data.size == 1 and spec):
+            return self.item().__format__(spec)
+        return repr(self).__format__(spec)
+
+    def __repr__(self):
+        from ._format import tensor_repr
+        return tensor_repr(self)
+
+    __str__ = __repr__
+
+    def __hash__(self):
+        return id(self)
+
+    def __iter__(self):
+        if self._data.ndim == 0:
+            raise TypeError("iteration over a 0-d tensor")
+        return (self[i] for i in range(self._data.shape[0]))
+
+    def __reduce_ex__(self, proto):
+        raise TypeError(
+            "leafgrad does not pickle tensors: checkpoints use the safetensors format. "
+            "Use leafgrad.save(obj, path) / leafgrad.load(path).")
+
+    def __deepcopy__(self, memo):
+        if self._grad_fn is not None:
+            raise RuntimeError("Only Tensors created explicitly by the user (graph leaves) "
+                               "support the deepcopy protocol at the moment.")
+        t = type(self).__new__(type(self))
+        Tensor.__init__(t, np.array(self._data, copy=True))
+        t._requires_grad = self._requires_grad
+        if self._grad is not None:
+            t._grad = Tensor._make_plain(np.array(self._grad._data, copy=True))
+        memo[id(self)] = t
+        return t
+
+
+def _wrap_dim(dim, ndim):
+    n = max(ndim, 1)
+    if not -n <= dim < n:
+        raise IndexError("Dimension out of range (expected to be in range of [%d, %d], but got %d)"
+                         % (-n, n - 1, dim))
+    return dim % n
+
+
+_ = (_ndarray, mode)

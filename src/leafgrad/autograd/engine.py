@@ -1,0 +1,318 @@
+"""The backward engine: one iterative traversal for ``backward`` and ``grad``.
+
+1. Walk the graph from the roots with an explicit stack (no recursion, so a
+   chain of a million ops works) and count, for every node, how many edges
+   lead into it.
+2. Run nodes in dependency order: a node runs once every consumer has sent
+   it its gradient. Gradients arriving at one node are summed.
+3. The engine, not the rules, makes each gradient fit its input: a
+   broadcast gradient is summed back to the input's shape and cast to its
+   dtype (PyTorch's ``validate_outputs``).
+4. Unless ``retain_graph``, each node releases its saved tensors as soon as
+   it has run; a later pass through it raises ``GraphFreedError``.
+
+``AccumulateGrad`` nodes add into ``leaf.grad``; for ``autograd.grad`` the
+engine captures the gradient for each requested input instead, and runs only
+the part of the graph that leads to those inputs.
+"""
+import sys
+import weakref
+
+import numpy as np
+
+from .. import _errors
+from .._quiet import quiet
+from .graph import AccumulateGrad
+from .grad_mode import mode
+
+__all__ = ["run_backward"]
+
+_getrefcount = sys.getrefcount
+
+
+def _collect(roots, targets):
+    """Dependency counts over the graph reachable from ``roots``.
+
+    With ``targets`` (a set of nodes), only nodes from which a target can be
+    reached are kept (pruning for ``autograd.grad``); returns (deps, needed).
+    """
+    deps = {}
+    order = []                     # post-order, for pruning
+    seen = set()
+    stack = []
+    for r in roots:
+        if r is not None and r not in seen:
+            seen.add(r)
+            stack.append((r, iter(r.next_functions)))
+    while stack:
+        node, it = stack[-1]
+        for child, _ in it:
+            if child is None:
+                continue
+            deps[child] = deps.get(child, 0) + 1
+            if child not in seen:
+                seen.add(child)
+                stack.append((child, iter(child.next_functions)))
+                break
+        else:
+            stack.pop()
+            order.append(node)
+    if targets is None:
+        return deps, None
+    needed = set()
+    for node in order:             # children come before their parents
+        if node in targets or any(c in needed for c, _ in node.next_functions if c is not None):
+            needed.add(node)
+    deps = {}
+    for node in needed:
+        for child, _ in node.next_functions:
+            if child in needed:
+                deps[child] = deps.get(child, 0) + 1
+    return deps, needed
+
+
+def _accumulate(node, grad, create_graph):
+    var = node.variable
+    hooks = var._hooks
+    if hooks:
+        for h in tuple(hooks):
+            r = h(grad)
+            if r is not None:
+                grad = r
+    old = var._grad
+    if old is None:
+        if create_graph:
+            var._grad = grad
+        else:
+            arr = grad._data
+            # Steal the buffer when nothing else references it (PyTorch does the
+            # same by use count); otherwise copy so that two leaves never share
+            # one gradient array (an in-place zero_() on one would clear both).
+            if (_getrefcount(grad) > 3 or _getrefcount(arr) > 3 or arr.base is not None
+                    or not arr.flags.writeable or grad._grad_fn is not None):
+                arr = np.array(arr, copy=True)
+            var._grad = var._make_plain(arr)
+    elif create_graph or old._grad_fn is not None or old._requires_grad:
+        var._grad = old + grad
+    else:
+        oa = old._data
+        if oa.flags.writeable and oa.shape == grad._data.shape:
+            np.add(oa, grad._data, out=oa, casting="unsafe")
+            old._version[0] += 1
+        else:
+            old._data = oa + grad._data
+    post = var._post_hooks
+    if post:
+        for h in tuple(post):
+            h(var)
+
+
+def _run_tensor_hooks(node, grads):
+    th = node._tensor_hooks
+    if th:
+        grads = list(grads)
+        for nr, hooks in th.items():
+            if grads[nr] is None:
+                continue
+            for h in tuple(hooks):
+                r = h(grads[nr])
+                if r is not None:
+                    grads[nr] = r
+    ret = node._retained
+    if ret:
+        for nr, ref in ret.items():
+            t = ref()
+            if t is not None and grads[nr] is not None:
+                g = grads[nr]
+                if t._grad is None:
+                    t._grad = g if mode.enabled else g.detach().clone()
+                else:
+                    t._grad = t._grad + g
+    return grads
+
+
+def run_backward(roots, root_grads, retain_graph, create_graph, inputs=None,
+                 allow_unused=False, accumulate=True):
+    """Backpropagate ``root_grads`` from the tensors ``roots``.
+
+    Args:
+        roots: list of Tensors (each requires grad).
+        root_grads: list of Tensors, one per root, same shapes.
+        inputs: optional tuple of Tensors to capture gradients for.
+        accumulate: when True, leaf gradients go into ``.grad`` (backward);
+            when False, only ``inputs`` are captured (autograd.grad).
+
+    Returns:
+        A tuple with the captured gradient (or None) for each of ``inputs``.
+    """
+    from .._tensor import Tensor
+
+    # edges of the roots
+    root_edges = []
+    for t in roots:
+        if t._grad_fn is not None:
+            root_edges.append((t._grad_fn, t._output_nr))
+        else:
+            root_edges.append((t._grad_accumulator(), 0))
+
+    capture_leaf = capture_out = None
+    targets = None
+    if inputs is not None:
+        capture_leaf, capture_out = {}, {}
+        targets = set()
+        for i, t in enumerate(inputs):
+            if t._grad_fn is not None:
+                capture_out.setdefault((t._grad_fn, t._output_nr), []).append(i)
+                targets.add(t._grad_fn)
+            else:
+                acc = t._grad_accumulator()
+                capture_leaf.setdefault(acc, []).append(i)
+                targets.add(acc)
+
+    deps, needed = _collect([n for n, _ in root_edges], targets)
+    results = [None] * (len(inputs) if inputs is not None else 0)
+    if needed is not None and not allow_unused:
+        for i, t in enumerate(inputs):
+            n = t._grad_fn if t._grad_fn is not None else t._grad_accumulator()
+            if n not in needed:
+                raise _errors.unused_input(i)
+
+    buffers = {}
+    for (node, nr), g in zip(root_edges, root_grads):
+        buf = buffers.get(node)
+        if buf is None:
+            buf = buffers[node] = [None] * node.n_outputs
+        buf[nr] = g if buf[nr] is None else buf[nr] + g
+    ready = [n for n in buffers if deps.get(n, 0) == 0]
+
+    prev_enabled = mode.enabled
+    mode.enabled = create_graph
+    quiet.__enter__()
+    try:
+        while ready:
+            node = ready.pop()
+            grads = buffers.pop(node)
+            if node._tensor_hooks or node._retained:
+                grads = _run_tensor_hooks(node, grads)
+            if capture_out:
+                for nr, g in enumerate(grads):
+                    idx = capture_out.get((node, nr))
+                    if idx:
+                        for i in idx:
+                            results[i] = g
+            if type(node) is AccumulateGrad:
+                if capture_leaf is not None:
+                    idx = capture_leaf.get(node)
+                    if idx:
+                        g = grads[0]
+                        hooks = node.variable._hooks
+                        if hooks and g is not None:
+                            for h in tuple(hooks):
+                                r = h(g)
+                                if r is not None:
+                                    g = r
+                        for i in idx:
+                            results[i] = g
+                        if accumulate and g is not None:
+                            _accumulate(node, grads[0], create_graph)
+                    continue
+                g = grads[0]
+                del grads
+                if g is not None:
+                    _accumulate(node, g, create_graph)
+                continue
+            if needed is not None and node not in needed:
+                continue
+            if node._prehooks:
+                for h in tuple(node._prehooks):
+                    r = h(tuple(grads))
+                    if r is not None:
+                        grads = list(r)
+            if all(g is None for g in grads):
+                grad_inputs = (None,) * len(node.next_functions)
+            else:
+                if node.n_outputs > 1 and None in grads:
+                    grads = _materialize(node, grads)
+                grad_inputs = node.backward(*grads)
+                if type(grad_inputs) is not tuple:
+                    grad_inputs = (grad_inputs,)
+                if node._hooks:
+                    for h in tuple(node._hooks):
+                        r = h(grad_inputs, tuple(grads))
+                        if r is not None:
+                            grad_inputs = tuple(r)
+                if node._anomaly is not None:
+                    node._anomaly(grad_inputs)
+            if not retain_graph:
+                node._release()
+            del grads
+            metas = node._metas
+            for i, (child, nr) in enumerate(node.next_functions):
+                if child is None or (needed is not None and child not in needed):
+                    continue
+                g = grad_inputs[i]
+                if g is not None:
+                    if type(g) is not Tensor and not isinstance(g, Tensor):
+                        g = Tensor._wrap_grad(g, metas[i])
+                    shape, npdt = metas[i]
+                    gd = g._data
+                    if gd.shape != shape:
+                        g = _fit_shape(g, shape, node, i)
+                    if gd.dtype != npdt:
+                        g = g.to(_dtype_of(npdt))
+                    buf = buffers.get(child)
+                    if buf is None:
+                        buffers[child] = [g] if child.n_outputs == 1 else _slot(child.n_outputs, nr, g)
+                    elif buf[nr] is None:
+                        buf[nr] = g
+                    else:
+                        buf[nr] = buf[nr] + g
+                d = deps[child] - 1
+                deps[child] = d
+                if d == 0:
+                    if child in buffers:
+                        ready.append(child)
+                    else:
+                        # nothing flowed into it: its inputs get nothing either
+                        buffers[child] = [None] * child.n_outputs
+                        ready.append(child)
+            del grad_inputs
+    finally:
+        quiet.__exit__(None, None, None)
+        mode.enabled = prev_enabled
+    return tuple(results)
+
+
+def _slot(n, nr, g):
+    buf = [None] * n
+    buf[nr] = g
+    return buf
+
+
+def _materialize(node, grads):
+    """Multi-output nodes get zeros for outputs that received no gradient."""
+    from .._tensor import Tensor
+    shapes = getattr(node, "out_metas", None)
+    out = list(grads)
+    for i, g in enumerate(out):
+        if g is None and shapes is not None:
+            shape, npdt = shapes[i]
+            out[i] = Tensor._make_plain(np.zeros(shape, npdt))
+    return out
+
+
+def _fit_shape(g, shape, node, i):
+    try:
+        return g.sum_to_size(shape)
+    except RuntimeError:
+        raise RuntimeError(
+            "Function %s returned an invalid gradient at index %d - got %s but expected shape "
+            "compatible with %s" % (node.name(), i, list(g.shape), list(shape))) from None
+
+
+def _dtype_of(npdt):
+    from .._dtype import from_numpy_dtype
+    return from_numpy_dtype(npdt)
+
+
+_ = weakref

@@ -1,0 +1,154 @@
+"""Graph nodes: ``Node`` (a recorded op's backward function) and ``AccumulateGrad``.
+
+A node is what ``tensor.grad_fn`` returns. It holds the edges to the nodes
+of its inputs (``next_functions``, as in PyTorch), the tensors it saved for
+its vector-Jacobian product, and the metadata (shape, NumPy dtype) of each
+input, which the engine uses to sum a broadcast gradient back to the input's
+shape and cast it to the input's dtype.
+
+Each op's node class is declared next to its forward in ``leafgrad.ops``;
+its ``backward(ctx, *grad_outputs)`` returns one gradient (or ``None``) per
+input and is written with leafgrad ops, so ``create_graph=True`` records it.
+"""
+from .. import _errors
+
+__all__ = ["Node", "AccumulateGrad", "RemovableHandle"]
+
+
+class RemovableHandle:
+    """Returned by ``register_hook``; ``remove()`` unregisters the hook."""
+
+    __slots__ = ("_hooks", "_fn")
+
+    def __init__(self, hooks, fn):
+        self._hooks, self._fn = hooks, fn
+
+    def remove(self):
+        try:
+            self._hooks.remove(self._fn)
+        except ValueError:
+            pass
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.remove()
+
+
+class Node:
+    """Base of every backward function (``MulBackward0``, ``SumBackward1``, ...).
+
+    Attributes:
+        next_functions: tuple of ``(node or None, output_nr)``, one per input.
+        needs_input_grad: tuple of bools, one per input.
+        args: op-specific constants the rule needs (dims, shapes, ...).
+    """
+
+    __slots__ = ("next_functions", "needs_input_grad", "_metas", "_saved", "_saved_versions",
+                 "_out", "_out_version", "args", "_released", "_tensor_hooks", "_retained",
+                 "_hooks", "_prehooks", "_anomaly", "__weakref__")
+    n_outputs = 1
+    saves = False           # True when backward() reads saved tensors (freed after backward)
+
+    def __init__(self):
+        self._saved = None
+        self._out = None
+        self._released = False
+        self._tensor_hooks = None
+        self._retained = None
+        self._hooks = None
+        self._prehooks = None
+        self._anomaly = None
+
+    def name(self):
+        """The node's PyTorch name, e.g. ``'MulBackward0'``."""
+        return type(self).__name__
+
+    def __repr__(self):
+        return "<%s object at 0x%x>" % (type(self).__name__, id(self))
+
+    # -- saved tensors -------------------------------------------------------
+    def save_for_backward(self, *tensors):
+        self._saved = tensors
+        self._saved_versions = tuple(getattr(t, "_version", (None,))[0] for t in tensors)
+
+    @property
+    def saved_tensors(self):
+        """The tensors saved at forward time; raises once the graph was freed,
+        or when one of them was modified in place since."""
+        if self._released:
+            raise _errors.graph_freed(self.name())
+        saved = self._saved
+        if saved is None:
+            return ()
+        for t, v in zip(saved, self._saved_versions):
+            if v is not None and t._version[0] != v:
+                raise _errors.saved_modified(t.shape, self.name(), v, t._version[0],
+                                             _type_name(t))
+        return saved
+
+    @property
+    def result(self):
+        """The op's output, as a tensor whose grad_fn is this node (so a rule
+        that uses it can itself be differentiated)."""
+        if self._released:
+            raise _errors.graph_freed(self.name())
+        from .._tensor import Tensor
+        t = Tensor._make_nonleaf(self._out, self, 0)
+        if self._out_version is not None and self._out_version[1] != self._out_version[0][0]:
+            raise _errors.saved_modified(t.shape, self.name(), self._out_version[1],
+                                         self._out_version[0][0], _type_name(t))
+        return t
+
+    def _release(self):
+        if self.saves:
+            self._released = True
+            self._saved = None
+            self._out = None
+
+    # -- hooks ---------------------------------------------------------------
+    def register_hook(self, fn):
+        """``fn(grad_inputs, grad_outputs)`` runs after this node; may return new grad_inputs."""
+        if self._hooks is None:
+            self._hooks = []
+        self._hooks.append(fn)
+        return RemovableHandle(self._hooks, fn)
+
+    def register_prehook(self, fn):
+        """``fn(grad_outputs)`` runs before this node; may return new grad_outputs."""
+        if self._prehooks is None:
+            self._prehooks = []
+        self._prehooks.append(fn)
+        return RemovableHandle(self._prehooks, fn)
+
+    def _add_tensor_hook(self, output_nr, fn):
+        if self._tensor_hooks is None:
+            self._tensor_hooks = {}
+        hooks = self._tensor_hooks.setdefault(output_nr, [])
+        hooks.append(fn)
+        return RemovableHandle(hooks, fn)
+
+    @property
+    def metadata(self):
+        return {}
+
+    def backward(self, *grads):  # pragma: no cover - every node overrides it
+        raise NotImplementedError
+
+
+def _type_name(t):
+    return {"float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long",
+            "int32": "Int", "bool": "Bool"}.get(t.dtype.name, t.dtype.name)
+
+
+class AccumulateGrad(Node):
+    """The node at a leaf tensor: adds the incoming gradient into ``leaf.grad``."""
+
+    __slots__ = ("variable",)
+
+    def __init__(self, variable):
+        Node.__init__(self)
+        self.variable = variable
+        self.next_functions = ()
+        self.needs_input_grad = ()

@@ -1,0 +1,2 @@
+"""``leafgrad.nn``: modules, parameters, losses and ``functional``."""
+from . import functional

@@ -1,0 +1,637 @@
+"""``leafgrad.nn.functional``: activations, softmax, losses, linear, dropout, ...
+
+Losses follow PyTorch's definitions (https://pytorch.org/docs/stable/nn.functional.html)
+including ``reduction``, ``weight``, ``ignore_index`` and ``label_smoothing``;
+cross-entropy works from ``log_softmax`` so it is stable for large logits.
+"""
+import warnings
+
+import numpy as np
+
+from .. import _dtype, _errors
+from .._tensor import Tensor, _wrap_dim
+from ..autograd.graph import Node
+from ..ops import elementwise as E
+from ..ops._dispatch import record, to_tensor
+from ..ops.linalg import linear  # noqa: F401
+from ..ops.reduction import _return_type  # noqa: F401
+
+from .._quiet import quiet as _quiet
+
+
+def _node(name, backward, saves=False):
+    return type(name, (Node,), {"__slots__": (), "saves": saves, "backward": backward})
+
+
+# ---------------------------------------------------------------- softmax
+def _softmax_dim(name, ndim, stacklevel=3):
+    warnings.warn("Implicit dimension choice for %s has been deprecated. Change the call to "
+                  "include dim=X as an argument." % name, UserWarning, stacklevel=stacklevel)
+    return 0 if ndim in (0, 1, 3) else 1
+
+
+def _softmax_backward(ctx, g):
+    y = ctx.result
+    d = ctx.args
+    return ((g - (g * y).sum(d, keepdim=True)) * y,)
+
+
+SoftmaxBackward0 = _node("SoftmaxBackward0", _softmax_backward, saves=True)
+
+
+def _log_softmax_backward(ctx, g):
+    y = ctx.result
+    d = ctx.args
+    return (g - y.exp() * g.sum(d, keepdim=True),)
+
+
+LogSoftmaxBackward0 = _node("LogSoftmaxBackward0", _log_softmax_backward, saves=True)
+
+
+def _prep(input, dim, dtype, name):
+    if dim is None:
+        dim = _softmax_dim(name, input.dim(), 4)
+    if dtype is not None:
+        input = input.to(dtype)
+    x = input._data
+    if x.dtype.kind not in "fc":
+        raise RuntimeError("\"%s_lastdim_kernel_impl\" not implemented for '%s'. Fix: call "
+                           ".float() first." % (name, x.dtype))
+    return input, x, _wrap_dim(dim, x.ndim)
+
+
+def softmax(input, dim=None, _stacklevel=3, dtype=None):
+    """exp(x) / sum(exp(x)) along ``dim``, computed with the max subtracted (stable).
+    d/dx: (g - sum(g y)) y."""
+    input, x, d = _prep(input, dim, dtype, "softmax")
+    if x.ndim == 0:
+        out = np.ones_like(x)
+    else:
+        with _quiet:
+            e = np.exp(x - x.max(axis=d, keepdims=True))
+            out = e / e.sum(axis=d, keepdims=True)
+    return record(SoftmaxBackward0, out, (input,), save_result=True, args=d if x.ndim else 0)
+
+
+def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
+    """x - logsumexp(x) along ``dim`` (stable). d/dx: g - softmax(x) sum(g)."""
+    input, x, d = _prep(input, dim, dtype, "log_softmax")
+    if x.ndim == 0:
+        out = np.zeros_like(x)
+    else:
+        with _quiet:
+            s = x - x.max(axis=d, keepdims=True)
+            out = s - np.log(np.exp(s).sum(axis=d, keepdims=True))
+    return record(LogSoftmaxBackward0, out, (input,), save_result=True, args=d if x.ndim else 0)
+
+
+def softmin(input, dim=None, _stacklevel=3, dtype=None):
+    return softmax(-input, dim, dtype=dtype)
+
+
+# ------------------------------------------------------------ activations
+relu = E.relu
+sigmoid = E.sigmoid
+tanh = E.tanh
+
+
+def relu_(input):
+    return input.relu_()
+
+
+def _leaky_backward(ctx, g):
+    (x,) = ctx.saved_tensors
+    slope = ctx.args
+    return (g * Tensor._make_plain(np.where(x._data > 0, 1.0, slope).astype(x._data.dtype)),)
+
+
+LeakyReluBackward0 = _node("LeakyReluBackward0", _leaky_backward, saves=True)
+
+
+def leaky_relu(input, negative_slope=0.01, inplace=False):
+    """x if x > 0 else negative_slope * x. The gradient at 0 is the slope (as PyTorch)."""
+    x = input._data
+    out = np.where(x > 0, x, x * negative_slope).astype(x.dtype)
+    res = record(LeakyReluBackward0, out, (input,), saved=(input,), args=negative_slope)
+    return res
+
+
+def _hardtanh_backward(ctx, g):
+    (x,) = ctx.saved_tensors
+    lo, hi = ctx.args
+    return (g * Tensor._make_plain((x._data > lo) & (x._data < hi)),)
+
+
+HardtanhBackward0 = _node("HardtanhBackward0", _hardtanh_backward, saves=True)
+
+
+def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
+    """clip(x, min_val, max_val); the gradient is 0 at and beyond the edges (as PyTorch)."""
+    return record(HardtanhBackward0, np.clip(input._data, min_val, max_val), (input,),
+                  saved=(input,), args=(min_val, max_val))
+
+
+def relu6(input, inplace=False):
+    return hardtanh(input, 0.0, 6.0)
+
+
+def elu(input, alpha=1.0, inplace=False):
+    """x if x > 0 else alpha (exp(x) - 1)."""
+    return E.where(input > 0, input, alpha * E.expm1(E.minimum(input, 0.0)))
+
+
+def selu(input, inplace=False):
+    a, s = 1.6732632423543772848170429916717, 1.0507009873554804934193349852946
+    return s * elu(input, a)
+
+
+def celu(input, alpha=1.0, inplace=False):
+    return E.maximum(input, 0.0) + E.minimum(alpha * E.expm1(input / alpha), 0.0)
+
+
+def gelu(input, approximate="none"):
+    """x Phi(x); ``approximate='tanh'`` uses the tanh formula (Hendrycks & Gimpel, 2016)."""
+    if approximate == "tanh":
+        c = float(np.sqrt(2 / np.pi))
+        return 0.5 * input * (1 + E.tanh(c * (input + 0.044715 * input ** 3)))
+    return 0.5 * input * (1 + E.erf(input * float(1 / np.sqrt(2))))
+
+
+def silu(input, inplace=False):
+    """x sigmoid(x) (swish)."""
+    return input * E.sigmoid(input)
+
+
+def mish(input, inplace=False):
+    return input * E.tanh(softplus(input))
+
+
+def softplus(input, beta=1.0, threshold=20.0):
+    """log(1 + exp(beta x)) / beta, linear above ``threshold`` (as PyTorch)."""
+    bx = input * beta
+    soft = E.log1p(E.exp(E.minimum(bx, threshold))) / beta
+    return E.where(bx > threshold, input, soft)
+
+
+def logsigmoid(input):
+    """log(sigmoid(x)) = -softplus(-x), stable."""
+    return -softplus(-input)
+
+
+def softsign(input):
+    return input / (1 + E.abs(input))
+
+
+def hardsigmoid(input, inplace=False):
+    return E.clamp(input / 6 + 0.5, 0.0, 1.0)
+
+
+def hardswish(input, inplace=False):
+    return input * hardsigmoid(input)
+
+
+def tanhshrink(input):
+    return input - E.tanh(input)
+
+
+def threshold(input, threshold, value, inplace=False):
+    return E.where(input > threshold, input, value)
+
+
+def glu(input, dim=-1):
+    a, b = input.chunk(2, dim)
+    return a * E.sigmoid(b)
+
+
+def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
+    """x / max(||x||_p, eps) along ``dim``."""
+    return input / input.norm(p, dim, keepdim=True).clamp_min(eps).expand_as(input)
+
+
+def cosine_similarity(x1, x2, dim=1, eps=1e-8):
+    num = (x1 * x2).sum(dim)
+    den = (x1.norm(2, dim) * x2.norm(2, dim)).clamp_min(eps)
+    return num / den
+
+
+def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
+    return (x1 - x2 + eps).norm(p, -1, keepdim=keepdim)
+
+
+def one_hot(tensor, num_classes=-1):
+    """int64 one-hot encoding with a new last dim."""
+    x = tensor._data
+    if x.dtype.kind not in "iu":
+        raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
+    n = int(x.max()) + 1 if num_classes == -1 else num_classes
+    if x.size and (x.min() < 0 or x.max() >= n):
+        raise RuntimeError("Class values must be smaller than num_classes.")
+    return Tensor._make_plain((x[..., None] == np.arange(n)).astype(np.int64))
+
+
+def dropout(input, p=0.5, training=True, inplace=False):
+    """Zero elements with probability ``p`` and scale the rest by 1/(1-p) (training only).
+
+    Raises:
+        ValueError: unless 0 <= p <= 1.
+    """
+    if p < 0 or p > 1:
+        raise ValueError("dropout probability has to be between 0 and 1, but got %s" % p)
+    if not training or p == 0:
+        return input
+    from .._creation import _rng
+    if p == 1:
+        return input * 0
+    keep = (_rng().random(input._data.shape) >= p).astype(input._data.dtype) / (1 - p)
+    return input * Tensor._make_plain(keep)
+
+
+def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
+              scale_grad_by_freq=False, sparse=False):
+    """Rows of ``weight`` picked by integer ``input``; repeated indices accumulate gradient."""
+    return weight[input]
+
+
+def pad(input, pad, mode="constant", value=None):
+    """Pad the last dims: ``pad`` = (left, right, top, bottom, ...) as PyTorch."""
+    if mode != "constant":
+        raise NotImplementedError("only mode='constant' padding is supported")
+    n = len(pad) // 2
+    widths = [(0, 0)] * (input.dim() - n) + [(pad[2 * i], pad[2 * i + 1]) for i in range(n)][::-1]
+    return input.pad_nd(widths, 0.0 if value is None else value)
+
+
+# ------------------------------------------------------------------ losses
+def _reduce(loss, reduction):
+    if reduction == "mean":
+        return loss.mean()
+    if reduction == "sum":
+        return loss.sum()
+    if reduction == "none":
+        return loss
+    raise ValueError("%s is not a valid value for reduction" % reduction)
+
+
+def _legacy(size_average, reduce, reduction):
+    if size_average is None and reduce is None:
+        return reduction
+    size_average = True if size_average is None else size_average
+    reduce = True if reduce is None else reduce
+    return ("mean" if size_average else "sum") if reduce else "none"
+
+
+def _same_shape(input, target, name):
+    if tuple(input.shape) != tuple(target.shape):
+        warnings.warn(
+            "Using a target size (%s) that is different to the input size (%s). This will likely "
+            "lead to incorrect results due to broadcasting. Please ensure they have the same size."
+            % (target.shape, input.shape), UserWarning, stacklevel=3)
+
+
+def _mse_backward(ctx, g):
+    a, b = ctx.saved_tensors
+    reduction, n = ctx.args
+    na, nb = ctx.needs_input_grad
+    d = a - b
+    if reduction == "mean":
+        g = g * (2.0 / n)
+    elif reduction == "sum":
+        g = g * 2.0
+    else:
+        g = g * 2.0
+    return (g * d if na else None), (-(g * d) if nb else None)
+
+
+MseLossBackward0 = _node("MseLossBackward0", _mse_backward, saves=True)
+
+
+def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
+    """Mean squared error: mean((input - target)^2) (``reduction`` 'mean' | 'sum' | 'none')."""
+    reduction = _legacy(size_average, reduce, reduction)
+    target = to_tensor(target)
+    _same_shape(input, target, "mse_loss")
+    try:
+        d = input._data - target._data
+    except ValueError:
+        raise _errors.broadcast(tuple(input.shape), tuple(target.shape)) from None
+    sq = d * d
+    if reduction == "mean":
+        out = sq.mean()
+    elif reduction == "sum":
+        out = sq.sum()
+    elif reduction == "none":
+        out = sq
+    else:
+        raise ValueError("%s is not a valid value for reduction" % reduction)
+    return record(MseLossBackward0, np.asarray(out, sq.dtype), (input, target),
+                  saved=(input, target), args=(reduction, sq.size))
+
+
+def l1_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
+    """Mean absolute error."""
+    reduction = _legacy(size_average, reduce, reduction)
+    _same_shape(input, target, "l1_loss")
+    return _reduce(E.abs(input - target), reduction)
+
+
+def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mean", beta=1.0):
+    reduction = _legacy(size_average, reduce, reduction)
+    d = E.abs(input - target)
+    if beta == 0:
+        return _reduce(d, reduction)
+    return _reduce(E.where(d < beta, 0.5 * d * d / beta, d - 0.5 * beta), reduction)
+
+
+def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
+    d = E.abs(input - target)
+    return _reduce(E.where(d < delta, 0.5 * d * d, delta * (d - 0.5 * delta)), reduction)
+
+
+def _bce_backward(ctx, g):
+    p, y, w = ctx.saved_tensors
+    reduction, n = ctx.args
+    eps = 1e-12
+    grad = (p - y) / ((1 - p) * p).clamp_min(eps)
+    if w is not None:
+        grad = grad * w
+    if reduction == "mean":
+        g = g / n
+    np_, ny = ctx.needs_input_grad[:2]
+    gp = g * grad if np_ else None
+    gy = None
+    if ny:
+        gy = g * ((1 - p).log().clamp_min(-100) - p.log().clamp_min(-100))
+        if w is not None:
+            gy = gy * w
+    return gp, gy
+
+
+BinaryCrossEntropyBackward0 = _node("BinaryCrossEntropyBackward0", _bce_backward, saves=True)
+
+
+def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None,
+                         reduction="mean"):
+    """-w [y log p + (1 - y) log(1 - p)], logs clamped at -100 as PyTorch.
+
+    Raises:
+        ValueError: when target and input sizes differ.
+        RuntimeError: when input values are outside [0, 1].
+    """
+    reduction = _legacy(size_average, reduce, reduction)
+    target = to_tensor(target)
+    if tuple(target.shape) != tuple(input.shape):
+        raise ValueError(
+            "Using a target size (%s) that is different to the input size (%s) is deprecated. "
+            "Please ensure they have the same size." % (target.shape, input.shape))
+    p, y = input._data, target._data.astype(input._data.dtype, copy=False)
+    if p.size and (np.any(p < 0) or np.any(p > 1) or np.any(np.isnan(p))):
+        raise RuntimeError(
+            "all elements of input should be between 0 and 1: binary_cross_entropy takes "
+            "probabilities. Fix: apply torch.sigmoid to the logits first, or use "
+            "binary_cross_entropy_with_logits (BCEWithLogitsLoss), which is also more stable.")
+    with _quiet:
+        loss = -(y * np.maximum(np.log(p), -100) + (1 - y) * np.maximum(np.log1p(-p), -100))
+    w = None
+    if weight is not None:
+        w = to_tensor(weight)
+        loss = loss * w._data
+    if reduction == "mean":
+        out = loss.mean()
+    elif reduction == "sum":
+        out = loss.sum()
+    elif reduction == "none":
+        out = loss
+    else:
+        raise ValueError("%s is not a valid value for reduction" % reduction)
+    return record(BinaryCrossEntropyBackward0, np.asarray(out, p.dtype), (input, target),
+                  saved=(input, target, w), args=(reduction, loss.size))
+
+
+def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None,
+                                     reduction="mean", pos_weight=None):
+    """BCE on logits, stable: (1 - y) x + (1 + (pw - 1) y) softplus(-x).
+
+    Raises:
+        ValueError: when target and input sizes differ.
+    """
+    reduction = _legacy(size_average, reduce, reduction)
+    target = to_tensor(target)
+    if tuple(target.shape) != tuple(input.shape):
+        raise ValueError("Target size (%s) must be the same as input size (%s)"
+                         % (target.shape, input.shape))
+    sp = softplus(-input) if False else _softplus_neg(input)
+    if pos_weight is not None:
+        lw = 1 + (pos_weight - 1) * target
+        loss = (1 - target) * input + lw * sp
+    else:
+        loss = (1 - target) * input + sp
+    if weight is not None:
+        loss = loss * weight
+    out = _reduce(loss, reduction)
+    return out
+
+
+def _softplus_neg(x):
+    # log(1 + exp(-x)) = max(-x, 0) + log1p(exp(-|x|))
+    return E.maximum(-x, 0.0) + E.log1p(E.exp(-E.abs(x)))
+
+
+def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
+             reduction="mean"):
+    """Negative log-likelihood of class indices given log-probabilities.
+
+    Shapes: input (N, C) or (N, C, d1, ...) or (C,); target (N,) / (N, d1, ...) / ().
+
+    Raises:
+        IndexError: a target out of range [0, C) (other than ignore_index).
+        RuntimeError: shape mismatch between input and target.
+    """
+    reduction = _legacy(size_average, reduce, reduction)
+    x = input
+    t = target._data if isinstance(target, Tensor) else np.asarray(target)
+    if t.dtype.kind not in "iu":
+        raise RuntimeError("expected scalar type Long but found %s. Fix: class-index targets "
+                           "must be int64 (target.long())." % _tname(t.dtype))
+    if x.dim() == 1:
+        x = x.unsqueeze(0)
+        t = t.reshape(1)
+        squeeze = True
+    else:
+        squeeze = False
+    C = x.shape[1]
+    if x.dim() > 2:   # (N, C, d...) -> (N*d, C)
+        perm = [0] + list(range(2, x.dim())) + [1]
+        x = x.permute(*perm).reshape(-1, C)
+        tflat = t.reshape(-1)
+    else:
+        tflat = t
+    if tflat.shape[0] != x.shape[0]:
+        raise ValueError("Expected input batch_size (%d) to match target batch_size (%d)."
+                         % (x.shape[0], tflat.shape[0]))
+    valid = tflat != ignore_index
+    bad = valid & ((tflat < 0) | (tflat >= C))
+    if bad.any():
+        raise IndexError("Target %d is out of bounds." % int(tflat[bad][0]))
+    safe = np.where(valid, tflat, 0)
+    picked = x[Tensor._make_plain(np.arange(x.shape[0])), Tensor._make_plain(safe)]
+    w = np.ones(C, x._data.dtype) if weight is None else weight._data
+    wt = (w[safe] * valid).astype(x._data.dtype)
+    loss = -picked * Tensor._make_plain(wt)
+    if reduction == "none":
+        out = loss.reshape(t.shape) if not squeeze else loss.reshape(())
+        return out
+    if reduction == "sum":
+        return loss.sum()
+    if reduction == "mean":
+        return loss.sum() / float(wt.sum())
+    raise ValueError("%s is not a valid value for reduction" % reduction)
+
+
+def _tname(npd):
+    return {"float32": "Float", "float64": "Double", "int32": "Int", "bool": "Bool"}.get(
+        np.dtype(npd).name, str(npd))
+
+
+class _NllNode(Node):
+    """Fused cross-entropy over class indices (log_softmax + nll in one node)."""
+
+    __slots__ = ()
+    saves = True
+
+    def backward(ctx, g):
+        (x,) = ctx.saved_tensors
+        onehot_w, denom = ctx.args
+        p = softmax(x, 1)
+        rowsum = onehot_w.sum(1, keepdim=True)
+        grad = p * rowsum - onehot_w
+        return (grad * (g / denom),)
+
+
+NllLossBackward0 = type("NllLossBackward0", (_NllNode,), {"__slots__": ()})
+
+
+def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
+                  reduction="mean", label_smoothing=0.0):
+    """Cross-entropy of logits (N, C) against class indices (N,) or probabilities (N, C).
+
+    Equals nll_loss(log_softmax(input, 1), target); computed from
+    log-softmax, so stable for large logits. ``label_smoothing`` as in
+    Szegedy et al. (2016), https://arxiv.org/abs/1512.00567.
+
+    Raises:
+        IndexError: class index out of range.
+        RuntimeError: float targets whose shape differs from the input's.
+    """
+    reduction = _legacy(size_average, reduce, reduction)
+    target = to_tensor(target)
+    t = target._data
+    x = input._data
+    if t.dtype.kind == "f":
+        if tuple(target.shape) != tuple(input.shape):
+            raise RuntimeError(
+                "Expected floating point type for target with class probabilities, got %s: float "
+                "targets are class probabilities and must have the input's shape %s (got %s). "
+                "Fix: for class indices pass an int64 tensor (target.long())."
+                % (_tname(t.dtype), tuple(input.shape), tuple(target.shape)))
+        lsm = log_softmax(input, 1 if input.dim() > 1 else 0)
+        C = x.shape[1] if x.ndim > 1 else x.shape[0]
+        tgt = target
+        if label_smoothing:
+            tgt = tgt * (1 - label_smoothing) + label_smoothing / C
+        prod = lsm * tgt
+        if weight is not None:
+            shape = [1] * x.ndim
+            shape[1 if x.ndim > 1 else 0] = C
+            prod = prod * weight.reshape(shape)
+        loss = -prod.sum(1 if input.dim() > 1 else 0)
+        if reduction == "mean":
+            return loss.sum() / (x.shape[0] if x.ndim > 1 else 1) if loss.dim() else loss
+        return _reduce(loss, reduction)
+    if x.ndim == 2 and not label_smoothing and reduction in ("mean", "sum", "none") \
+            and reduction != "none":
+        return _cross_entropy_2d(input, target, weight, ignore_index, reduction)
+    lsm = log_softmax(input, 1 if input.dim() > 1 else 0)
+    if not label_smoothing:
+        return nll_loss(lsm, target, weight, ignore_index=ignore_index, reduction=reduction)
+    C = x.shape[1] if x.ndim > 1 else x.shape[0]
+    nll = nll_loss(lsm, target, weight, ignore_index=ignore_index, reduction=reduction)
+    valid = Tensor._make_plain((t != ignore_index).astype(x.dtype))
+    cdim = 1 if x.ndim > 1 else 0
+    if weight is not None:
+        shape = [1] * x.ndim
+        shape[cdim] = C
+        smooth = -(lsm * weight.reshape(shape)).sum(cdim)
+    else:
+        smooth = -lsm.sum(cdim)
+    smooth = smooth * valid
+    if reduction == "mean":
+        if weight is not None:
+            safe = np.where(t != ignore_index, t, 0)
+            denom = float((weight._data[safe] * (t != ignore_index)).sum())
+        else:
+            denom = float(valid._data.sum())
+        smooth = smooth.sum() / denom
+    elif reduction == "sum":
+        smooth = smooth.sum()
+    return nll * (1 - label_smoothing) + smooth * (label_smoothing / C)
+
+
+def _cross_entropy_2d(input, target, weight, ignore_index, reduction):
+    x = input._data
+    t = target._data
+    if t.dtype.kind not in "iu":
+        raise RuntimeError("expected scalar type Long but found %s" % _tname(t.dtype))
+    N, C = x.shape
+    if t.shape != (N,):
+        raise ValueError("Expected input batch_size (%d) to match target batch_size (%d)."
+                         % (N, t.shape[0] if t.ndim else 1))
+    valid = t != ignore_index
+    bad = valid & ((t < 0) | (t >= C))
+    if bad.any():
+        raise IndexError("Target %d is out of bounds." % int(t[bad][0]))
+    safe = np.where(valid, t, 0)
+    with _quiet:
+        s = x - x.max(axis=1, keepdims=True)
+        lsm = s - np.log(np.exp(s).sum(axis=1, keepdims=True))
+    w = np.ones(C, x.dtype) if weight is None else weight._data.astype(x.dtype)
+    wt = w[safe] * valid
+    picked = lsm[np.arange(N), safe]
+    total = -(picked * wt).sum()
+    denom = float(wt.sum()) if reduction == "mean" else 1.0
+    with _quiet:
+        out = np.asarray(total / denom if reduction == "mean" else total, x.dtype)
+    onehot = np.zeros_like(x)
+    onehot[np.arange(N), safe] = wt
+    return record(NllLossBackward0, out, (input,), saved=(input,),
+                  args=(Tensor._make_plain(onehot), denom))
+
+
+def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):
+    reduction = _legacy(size_average, reduce, reduction)
+    if log_target:
+        loss = E.exp(target) * (target - input)
+    else:
+        loss = E.where(target > 0, target * (E.log(E.where(target > 0, target, 1.0)) - input), 0.0)
+    if reduction == "batchmean":
+        return loss.sum() / input.shape[0]
+    return _reduce(loss, reduction)
+
+
+def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+    return _reduce(_softplus_neg(input * target), reduction)
+
+
+def margin_ranking_loss(input1, input2, target, margin=0.0, reduction="mean", **kw):
+    return _reduce(E.clamp(-target * (input1 - input2) + margin, min=0.0), reduction)
+
+
+def hinge_embedding_loss(input, target, margin=1.0, reduction="mean", **kw):
+    return _reduce(E.where(target == 1, input, E.clamp(margin - input, min=0.0)), reduction)
+
+
+def cosine_embedding_loss(input1, input2, target, margin=0.0, reduction="mean", **kw):
+    cos = cosine_similarity(input1, input2, 1)
+    return _reduce(E.where(target == 1, 1 - cos, E.clamp(cos - margin, min=0.0)), reduction)
+
+
+_ = (_dtype,)

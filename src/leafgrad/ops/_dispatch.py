@@ -1,0 +1,178 @@
+"""Recording: wrap an op's NumPy result as a tensor and, when grad mode is on
+and an input requires grad, attach a node to it.
+
+This is the one path every differentiable op takes (``record``); the
+engine reads the edges, input metadata and saved tensors it sets up.
+Also here: turning operands (tensors, Python numbers, arrays) into arrays
+of the promoted dtype, with PyTorch's promotion rules.
+"""
+import numpy as np
+
+from .. import _dtype, _errors
+from .._dtype import _FROM_NP, result_type
+from .._tensor import Tensor
+from ..autograd.grad_mode import mode
+
+_ndarray = np.ndarray
+_asarray = np.asarray
+_new = object.__new__
+_make_plain = Tensor._make_plain
+_make_nonleaf = Tensor._make_nonleaf
+_NUMBER = (int, float, bool)
+
+
+def _edge(t):
+    if t._grad_fn is not None:
+        return (t._grad_fn, t._output_nr)
+    return (t._grad_accumulator(), 0)
+
+
+def record(cls, out, inputs, saved=None, save_result=False, args=None):
+    """Return ``out`` (an ndarray) as a tensor, recording ``cls`` as its grad_fn.
+
+    Args:
+        cls: the node class (a ``Node`` subclass with ``backward``).
+        inputs: tuple with one entry per differentiable input: a Tensor, or
+            None for a non-tensor operand.
+        saved: tensors (or numbers) the rule needs, kept until backward.
+        save_result: the rule reads ``ctx.result`` (the output).
+        args: op constants for the rule (dims, shapes, ...).
+    """
+    if type(out) is not _ndarray:
+        out = _asarray(out)
+    if not mode.enabled:
+        return _make_plain(out)
+    for t in inputs:
+        if t is not None and t._requires_grad:
+            break
+    else:
+        return _make_plain(out)
+    node = _new(cls)
+    node._released = False
+    node._tensor_hooks = node._retained = node._hooks = node._prehooks = node._anomaly = None
+    node.next_functions = tuple((None, 0) if t is None or not t._requires_grad else _edge(t)
+                                for t in inputs)
+    node.needs_input_grad = tuple(t is not None and t._requires_grad for t in inputs)
+    node._metas = tuple(None if t is None else (t._data.shape, t._data.dtype) for t in inputs)
+    node.args = args
+    if saved is not None:
+        node._saved = saved
+        node._saved_versions = tuple(t._version[0] if type(t) is Tensor else None for t in saved)
+    else:
+        node._saved = None
+    res = _make_nonleaf(out, node, 0)
+    if save_result:
+        node._out = out
+        node._out_version = (res._version, 0)
+    else:
+        node._out = None
+    if _anomaly_hook[0] is not None:
+        _anomaly_hook[0](node)
+    return res
+
+
+_anomaly_hook = [None]
+
+
+def record_multi(cls, outs, inputs, saved=None, args=None, differentiable=None):
+    """Like ``record`` for an op with several outputs (``max(dim)``, ``unbind``).
+
+    ``differentiable``: which outputs carry gradient (others are plain tensors).
+    """
+    outs = [o if type(o) is _ndarray else _asarray(o) for o in outs]
+    if differentiable is None:
+        differentiable = (True,) * len(outs)
+    if not mode.enabled or not any(t is not None and t._requires_grad for t in inputs):
+        return tuple(_make_plain(o) for o in outs)
+    node = _new(cls)
+    node._released = False
+    node._tensor_hooks = node._retained = node._hooks = node._prehooks = node._anomaly = None
+    node.next_functions = tuple((None, 0) if t is None or not t._requires_grad else _edge(t)
+                                for t in inputs)
+    node.needs_input_grad = tuple(t is not None and t._requires_grad for t in inputs)
+    node._metas = tuple(None if t is None else (t._data.shape, t._data.dtype) for t in inputs)
+    node.args = args
+    node._out = None
+    node._saved = saved
+    if saved is not None:
+        node._saved_versions = tuple(t._version[0] if type(t) is Tensor else None for t in saved)
+    res = []
+    nr = 0
+    for o, d in zip(outs, differentiable):
+        if d:
+            res.append(_make_nonleaf(o, node, nr))
+            nr += 1
+        else:
+            res.append(_make_plain(o))
+    if _anomaly_hook[0] is not None:
+        _anomaly_hook[0](node)
+    return tuple(res)
+
+
+def to_tensor(x):
+    """A Tensor for an operand: tensors pass through; numbers and arrays are
+    wrapped as constants (numbers keep PyTorch's 'wrapped number' dtype)."""
+    if isinstance(x, Tensor):
+        return x
+    if isinstance(x, _NUMBER):
+        return _make_plain(_asarray(x, dtype=_dtype.scalar_dtype(x).np))
+    from .._creation import _as_array
+    return _make_plain(_as_array(x, None))
+
+
+def binary_operands(a, b, floating=False):
+    """Arrays for a binary op, after PyTorch type promotion.
+
+    Returns ``(ta, tb, xa, xb)``: ``ta``/``tb`` are Tensors or None (for a
+    Python number), ``xa``/``xb`` what NumPy computes with. With
+    ``floating``, integer results are promoted to the default float dtype
+    (true division).
+    """
+    ta = a if isinstance(a, Tensor) else None
+    tb = b if isinstance(b, Tensor) else None
+    if ta is not None and tb is not None:
+        xa, xb = ta._data, tb._data
+        if xa.dtype is xb.dtype and (not floating or xa.dtype.kind in "fc"):
+            return ta, tb, xa, xb
+    elif ta is not None and type(b) in (float, int, bool):
+        xa = ta._data
+        kind = xa.dtype.kind
+        tb_kind = type(b)
+        # NumPy treats Python numbers as 'weak' (NEP 50), as PyTorch does,
+        # as long as the tensor's category is at least the number's.
+        if (kind in "fc" or (tb_kind is int and kind in "iu") or tb_kind is bool) and (
+                not floating or kind in "fc"):
+            return ta, None, xa, b
+    elif tb is not None and type(a) in (float, int, bool):
+        xb = tb._data
+        kind = xb.dtype.kind
+        ta_kind = type(a)
+        if (kind in "fc" or (ta_kind is int and kind in "iu") or ta_kind is bool) and (
+                not floating or kind in "fc"):
+            return None, tb, a, xb
+    # slow path: mixed dtypes, arrays, numpy scalars
+    if ta is None and not isinstance(a, _NUMBER):
+        ta = to_tensor(a)
+        a = ta
+    if tb is None and not isinstance(b, _NUMBER):
+        tb = to_tensor(b)
+        b = tb
+    rt = result_type(a, b)
+    if floating and rt._category < 2:
+        rt = _dtype.get_default_dtype()
+    npd = rt.np
+    xa = ta._data.astype(npd, copy=False) if ta is not None else npd.type(a)
+    xb = tb._data.astype(npd, copy=False) if tb is not None else npd.type(b)
+    if ta is not None and xa.dtype != ta._data.dtype:
+        xa = _asarray(xa)
+    return ta, tb, xa, xb
+
+
+def broadcast_error(a, b):
+    sa = a.shape if hasattr(a, "shape") else ()
+    sb = b.shape if hasattr(b, "shape") else ()
+    return _errors.broadcast(tuple(sa), tuple(sb))
+
+
+def dtype_of(arr):
+    return _FROM_NP[arr.dtype]

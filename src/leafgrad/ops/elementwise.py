@@ -1,0 +1,364 @@
+"""Elementwise ops and their vector-Jacobian products.
+
+One row per op: the NumPy forward, the node name PyTorch gives it, and one
+formula per input in the style of PyTorch's ``derivatives.yaml``
+(``g`` is the incoming gradient, ``x``/``a``/``b`` the saved inputs,
+``result`` the saved output). Formulas are written with leafgrad ops, so
+they can themselves be differentiated (``create_graph=True``). The engine
+sums broadcast gradients back to each input's shape.
+"""
+import math
+
+import numpy as np
+
+from .. import _dtype
+from .._tensor import Tensor
+from ..autograd.graph import Node
+from ._dispatch import binary_operands, broadcast_error, record, to_tensor
+
+from .._quiet import quiet as _quiet
+
+
+def _node(name, backward, saves=True, **extra):
+    return type(name, (Node,), dict({"__slots__": (), "saves": saves, "backward": backward}, **extra))
+
+
+# ---------------------------------------------------------------- unary ops
+def _unary(fwd, node_name, vjp, save="x", floating=True, quiet=False, doc=""):
+    """Define a one-input op. ``save``: 'x' (input), 'result' (output) or None."""
+    if save == "x":
+        def backward(ctx, g):
+            (x,) = ctx.saved_tensors
+            return (vjp(g, x, None),)
+    elif save == "result":
+        def backward(ctx, g):
+            return (vjp(g, None, ctx.result),)
+    else:
+        def backward(ctx, g):
+            return (vjp(g, None, None),)
+    cls = _node(node_name, backward, saves=save is not None)
+
+    def op(input):
+        if not isinstance(input, Tensor):
+            input = to_tensor(input)
+        x = input._data
+        if floating and x.dtype.kind not in "fc":
+            x = x.astype(_dtype.get_default_dtype().np)
+        if quiet:
+            with _quiet:
+                out = fwd(x)
+        else:
+            out = fwd(x)
+        return record(cls, out, (input,), saved=(input,) if save == "x" else None,
+                      save_result=save == "result")
+    op.__doc__ = doc
+    op.node = cls
+    return op
+
+
+def _zero(g, x, r):
+    return g * 0
+
+
+neg = _unary(np.negative, "NegBackward0", lambda g, x, r: -g, save=None, floating=False,
+             doc="-x elementwise. d/dx = -1.")
+exp = _unary(np.exp, "ExpBackward0", lambda g, x, r: g * r, save="result", quiet=True,
+             doc="e**x. d/dx = exp(x) (reuses the result).")
+exp2 = _unary(np.exp2, "Exp2Backward0", lambda g, x, r: g * r * np.log(2.0), save="result",
+              quiet=True, doc="2**x. d/dx = 2**x ln 2.")
+expm1 = _unary(np.expm1, "Expm1Backward0", lambda g, x, r: g * (r + 1), save="result", quiet=True,
+               doc="exp(x) - 1, accurate near 0. d/dx = result + 1.")
+log = _unary(np.log, "LogBackward0", lambda g, x, r: g / x, quiet=True,
+             doc="Natural log; log(0) = -inf and log(<0) = nan silently, as PyTorch. d/dx = 1/x.")
+log2 = _unary(np.log2, "Log2Backward0", lambda g, x, r: g / (x * np.log(2.0)), quiet=True,
+              doc="Base-2 log. d/dx = 1/(x ln 2).")
+log10 = _unary(np.log10, "Log10Backward0", lambda g, x, r: g / (x * np.log(10.0)), quiet=True,
+               doc="Base-10 log. d/dx = 1/(x ln 10).")
+log1p = _unary(np.log1p, "Log1PBackward0", lambda g, x, r: g / (x + 1), quiet=True,
+               doc="log(1 + x), accurate near 0. d/dx = 1/(1+x).")
+sqrt = _unary(np.sqrt, "SqrtBackward0", lambda g, x, r: g / (2 * r), save="result", quiet=True,
+              doc="Square root. d/dx = 1/(2 sqrt(x)) (inf at 0, as PyTorch).")
+rsqrt = _unary(lambda x: 1 / np.sqrt(x), "RsqrtBackward0", lambda g, x, r: -0.5 * g * r ** 3,
+               save="result", quiet=True, doc="1/sqrt(x). d/dx = -1/2 x^(-3/2).")
+reciprocal = _unary(lambda x: 1 / x, "ReciprocalBackward0", lambda g, x, r: -g * r * r,
+                    save="result", quiet=True, doc="1/x. d/dx = -1/x^2.")
+abs = _unary(np.abs, "AbsBackward0", lambda g, x, r: g * x.sign(), floating=False,
+             doc="|x|. d/dx = sign(x) (0 at 0, as PyTorch).")
+sign = _unary(np.sign, "SignBackward0", _zero, save=None, floating=False,
+              doc="Sign of x (-1, 0, 1). Gradient 0 everywhere.")
+floor = _unary(np.floor, "FloorBackward0", _zero, save=None, floating=False, doc="Floor; gradient 0.")
+ceil = _unary(np.ceil, "CeilBackward0", _zero, save=None, floating=False, doc="Ceil; gradient 0.")
+round_ = _unary(np.round, "RoundBackward0", _zero, save=None, floating=False,
+                doc="Round half to even (as PyTorch); gradient 0.")
+trunc = _unary(np.trunc, "TruncBackward0", _zero, save=None, floating=False, doc="Truncate; gradient 0.")
+frac = _unary(lambda x: x - np.trunc(x), "FracBackward0", lambda g, x, r: g, save=None,
+              doc="x - trunc(x). d/dx = 1.")
+sin = _unary(np.sin, "SinBackward0", lambda g, x, r: g * x.cos(), doc="Sine. d/dx = cos x.")
+cos = _unary(np.cos, "CosBackward0", lambda g, x, r: -g * x.sin(), doc="Cosine. d/dx = -sin x.")
+tan = _unary(np.tan, "TanBackward0", lambda g, x, r: g * (1 + r * r), save="result",
+             doc="Tangent. d/dx = 1 + tan^2 x.")
+asin = _unary(np.arcsin, "AsinBackward0", lambda g, x, r: g * (1 - x * x).rsqrt(), quiet=True,
+              doc="Arcsine. d/dx = 1/sqrt(1-x^2).")
+acos = _unary(np.arccos, "AcosBackward0", lambda g, x, r: -g * (1 - x * x).rsqrt(), quiet=True,
+              doc="Arccosine. d/dx = -1/sqrt(1-x^2).")
+atan = _unary(np.arctan, "AtanBackward0", lambda g, x, r: g / (1 + x * x),
+              doc="Arctangent. d/dx = 1/(1+x^2).")
+sinh = _unary(np.sinh, "SinhBackward0", lambda g, x, r: g * x.cosh(), quiet=True,
+              doc="Hyperbolic sine. d/dx = cosh x.")
+cosh = _unary(np.cosh, "CoshBackward0", lambda g, x, r: g * x.sinh(), quiet=True,
+              doc="Hyperbolic cosine. d/dx = sinh x.")
+tanh = _unary(np.tanh, "TanhBackward0", lambda g, x, r: g * (1 - r * r), save="result",
+              doc="Hyperbolic tangent. d/dx = 1 - tanh^2 x (reuses the result).")
+asinh = _unary(np.arcsinh, "AsinhBackward0", lambda g, x, r: g * (x * x + 1).rsqrt(),
+               doc="Inverse hyperbolic sine. d/dx = 1/sqrt(x^2+1).")
+atanh = _unary(np.arctanh, "AtanhBackward0", lambda g, x, r: g / (1 - x * x), quiet=True,
+               doc="Inverse hyperbolic tangent. d/dx = 1/(1-x^2).")
+
+
+def _sigmoid_np(x):
+    # exp(-|x|) never overflows; both branches agree with 1/(1+exp(-x))
+    e = np.exp(-np.abs(x))
+    return np.where(x >= 0, 1 / (1 + e), e / (1 + e)).astype(x.dtype, copy=False)
+
+
+sigmoid = _unary(_sigmoid_np, "SigmoidBackward0", lambda g, x, r: g * r * (1 - r), save="result",
+                 doc="Logistic sigmoid 1/(1+exp(-x)), stable for large |x|. d/dx = s(1-s).")
+relu = _unary(lambda x: np.maximum(x, 0), "ReluBackward0", lambda g, x, r: g * (r > 0),
+              save="result", floating=False, doc="max(x, 0). d/dx = 1 where x > 0, else 0.")
+square = _unary(np.square, "PowBackward0", lambda g, x, r: g * 2 * x, floating=False,
+                doc="x**2. d/dx = 2x.")
+
+
+def _erf_np(x):
+    # Abramowitz & Stegun 7.1.26 is too coarse; use math.erf (exact) elementwise.
+    import math
+    f = np.frompyfunc(math.erf, 1, 1)
+    return f(x).astype(x.dtype)
+
+
+erf = _unary(_erf_np, "ErfBackward0",
+             lambda g, x, r: g * (2 / np.sqrt(np.pi)) * (-(x * x)).exp(),
+             doc="Error function. d/dx = 2/sqrt(pi) exp(-x^2).")
+
+
+# --------------------------------------------------------------- binary ops
+def _binary(fwd, node_name, da, db, save=True, floating=False, quiet=False, doc=""):
+    """Define a two-input op; ``da``/``db`` give d(out)/d(a) and d(out)/d(b) times g."""
+    if save:
+        def backward(ctx, g):
+            a, b = ctx.saved_tensors
+            na, nb = ctx.needs_input_grad
+            return (da(g, a, b) if na else None), (db(g, a, b) if nb else None)
+    else:
+        def backward(ctx, g):
+            na, nb = ctx.needs_input_grad
+            return (da(g, None, None) if na else None), (db(g, None, None) if nb else None)
+    cls = _node(node_name, backward, saves=save)
+
+    def op(input, other):
+        ta, tb, xa, xb = binary_operands(input, other, floating)
+        try:
+            if quiet:
+                with _quiet:
+                    out = fwd(xa, xb)
+            else:
+                out = fwd(xa, xb)
+        except ValueError:
+            raise broadcast_error(xa, xb) from None
+        if save:
+            return record(cls, out, (ta, tb), saved=(input if ta is None else ta,
+                                                        other if tb is None else tb))
+        return record(cls, out, (ta, tb))
+    op.__doc__ = doc
+    op.node = cls
+    return op
+
+
+add = _binary(np.add, "AddBackward0", lambda g, a, b: g, lambda g, a, b: g, save=False,
+              doc="a + b with broadcasting. Gradient g to both (summed to each shape).")
+sub = _binary(np.subtract, "SubBackward0", lambda g, a, b: g, lambda g, a, b: -g, save=False,
+              doc="a - b with broadcasting.")
+rsub = _binary(lambda a, b: np.subtract(b, a), "RsubBackward1", lambda g, a, b: -g,
+               lambda g, a, b: g, save=False, doc="b - a (``number - tensor``).")
+mul = _binary(np.multiply, "MulBackward0", lambda g, a, b: g * b, lambda g, a, b: g * a,
+              doc="a * b with broadcasting. d/da = b, d/db = a.")
+div = _binary(np.true_divide, "DivBackward0", lambda g, a, b: g / b,
+              lambda g, a, b: -g * a / (b * b), floating=True, quiet=True,
+              doc="True division a / b (integers give floats). d/da = 1/b, d/db = -a/b^2.")
+maximum = _binary(np.maximum, "MaximumBackward0",
+                  lambda g, a, b: g * ((a > b) + (a == b) * 0.5),
+                  lambda g, a, b: g * ((b > a) + (a == b) * 0.5),
+                  doc="Elementwise max; ties split the gradient evenly (as PyTorch).")
+minimum = _binary(np.minimum, "MinimumBackward0",
+                  lambda g, a, b: g * ((a < b) + (a == b) * 0.5),
+                  lambda g, a, b: g * ((b < a) + (a == b) * 0.5),
+                  doc="Elementwise min; ties split the gradient evenly (as PyTorch).")
+atan2 = _binary(np.arctan2, "Atan2Backward0", lambda g, a, b: g * b / (a * a + b * b),
+                lambda g, a, b: -g * a / (a * a + b * b), floating=True, quiet=True,
+                doc="atan2(a, b). d/da = b/(a^2+b^2), d/db = -a/(a^2+b^2).")
+fmod = _binary(np.fmod, "FmodBackward0", lambda g, a, b: g,
+               lambda g, a, b: -g * (a / b).trunc(), quiet=True, doc="C-style remainder.")
+remainder = _binary(np.remainder, "RemainderBackward0", lambda g, a, b: g,
+                    lambda g, a, b: -g * (a / b).floor(), quiet=True,
+                    doc="Python-style remainder (sign of the divisor).")
+
+
+def _pow_db(g, a, b):
+    # d/db a^b = a^b ln a; PyTorch gives 0 where a == 0 instead of nan
+    if not isinstance(a, Tensor):
+        return g * 0 if a == 0 else g * (a ** b) * math.log(a)
+    return where(a == 0, 0.0, g * (a ** b) * a.log())
+
+
+def _pow_da(g, a, b):
+    # d/da a^b = b a^(b-1); PyTorch gives 0 where b == 0 (even at a == 0)
+    if not isinstance(b, Tensor):
+        if b == 0:
+            return g * 0
+        return g * b * a ** (b - 1)
+    return where(b == 0, 0.0, g * b * a ** (b - 1))
+
+
+_pow0 = _binary(np.power, "PowBackward0", _pow_da, None, quiet=True)
+_pow1 = _binary(np.power, "PowBackward1", _pow_da, _pow_db, quiet=True)
+_pow2 = _binary(np.power, "PowBackward2", None, _pow_db, quiet=True)
+
+
+def pow(input, exponent):
+    """input ** exponent (tensor or number on either side).
+
+    Integer tensors raised to negative integers raise, as in PyTorch.
+    d/da = b a^(b-1); d/db = a^b ln a.
+    """
+    if isinstance(input, Tensor):
+        if isinstance(exponent, Tensor):
+            return _pow1(input, exponent)
+        if input._data.dtype.kind in "iu" and isinstance(exponent, int) and exponent < 0:
+            raise RuntimeError("Integers to negative integer powers are not allowed.")
+        return _pow0(input, exponent)
+    return _pow2(input, exponent)
+
+
+def floor_divide(input, other):
+    """Floor division (``//``); not differentiable (PyTorch has no derivative)."""
+    ta, tb, xa, xb = binary_operands(input, other)
+    with _quiet:
+        out = np.floor_divide(xa, xb)
+    return Tensor._make_plain(np.asarray(out))
+
+
+# ------------------------------------------------------------- ternary ops
+def _where_backward(ctx, g):
+    (cond,) = ctx.args
+    na, nb = ctx.needs_input_grad
+    zero = g * 0
+    return (where(cond, g, zero) if na else None), (where(cond, zero, g) if nb else None)
+
+
+WhereBackward0 = _node("WhereBackward0", _where_backward, saves=False)
+
+
+def where(condition, input=None, other=None):
+    """``condition ? input : other`` elementwise, with broadcasting.
+
+    The gradient goes to ``input`` where the condition holds and to
+    ``other`` elsewhere; a NaN gradient in the unselected branch still
+    multiplies by zero to NaN (as in PyTorch). ``where(cond)`` alone is
+    ``nonzero(as_tuple=True)``.
+    """
+    cond = condition._data if isinstance(condition, Tensor) else np.asarray(condition)
+    if input is None and other is None:
+        from .indexing import nonzero
+        return nonzero(condition, as_tuple=True)
+    ta, tb, xa, xb = binary_operands(input, other)
+    try:
+        out = np.where(cond, xa, xb)
+    except ValueError:
+        raise broadcast_error(cond, np.broadcast(np.asarray(xa), np.asarray(xb))) from None
+    return record(WhereBackward0, out, (ta, tb), args=(Tensor._make_plain(np.asarray(cond)),))
+
+
+def _clamp_backward(ctx, g):
+    (x,) = ctx.saved_tensors
+    lo, hi = ctx.args
+    mask = np.ones(x._data.shape, bool)
+    if lo is not None:
+        mask &= x._data >= lo
+    if hi is not None:
+        mask &= x._data <= hi
+    return (g * Tensor._make_plain(mask),)
+
+
+ClampBackward1 = _node("ClampBackward1", _clamp_backward)
+
+
+def clamp(input, min=None, max=None):
+    """Clip to [min, max]. The gradient passes where min <= x <= max (edges included).
+
+    Raises:
+        RuntimeError: when both bounds are None.
+    """
+    if min is None and max is None:
+        raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    if isinstance(min, Tensor) or isinstance(max, Tensor):
+        out = input
+        if min is not None:
+            out = maximum(out, min)
+        if max is not None:
+            out = minimum(out, max)
+        return out
+    x = input._data
+    if x.dtype.kind in "iub" and (isinstance(min, float) or isinstance(max, float)):
+        x = x.astype(_dtype.get_default_dtype().np)
+    out = np.clip(x, min, max)
+    return record(ClampBackward1, out, (input,), saved=(input,), args=(min, max))
+
+
+# ------------------------------------------------------ non-differentiable
+def _compare(np_fn):
+    def op(input, other):
+        ta, tb, xa, xb = binary_operands(input, other)
+        try:
+            return Tensor._make_plain(np.asarray(np_fn(xa, xb)))
+        except ValueError:
+            raise broadcast_error(xa, xb) from None
+    return op
+
+
+eq, ne = _compare(np.equal), _compare(np.not_equal)
+lt, le = _compare(np.less), _compare(np.less_equal)
+gt, ge = _compare(np.greater), _compare(np.greater_equal)
+logical_and, logical_or = _compare(np.logical_and), _compare(np.logical_or)
+logical_xor = _compare(np.logical_xor)
+bitwise_and, bitwise_or, bitwise_xor = _compare(np.bitwise_and), _compare(np.bitwise_or), \
+    _compare(np.bitwise_xor)
+
+
+def _predicate(np_fn):
+    def op(input):
+        return Tensor._make_plain(np.asarray(np_fn(to_tensor(input)._data)))
+    return op
+
+
+isnan, isinf, isfinite = _predicate(np.isnan), _predicate(np.isinf), _predicate(np.isfinite)
+logical_not, signbit = _predicate(np.logical_not), _predicate(np.signbit)
+isposinf, isneginf = _predicate(np.isposinf), _predicate(np.isneginf)
+
+
+def bitwise_not(input):
+    x = input._data
+    return Tensor._make_plain(np.logical_not(x) if x.dtype == np.bool_ else np.invert(x))
+
+
+def equal(input, other):
+    """True when both tensors have the same shape and elements."""
+    return input._data.shape == other._data.shape and bool(np.array_equal(input._data, other._data))
+
+
+def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    return bool(np.allclose(input._data, other._data, rtol=rtol, atol=atol, equal_nan=equal_nan))
+
+
+def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    return Tensor._make_plain(np.isclose(input._data, to_tensor(other)._data, rtol=rtol,
+                                         atol=atol, equal_nan=equal_nan))

@@ -1,0 +1,271 @@
+"""Indexing: ``x[key]`` (basic and advanced), index_select, gather, masked ops.
+
+Basic indexing (ints, slices, None, ...) returns a view; advanced indexing
+(integer/bool tensors or lists) returns a copy. The gradient of a gather is
+a scatter-add into zeros of the input's shape, so repeated indices
+accumulate (``np.add.at``); that scatter is itself an op whose gradient is
+the gather again, so second derivatives work.
+"""
+import numpy as np
+
+from .._tensor import Tensor, _wrap_dim
+from ..autograd.graph import Node
+from ._dispatch import record, to_tensor
+
+
+def _node(name, backward, saves=False):
+    return type(name, (Node,), {"__slots__": (), "saves": saves, "backward": backward})
+
+
+def _convert_key(key):
+    """Tensors/lists inside an index become NumPy arrays; returns (key, advanced?)."""
+    if not isinstance(key, tuple):
+        key = (key,)
+    out, adv = [], False
+    for k in key:
+        if isinstance(k, Tensor):
+            a = k._data
+            if a.dtype.kind not in "biu":
+                raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+            if a.ndim == 0 and a.dtype.kind in "iu":
+                out.append(int(a))
+                continue
+            out.append(a)
+            adv = True
+        elif isinstance(k, (list, np.ndarray)):
+            a = np.asarray(k) if not isinstance(k, list) or not any(isinstance(e, Tensor) for e in k) \
+                else np.asarray([int(e) for e in k])
+            if a.dtype.kind == "f":
+                raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+            out.append(a)
+            adv = True
+        elif isinstance(k, bool):
+            out.append(k)
+            adv = True
+        else:
+            out.append(k)
+    return tuple(out), adv
+
+
+def _check_bounds(x, key):
+    # NumPy's IndexError message is fine; reword it PyTorch's way
+    dim = 0
+    for k in key:
+        if k is None:
+            continue
+        if k is Ellipsis:
+            dim = x.ndim - sum(1 for kk in key if kk is not None and kk is not Ellipsis
+                               and not (isinstance(kk, np.ndarray) and kk.dtype == bool))
+            continue
+        if isinstance(k, int) and not isinstance(k, bool):
+            if dim >= x.ndim:
+                raise IndexError("too many indices for tensor of dimension %d" % x.ndim)
+            n = x.shape[dim]
+            if not -n <= k < n:
+                raise IndexError("index %d is out of bounds for dimension %d with size %d"
+                                 % (k, dim, n))
+        dim += 1
+
+
+def _index_backward(ctx, g):
+    shape, key, dtype = ctx.args
+    return (index_put_zeros(g, shape, key),)
+
+
+SelectBackward0 = _node("SelectBackward0", _index_backward)
+SliceBackward0 = _node("SliceBackward0", _index_backward)
+IndexBackward0 = _node("IndexBackward0", _index_backward)
+
+
+def getitem(input, key):
+    """``input[key]`` with NumPy/PyTorch semantics.
+
+    Raises:
+        IndexError: for out-of-range indices or too many indices.
+    """
+    x = input._data
+    key, adv = _convert_key(key)
+    if not adv:
+        _check_bounds(x, key)
+    try:
+        out = x[key if len(key) != 1 else key[0]]
+    except IndexError as e:
+        msg = str(e)
+        if "out of bounds" in msg:
+            raise IndexError(msg.replace("axis", "dimension")) from None
+        raise IndexError(msg) from None
+    if adv:
+        cls = IndexBackward0
+    elif any(isinstance(k, int) for k in key):
+        cls = SelectBackward0
+    else:
+        cls = SliceBackward0
+    res = record(cls, out, (input,), args=(x.shape, key, x.dtype))
+    if not adv:
+        res._version = input._version
+        res._base = input if input._base is None else input._base
+    if type(out) is not np.ndarray:
+        res._data = np.asarray(out)
+    return res
+
+
+def _put_backward(ctx, g):
+    shape, key = ctx.args
+    return (g[key if len(key) != 1 else key[0]],)
+
+
+IndexPutBackward0 = _node("IndexPutBackward0", _put_backward)
+
+
+def index_put_zeros(g, shape, key):
+    """Zeros of ``shape`` with ``g`` added at ``key`` (repeats accumulate)."""
+    gd = g._data
+    z = np.zeros(shape, gd.dtype)
+    k = key if len(key) != 1 else key[0]
+    if any(isinstance(i, np.ndarray) for i in key):
+        np.add.at(z, k, gd)
+    else:
+        z[k] = gd
+    return record(IndexPutBackward0, z, (g,), args=(shape, key))
+
+
+def setitem(input, key, value):
+    """``input[key] = value`` in place (see ``Tensor.__setitem__``)."""
+    from . import inplace
+    inplace.index_put_(input, key, value)
+
+
+def _index_select_backward(ctx, g):
+    shape, dim, idx = ctx.args
+    key = (slice(None),) * dim + (idx,)
+    return (index_put_zeros(g, shape, key),)
+
+
+IndexSelectBackward0 = _node("IndexSelectBackward0", _index_select_backward)
+
+
+def index_select(input, dim, index):
+    """Rows (along ``dim``) picked by a 1-D int64 ``index``.
+
+    Raises:
+        IndexError: for an index out of range.
+    """
+    x = input._data
+    d = _wrap_dim(dim, x.ndim)
+    idx = index._data if isinstance(index, Tensor) else np.asarray(index)
+    idx = idx.reshape(-1)
+    if idx.size and (idx.max() >= x.shape[d] or idx.min() < -x.shape[d]):
+        raise IndexError("index out of range in self")
+    out = np.take(x, idx, axis=d)
+    return record(IndexSelectBackward0, out, (input,), args=(x.shape, d, idx))
+
+
+def _gather_backward(ctx, g):
+    shape, dim, idx = ctx.args
+    return (scatter_add_zeros(g, shape, dim, idx),)
+
+
+GatherBackward0 = _node("GatherBackward0", _gather_backward)
+
+
+def gather(input, dim, index, *, sparse_grad=False):
+    """out[i][j] = input[i][index[i][j]] (for dim=1); the gradient scatters back."""
+    x = input._data
+    d = _wrap_dim(dim, x.ndim)
+    idx = index._data
+    if idx.ndim != x.ndim:
+        raise RuntimeError("Index tensor must have the same number of dimensions as input tensor")
+    if idx.size and (idx.max() >= x.shape[d] or idx.min() < 0):
+        raise RuntimeError("index %d is out of bounds for dimension %d with size %d"
+                           % (idx.max(), d, x.shape[d]))
+    out = np.take_along_axis(x, idx, axis=d)
+    return record(GatherBackward0, out, (input,), args=(x.shape, d, idx))
+
+
+def _scatter_zero_backward(ctx, g):
+    shape, dim, idx = ctx.args
+    return (gather(g, dim, Tensor._make_plain(idx)),)
+
+
+ScatterAddBackward0 = _node("ScatterAddBackward0", _scatter_zero_backward)
+
+
+def scatter_add_zeros(g, shape, dim, idx):
+    z = np.zeros(shape, g._data.dtype)
+    grid = list(np.indices(idx.shape, sparse=True))
+    grid[dim] = idx
+    np.add.at(z, tuple(grid), g._data)
+    return record(ScatterAddBackward0, z, (g,), args=(shape, dim, idx))
+
+
+def take_along_dim(input, indices, dim=None):
+    if dim is None:
+        return getitem(input.reshape(-1), indices.reshape(-1))
+    return gather(input, dim, indices)
+
+
+def _masked_fill_backward(ctx, g):
+    mask, value_is_tensor = ctx.args
+    ni, nv = ctx.needs_input_grad
+    gi = g.masked_fill(mask, 0.0) if ni else None
+    gv = (g * mask).sum() if nv else None
+    return gi, gv
+
+
+MaskedFillBackward0 = _node("MaskedFillBackward0", _masked_fill_backward)
+
+
+def masked_fill(input, mask, value):
+    """Copy of ``input`` with ``value`` where ``mask`` is True (mask broadcasts)."""
+    m = mask._data if isinstance(mask, Tensor) else np.asarray(mask)
+    if m.dtype != np.bool_:
+        raise RuntimeError("masked_fill_ only supports boolean masks, but got mask with dtype %s"
+                           % m.dtype)
+    x = input._data
+    vt = value if isinstance(value, Tensor) else None
+    v = value._data if vt is not None else value
+    out = np.where(m, np.asarray(v, dtype=x.dtype), x)
+    if out.shape != x.shape:
+        raise RuntimeError("The size of the mask %s must be broadcastable to the input %s"
+                           % (tuple(m.shape), tuple(x.shape)))
+    return record(MaskedFillBackward0, out, (input, vt),
+                  args=(Tensor._make_plain(m), vt is not None))
+
+
+def masked_select(input, mask):
+    m = mask._data if isinstance(mask, Tensor) else np.asarray(mask)
+    shape = np.broadcast_shapes(input._data.shape, m.shape)
+    x = input.expand(shape) if input._data.shape != shape else input
+    return getitem(x, Tensor._make_plain(np.broadcast_to(m, shape)))
+
+
+def nonzero(input, *, as_tuple=False):
+    idx = np.nonzero(input._data)
+    if as_tuple:
+        return tuple(Tensor._make_plain(i.astype(np.int64)) for i in idx)
+    return Tensor._make_plain(np.stack(idx, axis=1).astype(np.int64) if idx else
+                              np.zeros((0, 0), np.int64))
+
+
+def argwhere(input):
+    return nonzero(input)
+
+
+def _tril_backward(ctx, g):
+    k, upper = ctx.args
+    return (g.triu(k) if upper else g.tril(k),)
+
+
+TrilBackward0 = _node("TrilBackward0", _tril_backward)
+TriuBackward0 = _node("TriuBackward0", _tril_backward)
+
+
+def tril(input, diagonal=0):
+    return record(TrilBackward0, np.tril(input._data, diagonal), (input,), args=(diagonal, False))
+
+
+def triu(input, diagonal=0):
+    return record(TriuBackward0, np.triu(input._data, diagonal), (input,), args=(diagonal, True))
+
+
+_ = to_tensor

@@ -1,0 +1,278 @@
+"""Matrix products: matmul (1-D, 2-D, batched), mm, mv, dot, bmm, outer, addmm, linear.
+
+For C = A @ B the vector-Jacobian products are dA = G @ B^T and dB = A^T @ G
+(PyTorch's ``mm_mat1_backward``/``mm_mat2_backward``); 1-D operands are
+treated as a row or column and squeezed back; broadcast batch dims are
+summed by the engine. Products are only computed for inputs that need them.
+"""
+import numpy as np
+
+from .. import _errors
+from .._tensor import Tensor
+from ..autograd.graph import Node
+from ._dispatch import record, to_tensor
+
+
+def _matmul_grads(ctx, g):
+    a, b = ctx.saved_tensors
+    na, nb = ctx.needs_input_grad
+    ga = gb = None
+    ad, bd = a._data.ndim, b._data.ndim
+    if ad == 1 and bd == 1:
+        ga = g * b if na else None
+        gb = g * a if nb else None
+    elif ad == 1:                        # (k) @ (..., k, n) -> (..., n)
+        if na:
+            ga = (g.unsqueeze(-2) @ b.mT).squeeze(-2)
+        if nb:
+            gb = a.unsqueeze(-1) * g.unsqueeze(-2)
+    elif bd == 1:                        # (..., m, k) @ (k) -> (..., m)
+        if na:
+            ga = g.unsqueeze(-1) * b
+        if nb:
+            gb = (a.mT @ g.unsqueeze(-1)).squeeze(-1)
+    else:
+        if na:
+            ga = g @ b.mT
+        if nb:
+            gb = a.mT @ g
+    return ga, gb
+
+
+def _node(name):
+    return type(name, (Node,), {"__slots__": (), "saves": True, "backward": _matmul_grads})
+
+
+MmBackward0 = _node("MmBackward0")
+MvBackward0 = _node("MvBackward0")
+DotBackward0 = _node("DotBackward0")
+BmmBackward0 = _node("BmmBackward0")
+UnsafeViewBackward0 = _node("UnsafeViewBackward0")
+MatmulBackward = {(2, 2): MmBackward0, (2, 1): MvBackward0, (1, 1): DotBackward0}
+
+
+def _shape_error(a, b):
+    sa, sb = a.shape, b.shape
+    if len(sa) == 1 and len(sb) == 1:
+        return _errors.ShapeError(
+            "inconsistent tensor size, expected tensor [%d] and src [%d] to have the same number "
+            "of elements, but got %d and %d elements respectively: a dot product needs vectors "
+            "of equal length." % (sa[0], sb[0], sa[0], sb[0]))
+    ma = "x".join(map(str, sa if len(sa) > 1 else (1,) + sa))
+    mb = "x".join(map(str, sb if len(sb) > 1 else sb + (1,)))
+    k1 = sa[-1]
+    k2 = sb[-2] if len(sb) > 1 else sb[0]
+    return _errors.ShapeError(
+        "mat1 and mat2 shapes cannot be multiplied (%s and %s): the inner dimensions differ "
+        "(%d vs %d). For A @ B, A's last dimension must equal B's first (for matrices) or "
+        "second-to-last (for batches). Fix: transpose one operand (.T / .mT) or check the layer "
+        "sizes." % (ma, mb, k1, k2))
+
+
+def _promote(a, b):
+    a, b = to_tensor(a), to_tensor(b)
+    xa, xb = a._data, b._data
+    if xa.dtype != xb.dtype:
+        raise RuntimeError(
+            "expected m1 and m2 to have the same dtype, but got: %s != %s. Fix: convert one "
+            "operand, e.g. b.to(a.dtype)." % (_tn(xa.dtype), _tn(xb.dtype)))
+    return a, b, xa, xb
+
+
+def _tn(npd):
+    return {"float32": "float", "float64": "double", "int64": "long int", "int32": "int"}.get(
+        np.dtype(npd).name, str(npd))
+
+
+def matmul(input, other):
+    """Matrix product with NumPy/PyTorch semantics (1-D, 2-D, batched and broadcast).
+
+    Shapes: (n)@(n) -> (); (m,k)@(k) -> (m); (k)@(k,n) -> (n); (m,k)@(k,n)
+    -> (m,n); (..., m, k)@(..., k, n) -> (..., m, n).
+
+    Raises:
+        RuntimeError: for 0-d operands or mismatched inner dims (both shapes named).
+    """
+    a, b, xa, xb = _promote(input, other)
+    if xa.ndim == 0 or xb.ndim == 0:
+        raise RuntimeError("both arguments to matmul need to be at least 1D, but they are %dD "
+                           "and %dD" % (xa.ndim, xb.ndim))
+    try:
+        out = np.matmul(xa, xb)
+    except ValueError:
+        if xa.ndim > 2 or xb.ndim > 2:
+            k1 = xa.shape[-1]
+            k2 = xb.shape[-2] if xb.ndim > 1 else xb.shape[0]
+            if k1 == k2:
+                raise _errors.ShapeError(
+                    "The size of tensor a must match the size of tensor b at a non-singleton "
+                    "batch dimension: batch shapes %s and %s cannot be broadcast."
+                    % (xa.shape[:-2], xb.shape[:-2])) from None
+        raise _shape_error(xa, xb) from None
+    cls = MatmulBackward.get((xa.ndim, xb.ndim), UnsafeViewBackward0)
+    return record(cls, out, (a, b), saved=(a, b))
+
+
+def mm(input, mat2):
+    """2-D matrix product. Raises RuntimeError unless both are matrices."""
+    for name, t in (("self", input), ("mat2", mat2)):
+        if t.dim() != 2:
+            raise RuntimeError("%s must be a matrix (got a %d-D tensor). Fix: use torch.matmul "
+                               "(or @) for vectors and batches." % (name, t.dim()))
+    return matmul(input, mat2)
+
+
+def mv(input, vec):
+    if input.dim() != 2 or vec.dim() != 1:
+        raise RuntimeError("vector + matrix @ vector expected, got %d, %d, %d"
+                           % (1, input.dim(), vec.dim()))
+    return matmul(input, vec)
+
+
+def dot(input, other):
+    if input.dim() != 1 or other.dim() != 1:
+        raise RuntimeError("1D tensors expected, but got %dD and %dD tensors"
+                           % (input.dim(), other.dim()))
+    return matmul(input, other)
+
+
+vdot = inner = dot
+
+
+def bmm(input, mat2):
+    if input.dim() != 3 or mat2.dim() != 3:
+        raise RuntimeError("batch1 must be a 3D tensor")
+    a, b, xa, xb = _promote(input, mat2)
+    if xa.shape[0] != xb.shape[0] or xa.shape[2] != xb.shape[1]:
+        raise RuntimeError("Expected size for first two dimensions of batch2 tensor to be: "
+                           "[%d, %d] but got: [%d, %d]." % (xa.shape[0], xa.shape[2],
+                                                            xb.shape[0], xb.shape[1]))
+    return record(BmmBackward0, np.matmul(xa, xb), (a, b), saved=(a, b))
+
+
+def outer(input, vec2):
+    return input.unsqueeze(-1) * vec2
+
+
+ger = outer
+
+
+def _addmm_backward(ctx, g):
+    x, w = ctx.saved_tensors
+    nb, nx, nw = ctx.needs_input_grad
+    return (g if nb else None,
+            (g @ w.t()) if nx else None,       # w is stored as (in, out)
+            (x.t() @ g) if nw else None)
+
+
+AddmmBackward0 = type("AddmmBackward0", (Node,), {"__slots__": (), "saves": True,
+                                                  "backward": _addmm_backward})
+
+
+def addmm(input, mat1, mat2, *, beta=1, alpha=1):
+    """beta * input + alpha * (mat1 @ mat2)."""
+    if beta != 1 or alpha != 1:
+        return input * beta + matmul(mat1, mat2) * alpha
+    a, b, xa, xb = _promote(mat1, mat2)
+    if xa.ndim != 2 or xb.ndim != 2:
+        raise RuntimeError("mat1 must be a matrix, got %d-D tensor" % xa.ndim)
+    if xa.shape[1] != xb.shape[0]:
+        raise _shape_error(xa, xb)
+    bias = to_tensor(input)
+    out = np.matmul(xa, xb)
+    out += bias._data
+    return record(AddmmBackward0, out, (bias, a, b), saved=(a, b))
+
+
+class _LinearNode(Node):
+    __slots__ = ()
+    saves = True
+
+    def backward(ctx, g):
+        x, w = ctx.saved_tensors
+        nx, nw, nb = ctx.needs_input_grad
+        return ((g @ w) if nx else None,
+                (g.mT @ x if g.dim() == 2 else (g.reshape(-1, g.shape[-1]).t()
+                                                @ x.reshape(-1, x.shape[-1]))) if nw else None,
+                g if nb else None)
+
+
+LinearAddmm = type("AddmmBackward0", (_LinearNode,), {"__slots__": ()})
+LinearMm = type("MmBackward0", (_LinearNode,), {"__slots__": ()})
+LinearView = type("ViewBackward0", (_LinearNode,), {"__slots__": ()})
+LinearAdd = type("AddBackward0", (_LinearNode,), {"__slots__": ()})
+LinearUnsafeView = type("UnsafeViewBackward0", (_LinearNode,), {"__slots__": ()})
+
+
+def linear(input, weight, bias=None):
+    """y = x W^T + b (``torch.nn.functional.linear``), fused in one node.
+
+    Shapes: input (*, in), weight (out, in), bias (out,) -> (*, out).
+
+    Raises:
+        RuntimeError: when input's last dim is not ``in`` (both shapes named).
+    """
+    x, w = input._data, weight._data
+    if x.ndim == 0 or w.ndim not in (1, 2):
+        return matmul(input, weight.t()) + (bias if bias is not None else 0)
+    if x.shape[-1] != w.shape[-1]:
+        raise _errors.ShapeError(
+            "mat1 and mat2 shapes cannot be multiplied (%s and %s): the input has %d features "
+            "in its last dimension but the layer expects %d (weight of shape %s). Fix: make the "
+            "input's last dimension %d, or build the layer as Linear(%d, ...)."
+            % ("x".join(map(str, (int(np.prod(x.shape[:-1])), x.shape[-1]))),
+               "x".join(map(str, w.shape[::-1])), x.shape[-1], w.shape[-1], tuple(w.shape),
+               w.shape[-1], x.shape[-1]))
+    if x.dtype != w.dtype:
+        raise RuntimeError("mat1 and mat2 must have the same dtype, but got %s and %s"
+                           % (_tn(x.dtype), _tn(w.dtype)))
+    out = np.matmul(x, w.T)
+    if bias is not None:
+        out += bias._data
+        cls = LinearAddmm if x.ndim == 2 else LinearAdd
+    else:
+        cls = LinearMm if x.ndim == 2 else LinearUnsafeView
+    return record(cls, out, (input, weight, bias), saved=(input, weight))
+
+
+def einsum(equation, *operands):
+    """Einstein summation over two or fewer operands, via matmul-friendly ops."""
+    if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
+        operands = tuple(operands[0])
+    ops = [to_tensor(o) for o in operands]
+    out = np.einsum(equation, *[o._data for o in ops])
+
+    lhs, _, rhs = equation.replace(" ", "").partition("->")
+    ins = lhs.split(",")
+
+    class EinsumBackward(Node):
+        __slots__ = ()
+        saves = True
+
+        def backward(ctx, g):
+            saved = ctx.saved_tensors
+            res = []
+            for i, need in enumerate(ctx.needs_input_grad):
+                if not need:
+                    res.append(None)
+                    continue
+                others = [saved[j] for j in range(len(saved)) if j != i]
+                spec = ",".join([rhs] + [ins[j] for j in range(len(saved)) if j != i])
+                sub = ins[i]
+                # letters of this operand that appear nowhere else: broadcast back
+                present = set(rhs) | set("".join(ins[j] for j in range(len(saved)) if j != i))
+                keep = "".join(c for c in sub if c in present)
+                r = einsum(spec + "->" + keep, g, *others)
+                if keep != sub:
+                    shape = saved[i].shape
+                    idx = [slice(None) if c in present else None for c in sub]
+                    r = r[tuple(idx)].expand(shape)
+                res.append(r)
+            return tuple(res)
+    EinsumBackward.__name__ = "EinsumBackward"
+    if not rhs and "->" not in equation:
+        raise NotImplementedError("einsum needs an explicit '->' output in leafgrad")
+    return record(EinsumBackward, np.asarray(out), tuple(ops), saved=tuple(ops))
+
+
+_ = Tensor

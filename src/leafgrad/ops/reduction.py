@@ -1,0 +1,461 @@
+"""Reductions: sum, mean, max/min, argmax, norm, var/std, prod, logsumexp, cumsum.
+
+Each rule expands the gradient back over the reduced dims (``keepdim``
+handled by re-inserting them). ``max``/``min`` over a dim send the gradient
+to the selected index; the full reductions ``max()``/``amax`` split it
+evenly among ties, as PyTorch does.
+"""
+import collections
+
+import numpy as np
+
+from .. import _dtype
+from .._tensor import Tensor, _wrap_dim
+from ..autograd.graph import Node
+from ._dispatch import record, to_tensor
+
+from .._quiet import quiet as _quiet
+
+
+def _node(name, backward, saves=False):
+    return type(name, (Node,), {"__slots__": (), "saves": saves, "backward": backward})
+
+
+def _dims(dim, ndim):
+    """Normalised tuple of reduced dims (None = all)."""
+    if dim is None:
+        return tuple(range(ndim))
+    if isinstance(dim, (tuple, list)):
+        ds = tuple(_wrap_dim(d, ndim) for d in dim)
+        if len(set(ds)) != len(ds):
+            raise RuntimeError("dim %d appears multiple times in the list of dims" % ds[0])
+        return tuple(sorted(ds)) if ds else tuple(range(ndim))
+    return (_wrap_dim(dim, ndim),)
+
+
+def _unreduce(g, shape, dims, keepdim):
+    """Broadcast a reduced gradient back to ``shape``."""
+    if not keepdim and dims and len(shape):
+        kept = list(shape)
+        for d in dims:
+            kept[d] = 1
+        g = g.reshape(kept)
+    return g.expand(shape)
+
+
+def _sum_backward(ctx, g):
+    shape, dims, keepdim = ctx.args
+    return (_unreduce(g, shape, dims, keepdim),)
+
+
+SumBackward0 = _node("SumBackward0", _sum_backward)
+SumBackward1 = _node("SumBackward1", _sum_backward)
+
+
+def sum(input, dim=None, keepdim=False, *, dtype=None):
+    """Sum over ``dim`` (int, tuple, or all). Integer and bool inputs give int64.
+
+    Raises:
+        IndexError: for a dim out of range.
+    """
+    input = to_tensor(input)
+    x = input._data
+    dims = _dims(dim, x.ndim)
+    if dtype is not None:
+        x = x.astype(dtype.np)
+    elif x.dtype.kind in "biu":
+        x = x.astype(np.int64)
+    out = x.sum(axis=dims, keepdims=keepdim) if x.ndim else x.copy()
+    cls = SumBackward0 if dim is None else SumBackward1
+    return record(cls, out, (input,), args=(input._data.shape, dims, keepdim))
+
+
+def _mean_backward(ctx, g):
+    shape, dims, keepdim, n = ctx.args
+    return (_unreduce(g / n, shape, dims, keepdim),)
+
+
+MeanBackward0 = _node("MeanBackward0", _mean_backward)
+MeanBackward1 = _node("MeanBackward1", _mean_backward)
+
+
+def mean(input, dim=None, keepdim=False, *, dtype=None):
+    """Mean over ``dim``; the mean of an empty selection is nan.
+
+    Raises:
+        RuntimeError: for integer inputs (as PyTorch: pass ``dtype`` or call ``.float()``).
+    """
+    x = input._data
+    if dtype is not None:
+        x = x.astype(dtype.np)
+    if x.dtype.kind not in "fc":
+        raise RuntimeError(
+            "mean(): could not infer output dtype. Input dtype must be either a floating point "
+            "or complex dtype. Got: %s. Fix: call .float() first, or pass dtype=torch.float32."
+            % _long_name(x.dtype))
+    dims = _dims(dim, x.ndim)
+    n = 1
+    for d in dims:
+        n *= x.shape[d]
+    with _quiet:
+        out = x.mean(axis=dims, keepdims=keepdim) if x.ndim else x.copy()
+    cls = MeanBackward0 if dim is None else MeanBackward1
+    return record(cls, np.asarray(out, dtype=x.dtype), (input,),
+                  args=(x.shape, dims, keepdim, n))
+
+
+def _long_name(npd):
+    return {"int64": "Long", "int32": "Int", "bool": "Bool", "uint8": "Byte",
+            "int16": "Short", "int8": "Char"}.get(np.dtype(npd).name, str(npd))
+
+
+# ------------------------------------------------------------- max and min
+def _evenly_backward(ctx, g):
+    # gradient split evenly among all elements equal to the result (PyTorch's
+    # evenly_distribute_backward / amax rule)
+    (x,) = ctx.saved_tensors
+    shape, dims, keepdim = ctx.args
+    r = ctx.result
+    rk = _unreduce(r, shape, dims, keepdim)
+    mask = (x == rk)
+    count = mask.sum(dims, keepdim=True) if dims else mask
+    return (_unreduce(g, shape, dims, keepdim) * mask / count,)
+
+
+MaxBackward1 = _node("MaxBackward1", _evenly_backward, saves=True)
+MinBackward1 = _node("MinBackward1", _evenly_backward, saves=True)
+AmaxBackward0 = _node("AmaxBackward0", _evenly_backward, saves=True)
+AminBackward0 = _node("AminBackward0", _evenly_backward, saves=True)
+
+
+def _index_backward(ctx, g):
+    # gradient goes to the selected index only
+    shape, dim, keepdim, idx = ctx.args
+    if not keepdim:
+        g = g.unsqueeze(dim)
+    ar = np.arange(shape[dim]).reshape((-1,) + (1,) * (len(shape) - dim - 1))
+    mask = Tensor._make_plain(ar == (idx if keepdim else np.expand_dims(idx, dim)))
+    return (g.expand(shape) * mask,)
+
+
+MaxBackward0 = _node("MaxBackward0", _index_backward)
+MinBackward0 = _node("MinBackward0", _index_backward)
+
+_ret_types = {}
+
+
+def _return_type(name, fields=("values", "indices")):
+    cls = _ret_types.get(name)
+    if cls is None:
+        base = collections.namedtuple(name, fields)
+
+        def __repr__(self):
+            return "torch.return_types.%s(\n%s)" % (
+                name, ",\n".join("%s=%r" % (f, getattr(self, f)) for f in fields))
+        cls = type(name, (base,), {"__slots__": (), "__repr__": __repr__,
+                                   "__module__": "torch.return_types"})
+        _ret_types[name] = cls
+    return cls
+
+
+def _empty_check(x, name, dim=None):
+    if x.size == 0 and (dim is None or x.shape[dim] == 0):
+        raise IndexError(
+            "%s(): Expected reduction dim to be specified for input.numel() == 0. Specify the "
+            "reduction dim with the 'dim' argument." % name)
+
+
+def _extreme(input, dim, keepdim, np_red, np_arg, name, full_cls, dim_cls, other=None):
+    if other is not None and isinstance(other, Tensor):
+        from .elementwise import maximum, minimum
+        return (maximum if name == "max" else minimum)(input, other)
+    x = input._data
+    if dim is None or isinstance(dim, Tensor):
+        _empty_check(x, name)
+        out = np_red(x)
+        return record(full_cls, out, (input,), saved=(input,), save_result=True,
+                      args=(x.shape, tuple(range(x.ndim)), False))
+    d = _wrap_dim(dim, x.ndim)
+    _empty_check(x, name, d if x.ndim else None)
+    if x.ndim == 0:
+        values, idx = x.copy(), np.zeros((), np.int64)
+    else:
+        idx = np_arg(x, axis=d, keepdims=keepdim)
+        values = np.take_along_axis(x, idx if keepdim else np.expand_dims(idx, d), axis=d)
+        if not keepdim:
+            values = values.squeeze(d)
+    v = record(dim_cls, values, (input,), args=(x.shape, d if x.ndim else 0, keepdim, idx))
+    return _return_type(name)(v, Tensor._make_plain(np.asarray(idx, dtype=np.int64)))
+
+
+def _nanarg(argf, redf):
+    # NaN propagates (as PyTorch): the first NaN is the extreme
+    def f(x, axis, keepdims):
+        i = argf(x, axis=axis, keepdims=keepdims)
+        if x.dtype.kind == "f":
+            nan = np.isnan(x)
+            if nan.any():
+                j = np.argmax(nan, axis=axis, keepdims=keepdims)
+                i = np.where(np.any(nan, axis=axis, keepdims=keepdims), j, i)
+        return i
+    return f
+
+
+def max(input, dim=None, keepdim=False, *, out=None):
+    """``max()`` -> tensor; ``max(dim)`` -> (values, indices); ``max(other)`` -> maximum.
+
+    Raises:
+        IndexError: on an empty tensor without ``dim``.
+    """
+    return _extreme(input, dim, keepdim, np.max, _nanarg(np.argmax, np.max), "max",
+                    MaxBackward1, MaxBackward0, other=dim)
+
+
+def min(input, dim=None, keepdim=False, *, out=None):
+    """``min()`` -> tensor; ``min(dim)`` -> (values, indices); ``min(other)`` -> minimum."""
+    return _extreme(input, dim, keepdim, np.min, _nanarg(np.argmin, np.min), "min",
+                    MinBackward1, MinBackward0, other=dim)
+
+
+def _amext(input, dim, keepdim, np_red, cls):
+    x = input._data
+    dims = _dims(dim if dim != () else None, x.ndim)
+    out = np_red(x, axis=dims, keepdims=keepdim) if x.ndim else x.copy()
+    return record(cls, out, (input,), saved=(input,), save_result=True,
+                  args=(x.shape, dims, keepdim))
+
+
+def amax(input, dim=(), keepdim=False):
+    """Max over dims; the gradient is split evenly among ties."""
+    return _amext(input, dim, keepdim, np.max, AmaxBackward0)
+
+
+def amin(input, dim=(), keepdim=False):
+    """Min over dims; the gradient is split evenly among ties."""
+    return _amext(input, dim, keepdim, np.min, AminBackward0)
+
+
+def _arg(input, dim, keepdim, f, name):
+    x = input._data
+    if dim is None:
+        _empty_check(x, name)
+        r = f(x.reshape(-1), axis=0, keepdims=False)
+        if keepdim:
+            r = np.asarray(r).reshape((1,) * x.ndim)
+        return Tensor._make_plain(np.asarray(r, dtype=np.int64))
+    d = _wrap_dim(dim, x.ndim)
+    if x.ndim == 0:
+        return Tensor._make_plain(np.zeros((), np.int64))
+    return Tensor._make_plain(np.asarray(f(x, axis=d, keepdims=keepdim), dtype=np.int64))
+
+
+def argmax(input, dim=None, keepdim=False):
+    """Index of the max (first one on ties); flattened when ``dim`` is None. int64, no grad."""
+    return _arg(input, dim, keepdim, _nanarg(np.argmax, np.max), "argmax")
+
+
+def argmin(input, dim=None, keepdim=False):
+    """Index of the min (first one on ties). int64, no grad."""
+    return _arg(input, dim, keepdim, _nanarg(np.argmin, np.min), "argmin")
+
+
+# --------------------------------------------------------------- norm etc.
+def _norm_backward(ctx, g):
+    (x,) = ctx.saved_tensors
+    p, dims, keepdim = ctx.args
+    r = _unreduce(ctx.result, x.shape, dims, keepdim)
+    g = _unreduce(g, x.shape, dims, keepdim)
+    if p == 2:
+        # x / ||x||, 0 where the norm is 0 (PyTorch's masked rule)
+        return (g * x / r.masked_fill(r == 0, 1.0) * (r != 0),)
+    if p == 1:
+        return (g * x.sign(),)
+    if p == float("inf") or p == float("-inf"):
+        mask = (x.abs() == r)
+        return (g * x.sign() * mask / mask.sum(dims, keepdim=True),)
+    if p == 0:
+        return (g * 0,)
+    ax = x.abs()
+    return (g * x.sign() * ax ** (p - 1) / r.masked_fill(r == 0, 1.0) ** (p - 1) * (r != 0),)
+
+
+LinalgVectorNormBackward0 = _node("LinalgVectorNormBackward0", _norm_backward, saves=True)
+
+
+def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
+    """Vector p-norm over ``dim`` (2-norm / Frobenius by default; also 1, inf, -inf, 0, any p).
+
+    Gradient of the 2-norm at 0 is 0 (as PyTorch).
+    """
+    if p == "fro" or p is None:
+        p = 2
+    if p == "nuc":
+        raise NotImplementedError("nuclear norm is not supported")
+    x = input._data
+    if x.dtype.kind not in "fc":
+        raise RuntimeError("linalg.vector_norm: Expected a floating point or complex tensor as "
+                           "input. Got %s" % _long_name(x.dtype))
+    dims = _dims(dim, x.ndim)
+    ax = np.abs(x)
+    with _quiet:
+        if p == 2:
+            out = np.sqrt((x * x).sum(axis=dims, keepdims=keepdim))
+        elif p == float("inf"):
+            out = ax.max(axis=dims, keepdims=keepdim)
+        elif p == float("-inf"):
+            out = ax.min(axis=dims, keepdims=keepdim)
+        elif p == 0:
+            out = (ax != 0).sum(axis=dims, keepdims=keepdim).astype(x.dtype)
+        else:
+            out = (ax ** p).sum(axis=dims, keepdims=keepdim) ** (1.0 / p)
+    return record(LinalgVectorNormBackward0, np.asarray(out, x.dtype), (input,), saved=(input,),
+                  save_result=True, args=(p, dims, keepdim))
+
+
+def _var_backward(ctx, g):
+    (x,) = ctx.saved_tensors
+    dims, keepdim, correction, n = ctx.args
+    g = _unreduce(g, x.shape, dims, keepdim)
+    m = x.mean(dims, keepdim=True)
+    return (g * 2 * (x - m) / (n - correction),)
+
+
+VarBackward0 = _node("VarBackward0", _var_backward, saves=True)
+
+
+def _std_backward(ctx, g):
+    (x,) = ctx.saved_tensors
+    dims, keepdim, correction, n = ctx.args
+    r = _unreduce(ctx.result, x.shape, dims, keepdim)
+    g = _unreduce(g, x.shape, dims, keepdim)
+    m = x.mean(dims, keepdim=True)
+    return (g * (x - m) / ((n - correction) * r),)
+
+
+StdBackward0 = _node("StdBackward0", _std_backward, saves=True)
+
+
+def _var_args(input, dim, unbiased, keepdim, correction):
+    if isinstance(dim, bool):           # var(unbiased) legacy positional form
+        unbiased, dim = dim, None
+    if correction is None:
+        correction = 1 if unbiased in (None, True) else 0
+    x = input._data
+    dims = _dims(dim, x.ndim)
+    n = 1
+    for d in dims:
+        n *= x.shape[d]
+    return x, dims, keepdim, correction, n
+
+
+def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
+    """Variance with Bessel's correction by default (``correction=1``)."""
+    x, dims, keepdim, c, n = _var_args(input, dim, unbiased, keepdim, correction)
+    with _quiet:
+        out = np.var(x, axis=dims, ddof=c, keepdims=keepdim)
+    return record(VarBackward0, np.asarray(out, x.dtype), (input,), saved=(input,),
+                  args=(dims, keepdim, c, n))
+
+
+def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
+    """Standard deviation with Bessel's correction by default."""
+    x, dims, keepdim, c, n = _var_args(input, dim, unbiased, keepdim, correction)
+    with _quiet:
+        out = np.std(x, axis=dims, ddof=c, keepdims=keepdim)
+    return record(StdBackward0, np.asarray(out, x.dtype), (input,), saved=(input,),
+                  save_result=True, args=(dims, keepdim, c, n))
+
+
+def _prod_backward(ctx, g):
+    (x,) = ctx.saved_tensors
+    dims, keepdim = ctx.args
+    g = _unreduce(g, x.shape, dims, keepdim)
+    # product of all other elements, exact even with zeros (no division)
+    xd = x._data
+    axes = dims
+    moved = np.moveaxis(xd, axes, range(len(axes))) if axes else xd[None]
+    flat = moved.reshape((-1,) + moved.shape[len(axes) if axes else 1:])
+    left = np.cumprod(np.concatenate([np.ones_like(flat[:1]), flat[:-1]]), axis=0)
+    right = np.cumprod(np.concatenate([np.ones_like(flat[:1]), flat[::-1][:-1]]), axis=0)[::-1]
+    res = (left * right).reshape(moved.shape)
+    others = np.moveaxis(res, range(len(axes)), axes) if axes else res[0]
+    return (g * Tensor._make_plain(others),)
+
+
+ProdBackward0 = _node("ProdBackward0", _prod_backward, saves=True)
+ProdBackward1 = _node("ProdBackward1", _prod_backward, saves=True)
+
+
+def prod(input, dim=None, keepdim=False, *, dtype=None):
+    """Product over one dim (or all). The gradient is exact with zeros
+    (products of the other elements); it is not twice differentiable."""
+    x = input._data
+    dims = _dims(dim, x.ndim)
+    if x.dtype.kind in "biu":
+        x = x.astype(np.int64)
+    out = np.prod(x, axis=dims, keepdims=keepdim) if x.ndim else x.copy()
+    return record(ProdBackward0 if dim is None else ProdBackward1, out, (input,), saved=(input,),
+                  args=(dims, keepdim))
+
+
+def _lse_backward(ctx, g):
+    (x,) = ctx.saved_tensors
+    dims, keepdim = ctx.args
+    r = _unreduce(ctx.result, x.shape, dims, keepdim)
+    return (_unreduce(g, x.shape, dims, keepdim) * (x - r).exp(),)
+
+
+LogsumexpBackward0 = _node("LogsumexpBackward0", _lse_backward, saves=True)
+
+
+def logsumexp(input, dim, keepdim=False):
+    """log(sum(exp(x))) over ``dim``, computed stably (max subtracted first)."""
+    x = input._data
+    if x.dtype.kind not in "fc":
+        x = x.astype(_dtype.get_default_dtype().np)
+    dims = _dims(dim, x.ndim)
+    with _quiet:
+        m = np.max(x, axis=dims, keepdims=True) if x.size else np.zeros((1,) * x.ndim, x.dtype)
+        m = np.where(np.isfinite(m), m, 0)
+        out = np.log(np.sum(np.exp(x - m), axis=dims, keepdims=True)) + m
+    if not keepdim:
+        out = np.squeeze(out, dims)
+    return record(LogsumexpBackward0, out.astype(x.dtype), (input,), saved=(input,),
+                  save_result=True, args=(dims, keepdim))
+
+
+def _cumsum_backward(ctx, g):
+    d = ctx.args
+    return (g.flip(d).cumsum(d).flip(d),)
+
+
+CumsumBackward0 = _node("CumsumBackward0", _cumsum_backward)
+
+
+def cumsum(input, dim, *, dtype=None):
+    """Cumulative sum along ``dim``."""
+    x = input._data
+    d = _wrap_dim(dim, x.ndim)
+    if dtype is not None:
+        x = x.astype(dtype.np)
+    elif x.dtype.kind in "biu":
+        x = x.astype(np.int64)
+    return record(CumsumBackward0, np.cumsum(x, axis=d) if x.ndim else x.copy(), (input,), args=d)
+
+
+def all(input, dim=None, keepdim=False):
+    x = input._data
+    return Tensor._make_plain(np.asarray(np.all(x, axis=None if dim is None else _dims(dim, x.ndim),
+                                                keepdims=keepdim)))
+
+
+def any(input, dim=None, keepdim=False):
+    x = input._data
+    return Tensor._make_plain(np.asarray(np.any(x, axis=None if dim is None else _dims(dim, x.ndim),
+                                                keepdims=keepdim)))
+
+
+def count_nonzero(input, dim=None):
+    x = input._data
+    return Tensor._make_plain(np.asarray(np.count_nonzero(
+        x, axis=None if dim is None else _dims(dim, x.ndim)), dtype=np.int64))

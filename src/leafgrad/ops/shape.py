@@ -1,0 +1,568 @@
+"""Shape ops: views (reshape, transpose, permute, expand, ...), joins and splits.
+
+Views share the input's array and version counter, as in PyTorch: an
+in-place change through a view is seen by its base. Every rule here is a
+re-arrangement of the gradient (the inverse view, or a sum for expand).
+"""
+import warnings
+
+import numpy as np
+
+from .._tensor import Tensor, _wrap_dim
+from ..autograd.graph import Node
+from .._quiet import quiet as _quiet
+from ._dispatch import record, record_multi, to_tensor
+
+
+def _node(name, backward, saves=False, slots=()):
+    return type(name, (Node,), {"__slots__": slots, "saves": saves, "backward": backward})
+
+
+def _as_view(res, base):
+    """Make ``res`` share ``base``'s version counter (it shares its memory)."""
+    res._version = base._version
+    res._base = base if base._base is None else base._base
+    return res
+
+
+def _sizes(args):
+    if len(args) == 1 and isinstance(args[0], (tuple, list)):
+        args = args[0]
+    return tuple(int(a) for a in args)
+
+
+def _infer(shape, numel):
+    shape = list(shape)
+    neg = [i for i, s in enumerate(shape) if s == -1]
+    if len(neg) > 1:
+        raise RuntimeError("only one dimension can be inferred")
+    if neg:
+        rest = 1
+        for i, s in enumerate(shape):
+            if i != neg[0]:
+                rest *= s
+        if rest == 0 or numel % rest:
+            raise RuntimeError("shape '%s' is invalid for input of size %d" % (list(shape), numel))
+        shape[neg[0]] = numel // rest
+    n = 1
+    for s in shape:
+        n *= s
+    if n != numel or any(s < 0 for s in shape):
+        raise RuntimeError(
+            "shape '%s' is invalid for input of size %d: the new shape must hold exactly as "
+            "many elements as the tensor has (%d)." % (list(shape), numel, numel))
+    return tuple(shape)
+
+
+# ------------------------------------------------------------------- views
+ViewBackward0 = _node("ViewBackward0", lambda ctx, g: (g.reshape(ctx.args),))
+
+
+def reshape(input, *shape):
+    """Same data in a new shape (a view when possible, else a copy); one -1 is inferred.
+
+    Raises:
+        RuntimeError: when the element counts differ.
+    """
+    x = input._data
+    shape = _infer(_sizes(shape), x.size)
+    out = x.reshape(shape)
+    res = record(ViewBackward0, out, (input,), args=x.shape)
+    if out.base is not None and np.shares_memory(out, x):
+        _as_view(res, input)
+    return res
+
+
+def view(input, *shape):
+    """A view with a new shape; never copies.
+
+    Raises:
+        RuntimeError: when the sizes do not match, or when the tensor's memory
+            layout (e.g. after ``.t()``) cannot be viewed in the new shape; use
+            ``.reshape()`` or ``.contiguous().view()`` then.
+    """
+    x = input._data
+    if len(shape) == 1 and hasattr(shape[0], "np"):   # view(dtype): reinterpret bits
+        return Tensor._make_plain(x.view(shape[0].np))
+    shape = _infer(_sizes(shape), x.size)
+    try:
+        out = x.reshape(shape, copy=False)
+    except ValueError:
+        raise RuntimeError(
+            "view size is not compatible with input tensor's size and stride (at least one "
+            "dimension spans across two contiguous subspaces): this tensor of shape %s is not "
+            "laid out contiguously in memory (e.g. after .t() or .transpose()). Use "
+            ".reshape(...) instead, or call .contiguous() before .view()."
+            % (tuple(x.shape),)) from None
+    return _as_view(record(ViewBackward0, out, (input,), args=x.shape), input)
+
+
+def flatten(input, start_dim=0, end_dim=-1):
+    """Merge dims start_dim..end_dim into one (a view when possible)."""
+    x = input._data
+    if x.ndim == 0:
+        return reshape(input, 1)
+    s, e = _wrap_dim(start_dim, x.ndim), _wrap_dim(end_dim, x.ndim)
+    if s > e:
+        raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
+    if s == e:
+        return input
+    n = 1
+    for d in x.shape[s:e + 1]:
+        n *= d
+    return reshape(input, x.shape[:s] + (n,) + x.shape[e + 1:])
+
+
+def unflatten(input, dim, sizes):
+    x = input._data
+    d = _wrap_dim(dim, x.ndim)
+    sizes = _infer(tuple(sizes), x.shape[d])
+    return reshape(input, x.shape[:d] + sizes + x.shape[d + 1:])
+
+
+def _transpose_backward(ctx, g):
+    d0, d1 = ctx.args
+    return (g.transpose(d0, d1),)
+
+
+TransposeBackward0 = _node("TransposeBackward0", _transpose_backward)
+TBackward0 = _node("TBackward0", lambda ctx, g: (g.t(),))
+
+
+def transpose(input, dim0, dim1):
+    """Swap two dims (a view)."""
+    x = input._data
+    if x.ndim == 0:
+        return _as_view(record(TransposeBackward0, x, (input,), args=(0, 0)), input)
+    d0, d1 = _wrap_dim(dim0, x.ndim), _wrap_dim(dim1, x.ndim)
+    return _as_view(record(TransposeBackward0, np.swapaxes(x, d0, d1), (input,), args=(d0, d1)),
+                    input)
+
+
+def t(input):
+    """Transpose a tensor of at most 2 dims (a view).
+
+    Raises:
+        RuntimeError: for more than 2 dims (use transpose or mT).
+    """
+    x = input._data
+    if x.ndim > 2:
+        raise RuntimeError("t() expects a tensor with <= 2 dimensions, but self is %dD. Use "
+                           ".transpose(dim0, dim1) or .mT for batches of matrices." % x.ndim)
+    return _as_view(record(TBackward0, x.T, (input,)), input)
+
+
+def _permute_backward(ctx, g):
+    return (g.permute(*np.argsort(ctx.args).tolist()),)
+
+
+PermuteBackward0 = _node("PermuteBackward0", _permute_backward)
+
+
+def permute(input, *dims):
+    """Reorder dims (a view)."""
+    x = input._data
+    dims = tuple(_wrap_dim(d, x.ndim) for d in _sizes(dims))
+    if sorted(dims) != list(range(x.ndim)):
+        raise RuntimeError("permute(sparse_coo): number of dimensions in the tensor input does "
+                           "not match the length of the desired ordering of dimensions i.e. "
+                           "input.dim() = %d is not equal to len(dims) = %d" % (x.ndim, len(dims)))
+    return _as_view(record(PermuteBackward0, x.transpose(dims), (input,), args=dims), input)
+
+
+def T(input):
+    x = input._data
+    if x.ndim not in (0, 2):
+        warnings.warn("The use of `x.T` on tensors of dimension other than 2 to reverse their "
+                      "shape is deprecated and it will throw an error in a future release. "
+                      "Consider `x.mT` to transpose batches of matrices or `x.permute(*torch."
+                      "arange(x.ndim - 1, -1, -1))` to reverse the dimensions of a tensor.",
+                      UserWarning, stacklevel=3)
+    return permute(input, *range(x.ndim - 1, -1, -1))
+
+
+def mT(input):
+    return transpose(input, -2, -1)
+
+
+UnsqueezeBackward0 = _node("UnsqueezeBackward0", lambda ctx, g: (g.squeeze(ctx.args),))
+
+
+def unsqueeze(input, dim):
+    """Insert a size-1 dim at ``dim`` (a view)."""
+    x = input._data
+    d = _wrap_dim(dim, x.ndim + 1)
+    return _as_view(record(UnsqueezeBackward0, np.expand_dims(x, d), (input,), args=d), input)
+
+
+SqueezeBackward0 = _node("SqueezeBackward0", lambda ctx, g: (g.reshape(ctx.args),))
+
+
+def squeeze(input, dim=None):
+    """Remove size-1 dims (all, or only ``dim``, which may be a tuple); a view."""
+    x = input._data
+    if dim is None:
+        axes = tuple(i for i, s in enumerate(x.shape) if s == 1)
+    else:
+        dims = dim if isinstance(dim, (tuple, list)) else (dim,)
+        axes = tuple(_wrap_dim(d, x.ndim) for d in dims if x.ndim and x.shape[_wrap_dim(d, x.ndim)] == 1)
+        if x.ndim == 0:
+            for d in dims:
+                _wrap_dim(d, 0)
+    return _as_view(record(SqueezeBackward0, np.squeeze(x, axes), (input,), args=x.shape), input)
+
+
+def _expand_backward(ctx, g):
+    return (g.sum_to_size(ctx.args),)
+
+
+ExpandBackward0 = _node("ExpandBackward0", _expand_backward)
+
+
+def expand(input, *sizes):
+    """Broadcast to a larger shape without copying (-1 keeps a dim)."""
+    x = input._data
+    sizes = _sizes(sizes)
+    lead = len(sizes) - x.ndim
+    if lead < 0:
+        raise RuntimeError(
+            "expand(torch.FloatTensor{%s}, size=%s): the number of sizes provided (%d) must be "
+            "greater or equal to the number of dimensions in the tensor (%d)"
+            % (list(x.shape), list(sizes), len(sizes), x.ndim))
+    shape = tuple(x.shape[i - lead] if (s == -1 and i >= lead) else s for i, s in enumerate(sizes))
+    try:
+        out = np.broadcast_to(x, shape)
+    except ValueError:
+        raise RuntimeError(
+            "The expanded size of the tensor must match the existing size at a non-singleton "
+            "dimension: cannot expand shape %s to %s. Only dimensions of size 1 can be expanded."
+            % (list(x.shape), list(shape))) from None
+    return _as_view(record(ExpandBackward0, out, (input,), args=x.shape), input)
+
+
+def expand_as(input, other):
+    return expand(input, other.shape)
+
+
+def broadcast_to(input, size):
+    return expand(input, size)
+
+
+def broadcast_tensors(*tensors):
+    shape = np.broadcast_shapes(*[t._data.shape for t in tensors])
+    return tuple(expand(t, shape) for t in tensors)
+
+
+def broadcast_shapes(*shapes):
+    from .._tensor import Size
+    return Size(np.broadcast_shapes(*shapes))
+
+
+SumToSizeBackward = _node("SumBackward1", lambda ctx, g: (g.expand(ctx.args),))
+
+
+def sum_to_size(input, *size):
+    """Sum ``input`` down to ``size`` (the reverse of broadcasting); used by the engine.
+
+    Raises:
+        RuntimeError: when ``size`` is not broadcastable to the input's shape.
+    """
+    x = input._data
+    size = _sizes(size)
+    if x.shape == size:
+        return input
+    lead = x.ndim - len(size)
+    if lead < 0 or any(s != 1 and s != x.shape[i + lead] for i, s in enumerate(size)):
+        raise RuntimeError("size {%s} is not expandable to size {%s}."
+                           % (", ".join(map(str, size)), ", ".join(map(str, x.shape))))
+    axes = tuple(range(lead)) + tuple(i + lead for i, s in enumerate(size)
+                                      if s == 1 and x.shape[i + lead] != 1)
+    out = x.sum(axis=axes, keepdims=True) if axes else x
+    if lead:
+        out = out.reshape(size)
+    return record(SumToSizeBackward, out, (input,), args=x.shape)
+
+
+# ------------------------------------------------------------------ copies
+CloneBackward0 = _node("CloneBackward0", lambda ctx, g: (g,))
+
+
+def clone(input, memory_format=None):
+    """A copy that stays in the graph (gradient flows back unchanged)."""
+    return record(CloneBackward0, np.array(input._data, copy=True), (input,))
+
+
+def contiguous(input, memory_format=None):
+    """``input`` if it is laid out contiguously, else a contiguous copy."""
+    if input._data.flags.c_contiguous:
+        return input
+    return record(CloneBackward0, np.ascontiguousarray(input._data), (input,))
+
+
+def _to_copy_backward(ctx, g):
+    return (g.to(ctx.args),)
+
+
+ToCopyBackward0 = _node("ToCopyBackward0", _to_copy_backward)
+
+
+def to_dtype(input, dtype, copy=False):
+    """Cast to ``dtype`` (same tensor when already that dtype and not ``copy``)."""
+    if input._data.dtype == dtype.np and not copy:
+        return input
+    if not dtype.is_floating_point and not dtype.is_complex:
+        return Tensor._make_plain(_cast(input._data, dtype.np))
+    from .._dtype import from_numpy_dtype
+    return record(ToCopyBackward0, _cast(input._data, dtype.np), (input,),
+                  args=from_numpy_dtype(input._data.dtype))
+
+
+def _cast(x, npd):
+    if x.dtype.kind == "f" and npd.kind in "iu":
+        with _quiet:
+            return np.trunc(x).astype(npd)
+    return x.astype(npd)
+
+
+# ---------------------------------------------------------- joins & splits
+def _cat_backward(ctx, g):
+    dim, sizes = ctx.args
+    out, start = [], 0
+    for s, need in zip(sizes, ctx.needs_input_grad):
+        out.append(g.narrow(dim, start, s) if need else None)
+        start += s
+    return tuple(out)
+
+
+CatBackward0 = _node("CatBackward0", _cat_backward)
+
+
+def cat(tensors, dim=0):
+    """Join tensors along an existing dim.
+
+    Raises:
+        RuntimeError: for an empty list or mismatched shapes outside ``dim``.
+    """
+    tensors = [to_tensor(t) for t in tensors]
+    if not tensors:
+        raise RuntimeError("torch.cat(): expected a non-empty list of Tensors")
+    nonempty = [t for t in tensors if not (t._data.ndim == 1 and t._data.size == 0)]
+    ref = nonempty[0] if nonempty else tensors[0]
+    d = _wrap_dim(dim, ref._data.ndim)
+    from .._dtype import result_type
+    npd = result_type(*tensors).np
+    try:
+        out = np.concatenate([t._data.astype(npd, copy=False) for t in nonempty or tensors], axis=d)
+    except ValueError:
+        raise RuntimeError(
+            "Sizes of tensors must match except in dimension %d: got shapes %s. Fix: make every "
+            "dimension other than %d the same." % (d, [tuple(t.shape) for t in tensors], d)) from None
+    used = nonempty or tensors
+    return record(CatBackward0, out, tuple(used), args=(d, [t._data.shape[d] for t in used]))
+
+
+concat = concatenate = cat
+
+
+def _stack_backward(ctx, g):
+    return tuple(x if need else None for x, need in zip(g.unbind(ctx.args), ctx.needs_input_grad))
+
+
+StackBackward0 = _node("StackBackward0", _stack_backward)
+
+
+def stack(tensors, dim=0):
+    """Join same-shape tensors along a new dim.
+
+    Raises:
+        RuntimeError: when the shapes differ.
+    """
+    tensors = [to_tensor(t) for t in tensors]
+    if not tensors:
+        raise RuntimeError("stack expects a non-empty TensorList")
+    shapes = {t._data.shape for t in tensors}
+    if len(shapes) > 1:
+        raise RuntimeError("stack expects each tensor to be equal size, but got %s"
+                           % " and ".join(str(list(t.shape)) for t in tensors[:2]))
+    d = _wrap_dim(dim, tensors[0]._data.ndim + 1)
+    from .._dtype import result_type
+    npd = result_type(*tensors).np
+    out = np.stack([t._data.astype(npd, copy=False) for t in tensors], axis=d)
+    return record(StackBackward0, out, tuple(tensors), args=d)
+
+
+def hstack(tensors):
+    return cat(tensors, 0 if tensors[0].dim() == 1 else 1)
+
+
+def vstack(tensors):
+    return cat([t.reshape(1, -1) if t.dim() == 1 else t for t in tensors], 0)
+
+
+def _split_backward(ctx, *grads):
+    return (cat(list(grads), ctx.args),)
+
+
+class SplitBackward0(Node):
+    __slots__ = ("n_outputs", "out_metas")
+    backward = _split_backward
+
+
+class UnbindBackward0(Node):
+    __slots__ = ("n_outputs", "out_metas")
+
+    def backward(ctx, *grads):
+        return (stack(list(grads), ctx.args),)
+
+
+def _multi(cls, outs, input, dim):
+    res = record_multi(cls, outs, (input,), args=dim)
+    node = res[0]._grad_fn if res else None
+    if node is not None:
+        node.n_outputs = len(outs)
+        node.out_metas = tuple((o.shape, o.dtype) for o in outs)
+        for r in res:
+            _as_view(r, input)
+    return res
+
+
+def split(input, split_size_or_sections, dim=0):
+    """Split into chunks of a size (last may be smaller) or of given sizes; views."""
+    x = input._data
+    d = _wrap_dim(dim, x.ndim)
+    n = x.shape[d]
+    if isinstance(split_size_or_sections, int):
+        s = split_size_or_sections
+        sizes = [min(s, n - i) for i in range(0, n, s)] if n else [0]
+    else:
+        sizes = list(split_size_or_sections)
+        if sum(sizes) != n:
+            raise RuntimeError("split_with_sizes expects split_sizes to sum exactly to %d (input "
+                               "tensor's size at dimension %d), but got split_sizes=%s"
+                               % (n, d, sizes))
+    outs, start = [], 0
+    for s in sizes:
+        outs.append(x[(slice(None),) * d + (slice(start, start + s),)])
+        start += s
+    return _multi(SplitBackward0, outs, input, d)
+
+
+def chunk(input, chunks, dim=0):
+    n = input._data.shape[_wrap_dim(dim, input._data.ndim)]
+    size = -(-n // chunks) if n else 1
+    return split(input, max(size, 1), dim)
+
+
+def unbind(input, dim=0):
+    """Remove ``dim``, returning a tuple of its slices (views)."""
+    x = input._data
+    d = _wrap_dim(dim, x.ndim)
+    outs = [x[(slice(None),) * d + (i,)] for i in range(x.shape[d])]
+    return _multi(UnbindBackward0, outs, input, d)
+
+
+def _narrow_backward(ctx, g):
+    shape, dim, start = ctx.args
+    pad = [(0, 0)] * len(shape)
+    pad[dim] = (start, shape[dim] - start - g.shape[dim])
+    return (g.pad_nd(pad),)
+
+
+SliceBackward0 = _node("SliceBackward0", _narrow_backward)
+
+
+def narrow(input, dim, start, length):
+    """The slice [start, start+length) of ``dim`` (a view)."""
+    x = input._data
+    d = _wrap_dim(dim, x.ndim)
+    if start < 0:
+        start += x.shape[d]
+    if start < 0 or start + length > x.shape[d]:
+        raise RuntimeError("start (%d) + length (%d) exceeds dimension size (%d)."
+                           % (start, length, x.shape[d]))
+    out = x[(slice(None),) * d + (slice(start, start + length),)]
+    return _as_view(record(SliceBackward0, out, (input,), args=(x.shape, d, start)), input)
+
+
+def _pad_backward(ctx, g):
+    pad = ctx.args
+    idx = tuple(slice(lo, g.shape[i] - hi) for i, (lo, hi) in enumerate(pad))
+    return (g[idx],)
+
+
+ConstantPadNdBackward0 = _node("ConstantPadNdBackward0", _pad_backward)
+
+
+def pad_nd(input, pad_width, value=0.0):
+    """Pad with a constant; ``pad_width`` is NumPy's per-dim (before, after)."""
+    return record(ConstantPadNdBackward0,
+                  np.pad(input._data, pad_width, constant_values=value), (input,),
+                  args=tuple(pad_width))
+
+
+def _flip_backward(ctx, g):
+    return (g.flip(ctx.args),)
+
+
+FlipBackward0 = _node("FlipBackward0", _flip_backward)
+
+
+def flip(input, dims):
+    x = input._data
+    dims = tuple(_wrap_dim(d, x.ndim) for d in ((dims,) if isinstance(dims, int) else dims))
+    return record(FlipBackward0, np.flip(x, dims).copy(), (input,), args=dims)
+
+
+def _repeat_backward(ctx, g):
+    shape, reps = ctx.args
+    lead = len(reps) - len(shape)
+    full = (1,) * lead + tuple(shape)
+    # view (r0, s0, r1, s1, ...) and sum the repeat axes
+    inter = []
+    for r, s in zip(reps, full):
+        inter += [r, s]
+    g = g.reshape(inter).sum(tuple(range(0, 2 * len(full), 2)))
+    return (g.reshape(shape),)
+
+
+RepeatBackward0 = _node("RepeatBackward0", _repeat_backward)
+
+
+def repeat(input, *sizes):
+    """Tile the tensor ``sizes`` times along each dim (a copy)."""
+    reps = _sizes(sizes)
+    x = input._data
+    if len(reps) < x.ndim:
+        raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number of "
+                           "dimensions of tensor")
+    return record(RepeatBackward0, np.tile(x, reps), (input,), args=(x.shape, reps))
+
+
+def movedim(input, source, destination):
+    x = input._data
+    src = [source] if isinstance(source, int) else list(source)
+    dst = [destination] if isinstance(destination, int) else list(destination)
+    dims = list(range(x.ndim))
+    src = [_wrap_dim(s, x.ndim) for s in src]
+    dst = [_wrap_dim(d, x.ndim) for d in dst]
+    rest = [d for d in dims if d not in src]
+    out = [None] * x.ndim
+    for s, d in zip(src, dst):
+        out[d] = s
+    it = iter(rest)
+    out = [o if o is not None else next(it) for o in out]
+    return permute(input, *out)
+
+
+def roll(input, shifts, dims=None):
+    if dims is None:
+        return roll(input.flatten(), shifts, 0).reshape(input.shape)
+    shifts = (shifts,) if isinstance(shifts, int) else tuple(shifts)
+    dims = (dims,) if isinstance(dims, int) else tuple(dims)
+    out = input
+    for s, d in zip(shifts, dims):
+        n = input.shape[d]
+        s %= n if n else 1
+        if s:
+            out = cat([out.narrow(d, n - s, s), out.narrow(d, 0, n - s)], d)
+    return out

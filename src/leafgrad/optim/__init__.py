@@ -1,0 +1,1 @@
+"""``leafgrad.optim``: optimizers."""

@@ -1,0 +1,2 @@
+"""``leafgrad.utils``: ``utils.data`` (datasets and loaders)."""
+from . import data

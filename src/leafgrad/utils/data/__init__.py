@@ -1,0 +1,1 @@
+"""``leafgrad.utils.data``: Dataset, TensorDataset, DataLoader, random_split."""
