@@ -185,6 +185,7 @@ def run_backward(roots, root_grads, retain_graph, create_graph, inputs=None,
         buf[nr] = g if buf[nr] is None else buf[nr] + g
     ready = [n for n in buffers if deps.get(n, 0) == 0]
 
+    pruning = needed is not None
     prev_enabled = mode.enabled
     mode.enabled = create_graph
     quiet.__enter__()
@@ -221,14 +222,14 @@ def run_backward(roots, root_grads, retain_graph, create_graph, inputs=None,
                 if g is not None:
                     _accumulate(node, g, create_graph)
                 continue
-            if needed is not None and node not in needed:
+            if pruning and node not in needed:
                 continue
             if node._prehooks:
                 for h in tuple(node._prehooks):
                     r = h(tuple(grads))
                     if r is not None:
                         grads = list(r)
-            if all(g is None for g in grads):
+            if (grads[0] is None) if len(grads) == 1 else all(g is None for g in grads):
                 grad_inputs = (None,) * len(node.next_functions)
             else:
                 if node.n_outputs > 1 and None in grads:
@@ -248,7 +249,7 @@ def run_backward(roots, root_grads, retain_graph, create_graph, inputs=None,
             del grads
             metas = node._metas
             for i, (child, nr) in enumerate(node.next_functions):
-                if child is None or (needed is not None and child not in needed):
+                if child is None or (pruning and child not in needed):
                     continue
                 g = grad_inputs[i]
                 if g is not None:
