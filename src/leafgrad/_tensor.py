@@ -92,14 +92,17 @@ class Tensor:
     def __new__(cls, *args, **kwargs):
         return _new(cls)
 
-    def __init__(self, data=None, *, dtype=None, requires_grad=False):
+    def __init__(self, *args, dtype=None, requires_grad=False, device=None):
+        # legacy constructor: Tensor(2, 3) is a 2x3 tensor, Tensor([1, 2]) is float32
         from ._creation import _as_array
-        if data is None:
-            data = []
-        if isinstance(data, (int,)) and not isinstance(data, bool):
-            arr = np.zeros(data, dtype=_dtype.get_default_dtype().np)
+        if dtype is None:
+            dtype = _dtype.get_default_dtype()
+        if args and all(isinstance(a, int) and not isinstance(a, bool) for a in args):
+            arr = np.zeros(args, dtype=dtype.np)
+        elif len(args) == 1 and isinstance(args[0], Size):
+            arr = np.zeros(tuple(args[0]), dtype=dtype.np)
         else:
-            arr = _as_array(data, dtype)
+            arr = _as_array(args[0] if args else [], dtype)
         self._data = arr
         self._requires_grad = False
         self._grad = self._grad_fn = self._acc = self._hooks = self._post_hooks = None
