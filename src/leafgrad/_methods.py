@@ -274,6 +274,9 @@ _METHODS = {
     "fill_": IP.fill_, "zero_": IP.zero_, "copy_": IP.copy_, "masked_fill_": IP.masked_fill_,
     "uniform_": IP.uniform_, "normal_": IP.normal_, "square_": _square_,
     "apply_": _apply_,
+    "sort": lambda self, dim=-1, descending=False, stable=False: _F().sort(self, dim, descending),
+    "argsort": lambda self, dim=-1, descending=False, stable=False: _F().argsort(self, dim, descending),
+    "topk": lambda self, k, dim=-1, largest=True, sorted=True: _F().topk(self, k, dim, largest),
     # nn-ish
     "softmax": _softmax, "log_softmax": _log_softmax,
     # factories
@@ -281,6 +284,11 @@ _METHODS = {
     "new_empty": _new_factory("empty"), "new_full": _new_factory("full"),
     "new_tensor": _new_factory("tensor"),
 }
+
+
+def _F():
+    from . import _functions
+    return _functions
 
 
 def _creation_device(name):

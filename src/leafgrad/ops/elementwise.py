@@ -116,12 +116,13 @@ atanh = _unary(np.arctanh, "AtanhBackward0", lambda g, x, r: g / (1 - x * x), qu
 
 
 def _sigmoid_np(x):
-    # exp(-|x|) never overflows; both branches agree with 1/(1+exp(-x))
-    e = np.exp(-np.abs(x))
-    return np.where(x >= 0, 1 / (1 + e), e / (1 + e)).astype(x.dtype, copy=False)
+    # 1/(1+exp(-x)) in the input's precision, as PyTorch computes it (bit for
+    # bit); exp overflow gives 1/inf = 0, which is the right limit
+    return 1 / (1 + np.exp(-x))
 
 
 sigmoid = _unary(_sigmoid_np, "SigmoidBackward0", lambda g, x, r: g * r * (1 - r), save="result",
+                 quiet=True,
                  doc="Logistic sigmoid 1/(1+exp(-x)), stable for large |x|. d/dx = s(1-s).")
 relu = _unary(lambda x: np.maximum(x, 0), "ReluBackward0", lambda g, x, r: g * (r > 0),
               save="result", floating=False, doc="max(x, 0). d/dx = 1 where x > 0, else 0.")

@@ -177,7 +177,7 @@ def T(input):
                       "shape is deprecated and it will throw an error in a future release. "
                       "Consider `x.mT` to transpose batches of matrices or `x.permute(*torch."
                       "arange(x.ndim - 1, -1, -1))` to reverse the dimensions of a tensor.",
-                      UserWarning, stacklevel=3)
+                      UserWarning, stacklevel=2)
     return permute(input, *range(x.ndim - 1, -1, -1))
 
 
