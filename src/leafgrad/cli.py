@@ -1,0 +1,157 @@
+"""The ``leafgrad`` command.
+
+    leafgrad run SCRIPT.py [ARGS...]   run a PyTorch script with ``torch`` -> leafgrad
+    leafgrad train [OPTIONS]           train the demo MLP (see ``leafgrad train --help``)
+    leafgrad --version
+
+``python -m leafgrad ...`` is the same command.
+"""
+import argparse
+import io
+import os
+import sys
+import types
+
+from . import __version__
+
+_USAGE = """\
+usage: leafgrad [-h] [--version] {run,train} ...
+
+Reverse-mode autodiff on NumPy with PyTorch's API.
+
+commands:
+  run SCRIPT.py [ARGS...]   run an unmodified PyTorch script with `import torch`
+                            answered by leafgrad (sys.argv = [SCRIPT.py, ARGS...])
+  train [OPTIONS]           train a small MLP on scikit-learn data (needs
+                            `pip install leafgrad[demo]`); see `leafgrad train --help`
+
+options:
+  -h, --help                show this help and exit
+  --version                 print the version and exit
+"""
+
+
+def _prog():
+    base = os.path.basename(sys.argv[0]) if sys.argv and sys.argv[0] else "leafgrad"
+    return "python -m leafgrad" if base in ("__main__.py", "-m", "-c") else "leafgrad"
+
+
+# ----------------------------------------------------------------------- run
+def _trim_traceback(tb, filename):
+    """Drop the frames of this runner, so the traceback starts in the script."""
+    cur = tb
+    while cur is not None:
+        if cur.tb_frame.f_code.co_filename == filename:
+            return cur
+        cur = cur.tb_next
+    return tb
+
+
+def run_script(path, args=()):
+    """Run ``path`` as ``__main__`` with torch aliased to leafgrad; return an exit code.
+
+    Behaves like ``python path args...``: ``sys.argv`` is ``[path, *args]``,
+    the script's folder comes first on ``sys.path``, ``__name__`` is
+    ``"__main__"``; ``sys.exit`` inside the script leaves with its code (the
+    ``SystemExit`` propagates), an uncaught exception prints the usual
+    traceback (starting at the script) through ``sys.excepthook`` and gives 1.
+    """
+    from . import _torch_alias
+
+    if not os.path.exists(path):
+        sys.stderr.write("%s run: can't open file %r: [Errno 2] No such file or directory\n"
+                         % (_prog(), path))
+        return 2
+    if os.path.isdir(path) or (not path.endswith((".py", ".pyw")) and _is_zip(path)):
+        return _run_package(path, args)
+
+    _torch_alias.install()
+    with io.open_code(path) as fh:
+        source = fh.read()
+    filename = os.path.abspath(path)   # like the interpreter (3.9+): absolute __file__
+    try:
+        code = compile(source, filename, "exec", dont_inherit=True)
+    except SyntaxError:
+        exc_type, exc, _ = sys.exc_info()
+        sys.excepthook(exc_type, exc, None)
+        return 1
+
+    main = types.ModuleType("__main__")
+    main.__dict__.update({"__file__": filename, "__builtins__": __builtins__,
+                          "__spec__": None, "__package__": None, "__cached__": None,
+                          "__loader__": None})
+    sys.modules["__main__"] = main
+    sys.argv = [path, *args]
+    sys.path[0] = os.path.dirname(filename)
+    try:
+        exec(code, main.__dict__)
+    except SystemExit:
+        raise
+    except BaseException as exc:  # noqa: BLE001 - report it like the interpreter would
+        tb = _trim_traceback(exc.__traceback__, filename)
+        exc.__traceback__ = tb
+        sys.stdout.flush()
+        sys.excepthook(type(exc), exc, tb)
+        return 130 if isinstance(exc, KeyboardInterrupt) else 1
+    return 0
+
+
+def _is_zip(path):
+    import zipfile
+    return zipfile.is_zipfile(path)
+
+
+def _run_package(path, args):
+    """A directory or zip file with a ``__main__.py``, like ``python DIR``."""
+    import runpy
+    from . import _torch_alias
+
+    _torch_alias.install()
+    sys.argv = [path, *args]
+    try:
+        runpy.run_path(path, run_name="__main__")
+    except SystemExit:
+        raise
+    except BaseException as exc:  # noqa: BLE001
+        sys.stdout.flush()
+        sys.excepthook(type(exc), exc, exc.__traceback__)
+        return 1
+    return 0
+
+
+# ---------------------------------------------------------------------- main
+def main(argv=None):
+    argv = list(sys.argv[1:] if argv is None else argv)
+    prog = _prog()
+    if not argv or argv[0] in ("-h", "--help", "help"):
+        (sys.stdout if argv else sys.stderr).write(
+            _USAGE.replace("usage: leafgrad", "usage: " + prog))
+        return 0 if argv else 2
+    cmd, rest = argv[0], argv[1:]
+    if cmd in ("--version", "-V", "version"):
+        print("leafgrad %s" % __version__)
+        return 0
+    if cmd == "run":
+        if rest and rest[0] in ("-h", "--help"):
+            print("usage: %s run SCRIPT.py [ARGS...]\n\nRun a PyTorch script unchanged, "
+                  "with `import torch` (and torch.nn, torch.optim, ...) answered by "
+                  "leafgrad.\nThe script sees sys.argv == [SCRIPT.py, ARGS...] and "
+                  "__name__ == '__main__';\nits exit status is leafgrad's." % prog)
+            return 0
+        if not rest:
+            sys.stderr.write("usage: %s run SCRIPT.py [ARGS...]\n%s run: error: missing "
+                             "the script to run\n" % (prog, prog))
+            return 2
+        if rest[0] == "--":
+            rest = rest[1:]
+        return run_script(rest[0], rest[1:])
+    if cmd == "train":
+        from . import train
+        return train.main(rest, prog="%s train" % prog)
+    sys.stderr.write("%s: error: unknown command %r (choose from 'run', 'train'; see "
+                     "%s --help)\n" % (prog, cmd, prog))
+    return 2
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
