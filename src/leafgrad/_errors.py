@@ -150,6 +150,67 @@ def saved_modified(shape, node_name, saved_version, now_version, dtype_name="flo
         % (dtype_name, list(shape), now_version, saved_version, tuple(shape), node_name))
 
 
+def backward_create_graph_message():
+    return ("Using backward() with create_graph=True will create a reference cycle between the "
+            "parameter and its gradient which can cause a memory leak. We recommend using "
+            "autograd.grad when creating the graph to avoid this. If you have to use this "
+            "function, make sure to reset the .grad fields of your parameters to None after use "
+            "to break the cycle and avoid the leak.")
+
+
+def save_non_tensor(index, obj):
+    return ("save_for_backward can only save variables, but argument %d is of type %s. "
+            "Fix: save only tensors (or None) with ctx.save_for_backward(...); keep other "
+            "values as attributes of ctx, e.g. ctx.value = value." % (index, type(obj).__name__))
+
+
+def function_grad_count(name, expected, got):
+    return ("function %s returned an incorrect number of gradients (expected %d, got %d). "
+            "Fix: backward must return one gradient per input of forward, in the same order; "
+            "return None for inputs that are not tensors or need no gradient."
+            % (name, expected, got))
+
+
+def legacy_function_call(cls_name):
+    return ("Legacy autograd function with non-static forward method is deprecated. Please use "
+            "new-style autograd function with static forward method. (Example: "
+            "https://pytorch.org/docs/stable/autograd.html#torch.autograd.Function) "
+            "Fix: call %s.apply(...) instead of creating an instance and calling it."
+            % cls_name)
+
+
+def once_differentiable_twice():
+    return ("trying to differentiate twice a function that was marked with @once_differentiable. "
+            "Its backward is not recorded, so it has no derivative of its own. Fix: remove "
+            "@once_differentiable and write backward with differentiable tensor operations, or "
+            "do not ask for higher-order gradients through it.")
+
+
+def _hook_name(h):
+    return getattr(h, "__name__", type(h).__name__)
+
+
+def hook_changed_size(hook, old_shape, new_shape):
+    return ("hook '%s' has changed the size of value: it received a gradient of shape %s and "
+            "returned one of shape %s. Fix: a hook must return None or a tensor of the same "
+            "shape as its argument." % (_hook_name(hook), tuple(old_shape), tuple(new_shape)))
+
+
+def hook_changed_type(hook, old, new):
+    return ("hook '%s' has changed the type of value (was %s got %s). Fix: return a gradient "
+            "of the dtype the hook received, e.g. new_grad.to(grad.dtype)."
+            % (_hook_name(hook), type_name(old.dtype), type_name(new.dtype)))
+
+
+def type_name(dtype):
+    """PyTorch's scalar type name: torch.float32 -> 'Float'."""
+    name = str(dtype).rsplit(".", 1)[-1]
+    return {"float32": "Float", "float64": "Double", "float16": "Half", "bfloat16": "BFloat16",
+            "int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte",
+            "bool": "Bool", "complex64": "ComplexFloat", "complex128": "ComplexDouble"}.get(
+                name, name)
+
+
 def grad_tuple_hint():
     return ("torch.autograd.grad returns a tuple of tensors (one per input), not a tensor. "
             "Index it first: g = torch.autograd.grad(loss, w)[0], or unpack: (g,) = ...")
