@@ -3,6 +3,8 @@
 See https://pytorch.org/docs/stable/autograd.html for the semantics
 followed here.
 """
+import warnings
+
 import numpy as np
 
 from .. import _errors
@@ -91,8 +93,14 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
         inputs = _tensors(inputs, "inputs")
         if not inputs:
             raise RuntimeError("'inputs' argument to backward() cannot be empty.")
+    if create_graph and not _warned_create_graph[0]:
+        _warned_create_graph[0] = True      # PyTorch warns once per process
+        warnings.warn(_errors.backward_create_graph_message(), UserWarning, stacklevel=3)
     run_backward(list(tensors), grads, retain_graph, create_graph, inputs=inputs,
                  allow_unused=True, accumulate=True)
+
+
+_warned_create_graph = [False]
 
 
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,

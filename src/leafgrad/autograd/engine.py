@@ -71,14 +71,25 @@ def _collect(roots, targets):
     return deps, needed
 
 
-def _accumulate(node, grad, create_graph):
+def _call_hooks(hooks, grad):
+    """Run tensor hooks in registration order; a hook may return a replacement
+    of the same shape and dtype."""
+    for h in tuple(hooks):
+        r = h(grad)
+        if r is not None:
+            if r._data.shape != grad._data.shape:
+                raise RuntimeError(_errors.hook_changed_size(h, grad.shape, r.shape))
+            if r._data.dtype != grad._data.dtype:
+                raise RuntimeError(_errors.hook_changed_type(h, grad, r))
+            grad = r
+    return grad
+
+
+def _accumulate(node, grad, create_graph, run_hooks=True):
     var = node.variable
     hooks = var._hooks
-    if hooks:
-        for h in tuple(hooks):
-            r = h(grad)
-            if r is not None:
-                grad = r
+    if hooks and run_hooks:
+        grad = _call_hooks(hooks, grad)
     old = var._grad
     if old is None:
         if create_graph:
@@ -114,10 +125,7 @@ def _run_tensor_hooks(node, grads):
         for nr, hooks in th.items():
             if grads[nr] is None:
                 continue
-            for h in tuple(hooks):
-                r = h(grads[nr])
-                if r is not None:
-                    grads[nr] = r
+            grads[nr] = _call_hooks(hooks, grads[nr])
     ret = node._retained
     if ret:
         for nr, ref in ret.items():
@@ -208,14 +216,11 @@ def run_backward(roots, root_grads, retain_graph, create_graph, inputs=None,
                         g = grads[0]
                         hooks = node.variable._hooks
                         if hooks and g is not None:
-                            for h in tuple(hooks):
-                                r = h(g)
-                                if r is not None:
-                                    g = r
+                            g = _call_hooks(hooks, g)
                         for i in idx:
                             results[i] = g
                         if accumulate and g is not None:
-                            _accumulate(node, grads[0], create_graph)
+                            _accumulate(node, g, create_graph, run_hooks=False)
                     continue
                 g = grads[0]
                 del grads
@@ -232,7 +237,7 @@ def run_backward(roots, root_grads, retain_graph, create_graph, inputs=None,
             if (grads[0] is None) if len(grads) == 1 else all(g is None for g in grads):
                 grad_inputs = (None,) * len(node.next_functions)
             else:
-                if node.n_outputs > 1 and None in grads:
+                if node.n_outputs > 1 and any(g is None for g in grads):
                     grads = _materialize(node, grads)
                 grad_inputs = node.backward(*grads)
                 if type(grad_inputs) is not tuple:

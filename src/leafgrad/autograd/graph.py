@@ -147,6 +147,9 @@ class AccumulateGrad(Node):
 
     __slots__ = ("variable",)
 
+    def name(self):
+        return "torch::autograd::AccumulateGrad"
+
     def __init__(self, variable):
         Node.__init__(self)
         self.variable = variable
