@@ -55,7 +55,7 @@ class Tensor:
     (``zeros``, ``randn``, ...). ``Tensor(data)`` is also accepted.
     """
 
-    __slots__ = ("_data", "_requires_grad", "_grad", "_grad_fn", "_output_nr", "_version",
+    __slots__ = ("_data", "_requires_grad", "_grad", "_grad_fn", "_output_nr", "_vc",
                  "_acc", "_hooks", "_post_hooks", "_retains_grad", "_base", "__weakref__")
 
     # -- construction (hot path: no validation) ------------------------------
@@ -66,7 +66,7 @@ class Tensor:
         t._requires_grad = False
         t._grad = t._grad_fn = t._acc = t._hooks = t._post_hooks = t._base = None
         t._output_nr = 0
-        t._version = [0]
+        t._vc = None
         t._retains_grad = False
         return t
 
@@ -78,7 +78,7 @@ class Tensor:
         t._grad_fn = node
         t._grad = t._acc = t._hooks = t._post_hooks = t._base = None
         t._output_nr = nr
-        t._version = [0]
+        t._vc = None
         t._retains_grad = False
         return t
 
@@ -87,7 +87,7 @@ class Tensor:
         """A rule returned an ndarray or number: make it a tensor."""
         if isinstance(g, Tensor):
             return g
-        return Tensor._make_plain(np.asarray(g, dtype=meta[1]))
+        return Tensor._make_plain(np.asarray(g, dtype=None if meta is None else meta[1]))
 
     def __new__(cls, *args, **kwargs):
         return _new(cls)
@@ -108,7 +108,7 @@ class Tensor:
         self._grad = self._grad_fn = self._acc = self._hooks = self._post_hooks = None
         self._base = None
         self._output_nr = 0
-        self._version = [0]
+        self._vc = None
         self._retains_grad = False
         if requires_grad:
             self.requires_grad_(True)
@@ -158,6 +158,21 @@ class Tensor:
     @property
     def output_nr(self):
         return self._output_nr
+
+    @property
+    def _version(self):
+        """The version counter: a one-element list, shared with views, bumped by
+        every in-place change. Created on first use: most tensors are never
+        viewed or changed in place, and one list less per tensor is one object
+        less for the garbage collector to walk on deep graphs."""
+        v = self._vc
+        if v is None:
+            v = self._vc = [0]
+        return v
+
+    @_version.setter
+    def _version(self, v):
+        self._vc = v
 
     @property
     def _version_value(self):

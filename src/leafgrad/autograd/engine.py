@@ -258,14 +258,18 @@ def run_backward(roots, root_grads, retain_graph, create_graph, inputs=None,
                     continue
                 g = grad_inputs[i]
                 if g is not None:
+                    meta = metas[i]
                     if type(g) is not Tensor and not isinstance(g, Tensor):
-                        g = Tensor._wrap_grad(g, metas[i])
-                    shape, npdt = metas[i]
-                    gd = g._data
-                    if gd.shape != shape:
-                        g = _fit_shape(g, shape, node, i)
-                    if gd.dtype != npdt:
-                        g = g.to(_dtype_of(npdt))
+                        g = Tensor._wrap_grad(g, meta)
+                    # meta None: the input had the output's shape and dtype (the
+                    # common elementwise case), so the gradient already fits
+                    if meta is not None:
+                        shape, npdt = meta
+                        gd = g._data
+                        if gd.shape != shape:
+                            g = _fit_shape(g, shape, node, i)
+                        if gd.dtype != npdt:
+                            g = g.to(_dtype_of(npdt))
                     buf = buffers.get(child)
                     if buf is None:
                         buffers[child] = [g] if child.n_outputs == 1 else _slot(child.n_outputs, nr, g)

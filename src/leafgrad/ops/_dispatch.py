@@ -21,6 +21,12 @@ _make_nonleaf = Tensor._make_nonleaf
 _NUMBER = (int, float, bool)
 _NO_EDGE = (None, 0)
 _TRUE1 = (True,)
+_NEEDS2 = {(a, b): (a, b) for a in (False, True) for b in (False, True)}
+# Metadata is kept only for inputs whose shape or dtype differ from the output
+# (the engine then sums/casts the gradient); sharing these constants saves two
+# tuples per node, which matters for the garbage collector on deep graphs.
+_NO_META1 = (None,)
+_NO_META2 = (None, None)
 
 
 def _edge(t):
@@ -57,7 +63,8 @@ def record(cls, out, inputs, saved=None, save_result=False, args=None):
                                else (t._grad_accumulator(), 0),)
         node.needs_input_grad = _TRUE1
         d = t._data
-        node._metas = ((d.shape, d.dtype),)
+        node._metas = _NO_META1 if (d.shape == out.shape and d.dtype == out.dtype) \
+            else ((d.shape, d.dtype),)
     elif n == 2:
         a, b = inputs
         ra = a is not None and a._requires_grad
@@ -66,9 +73,12 @@ def record(cls, out, inputs, saved=None, save_result=False, args=None):
             return _make_plain(out)
         node = _new(cls)
         node.next_functions = (_edge(a) if ra else _NO_EDGE, _edge(b) if rb else _NO_EDGE)
-        node.needs_input_grad = (ra, rb)
-        node._metas = (None if a is None else (a._data.shape, a._data.dtype),
-                       None if b is None else (b._data.shape, b._data.dtype))
+        node.needs_input_grad = _NEEDS2[ra, rb]
+        sa = None if a is None or (a._data.shape == out.shape and a._data.dtype == out.dtype) \
+            else (a._data.shape, a._data.dtype)
+        sb = None if b is None or (b._data.shape == out.shape and b._data.dtype == out.dtype) \
+            else (b._data.shape, b._data.dtype)
+        node._metas = _NO_META2 if sa is None and sb is None else (sa, sb)
     else:
         for t in inputs:
             if t is not None and t._requires_grad:
@@ -86,7 +96,9 @@ def record(cls, out, inputs, saved=None, save_result=False, args=None):
     node.args = args
     if saved is not None:
         node._saved = saved
-        node._saved_versions = [t._version[0] if type(t) is Tensor else None for t in saved]
+        # a tuple of ints is untracked by the garbage collector after its first pass
+        node._saved_versions = tuple([(0 if t._vc is None else t._vc[0]) if isinstance(t, Tensor)
+                                      else None for t in saved])
     else:
         node._saved = None
     res = _make_nonleaf(out, node, 0)
