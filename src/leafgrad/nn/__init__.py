@@ -1,2 +1,5 @@
-"""``leafgrad.nn``: modules, parameters, losses and ``functional``."""
+"""``leafgrad.nn``: modules, parameters, losses, ``init``, ``utils`` and ``functional``."""
 from . import functional
+from .parameter import Parameter, Buffer
+from .modules import *  # noqa: F401,F403
+from . import modules, init, utils

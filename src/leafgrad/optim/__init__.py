@@ -1,1 +1,10 @@
-"""``leafgrad.optim``: optimizers."""
+"""``leafgrad.optim``: optimizers (SGD, Adam, AdamW, RMSprop, Adagrad) and ``lr_scheduler``,
+with PyTorch's update rules, param groups and state_dict format."""
+from .optimizer import Optimizer
+from .sgd import SGD
+from .adam import Adam, AdamW
+from .rmsprop import RMSprop
+from .adagrad import Adagrad
+from . import lr_scheduler
+
+__all__ = ["Optimizer", "SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "lr_scheduler"]

@@ -1,0 +1,103 @@
+"""``Identity``, ``Linear``, ``Bilinear`` (as ``torch.nn``).
+
+Default initialisation as PyTorch's ``reset_parameters``: weight by
+``kaiming_uniform_(a=sqrt(5))`` = U(-1/sqrt(in), 1/sqrt(in)), bias U(-1/sqrt(in), 1/sqrt(in)).
+"""
+import math
+
+from ... import _creation
+from .. import functional as F
+from .. import init
+from ..parameter import Parameter
+from .module import Module
+
+__all__ = ["Identity", "Linear", "Bilinear"]
+
+
+def _factory(shape, dtype):
+    return _creation.empty(*shape, dtype=dtype)
+
+
+class Identity(Module):
+    """Returns its input unchanged (any arguments to the constructor are ignored)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__()
+
+    def forward(self, input):
+        return input
+
+
+class Linear(Module):
+    """y = x W^T + b.
+
+    Shapes: input (*, in_features) -> output (*, out_features); ``weight``
+    (out_features, in_features), ``bias`` (out_features,).
+    """
+
+    __constants__ = ["in_features", "out_features"]
+
+    def __init__(self, in_features, out_features, bias=True, device=None, dtype=None):
+        super().__init__()
+        self.in_features = in_features
+        self.out_features = out_features
+        self.weight = Parameter(_factory((out_features, in_features), dtype))
+        if bias:
+            self.bias = Parameter(_factory((out_features,), dtype))
+        else:
+            self.register_parameter("bias", None)
+        self.reset_parameters()
+
+    def reset_parameters(self):
+        init.kaiming_uniform_(self.weight, a=math.sqrt(5))
+        if self.bias is not None:
+            fan_in, _ = init._calculate_fan_in_and_fan_out(self.weight)
+            bound = 1 / math.sqrt(fan_in) if fan_in > 0 else 0
+            init.uniform_(self.bias, -bound, bound)
+
+    def forward(self, input):
+        return F.linear(input, self.weight, self.bias)
+
+    def extra_repr(self):
+        return "in_features=%s, out_features=%s, bias=%s" % (
+            self.in_features, self.out_features, self.bias is not None)
+
+
+
+
+class Bilinear(Module):
+    """y = x1^T A x2 + b.
+
+    Shapes: input1 (*, in1), input2 (*, in2) -> (*, out); weight (out, in1, in2).
+    """
+
+    def __init__(self, in1_features, in2_features, out_features, bias=True, device=None,
+                 dtype=None):
+        super().__init__()
+        self.in1_features = in1_features
+        self.in2_features = in2_features
+        self.out_features = out_features
+        self.weight = Parameter(_factory((out_features, in1_features, in2_features), dtype))
+        if bias:
+            self.bias = Parameter(_factory((out_features,), dtype))
+        else:
+            self.register_parameter("bias", None)
+        self.reset_parameters()
+
+    def reset_parameters(self):
+        bound = 1 / math.sqrt(self.weight.size(1))
+        init.uniform_(self.weight, -bound, bound)
+        if self.bias is not None:
+            init.uniform_(self.bias, -bound, bound)
+
+    def forward(self, input1, input2):
+        # (*, in1) x (out, in1, in2) x (*, in2) -> (*, out)
+        left = (input1.unsqueeze(-2).unsqueeze(-2) @ self.weight).squeeze(-2)   # (*, out, in2)
+        out = (left * input2.unsqueeze(-2)).sum(-1)
+        if self.bias is not None:
+            out = out + self.bias
+        return out
+
+    def extra_repr(self):
+        return "in1_features=%s, in2_features=%s, out_features=%s, bias=%s" % (
+            self.in1_features, self.in2_features, self.out_features, self.bias is not None)

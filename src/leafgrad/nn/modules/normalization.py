@@ -1,0 +1,225 @@
+"""``LayerNorm`` and ``BatchNorm1d/2d/3d``, written with leafgrad tensor ops so gradients flow.
+
+Formulas from the PyTorch docs: y = (x - E[x]) / sqrt(Var[x] + eps) * gamma + beta with the
+biased variance; BatchNorm's running variance is updated with the unbiased one:
+running = (1 - momentum) * running + momentum * batch_stat (``momentum=None``: cumulative
+average). Running stats are buffers (``running_mean``, ``running_var``,
+``num_batches_tracked``), so they appear in ``state_dict``.
+"""
+import numbers
+
+import numpy as np
+
+from ... import _creation
+from ..._tensor import Size
+from .. import init
+from ..parameter import Parameter
+from .module import Module
+
+__all__ = ["LayerNorm", "BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "RMSNorm"]
+
+
+class LayerNorm(Module):
+    """Normalise over the last ``len(normalized_shape)`` dims.
+
+    Shapes: input (*, *normalized_shape) -> same shape; weight/bias ``normalized_shape``.
+
+    Raises:
+        RuntimeError: when the input's trailing dims are not ``normalized_shape``.
+    """
+
+    __constants__ = ["normalized_shape", "eps", "elementwise_affine"]
+
+    def __init__(self, normalized_shape, eps=1e-5, elementwise_affine=True, bias=True,
+                 device=None, dtype=None):
+        super().__init__()
+        if isinstance(normalized_shape, numbers.Integral):
+            normalized_shape = (normalized_shape,)
+        self.normalized_shape = tuple(normalized_shape)
+        self.eps = eps
+        self.elementwise_affine = elementwise_affine
+        if elementwise_affine:
+            self.weight = Parameter(_creation.empty(*self.normalized_shape, dtype=dtype))
+            if bias:
+                self.bias = Parameter(_creation.empty(*self.normalized_shape, dtype=dtype))
+            else:
+                self.register_parameter("bias", None)
+        else:
+            self.register_parameter("weight", None)
+            self.register_parameter("bias", None)
+        self.reset_parameters()
+
+    def reset_parameters(self):
+        if self.elementwise_affine:
+            init.ones_(self.weight)
+            if self.bias is not None:
+                init.zeros_(self.bias)
+
+    def forward(self, input):
+        ns = self.normalized_shape
+        k = len(ns)
+        if tuple(input.shape[input.dim() - k:]) != ns or input.dim() < k:
+            raise RuntimeError(
+                "Given normalized_shape=%s, expected input with shape [*, %s], but got input of "
+                "size%s" % (list(ns), ", ".join(str(s) for s in ns), list(input.shape)))
+        dims = tuple(range(-k, 0))
+        mean = input.mean(dims, keepdim=True)
+        xc = input - mean
+        var = (xc * xc).mean(dims, keepdim=True)
+        out = xc * (var + self.eps).rsqrt()
+        if self.weight is not None:
+            out = out * self.weight
+        if self.bias is not None:
+            out = out + self.bias
+        return out
+
+    def extra_repr(self):
+        return "%s, eps=%s, elementwise_affine=%s, bias=%s" % (
+            self.normalized_shape, self.eps, self.elementwise_affine, self.bias is not None)
+
+
+class RMSNorm(Module):
+    """y = x / sqrt(mean(x^2) + eps) * weight over the last dims (``eps=None``: dtype's eps)."""
+
+    def __init__(self, normalized_shape, eps=None, elementwise_affine=True, device=None,
+                 dtype=None):
+        super().__init__()
+        if isinstance(normalized_shape, numbers.Integral):
+            normalized_shape = (normalized_shape,)
+        self.normalized_shape = tuple(normalized_shape)
+        self.eps = eps
+        self.elementwise_affine = elementwise_affine
+        if elementwise_affine:
+            self.weight = Parameter(_creation.ones(*self.normalized_shape, dtype=dtype))
+        else:
+            self.register_parameter("weight", None)
+
+    def forward(self, x):
+        dims = tuple(range(-len(self.normalized_shape), 0))
+        eps = self.eps if self.eps is not None else float(np.finfo(x._data.dtype).eps)
+        out = x * ((x * x).mean(dims, keepdim=True) + eps).rsqrt()
+        return out * self.weight if self.weight is not None else out
+
+    def extra_repr(self):
+        return "%s, eps=%s, elementwise_affine=%s" % (self.normalized_shape, self.eps,
+                                                      self.elementwise_affine)
+
+
+class _BatchNorm(Module):
+    _expected_dims = (2, 3)
+
+    def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=True,
+                 track_running_stats=True, device=None, dtype=None, *, bias=True):
+        super().__init__()
+        self.num_features = num_features
+        self.eps = eps
+        self.momentum = momentum
+        self.affine = affine
+        self.track_running_stats = track_running_stats
+        if affine:
+            self.weight = Parameter(_creation.empty(num_features, dtype=dtype))
+            if bias:
+                self.bias = Parameter(_creation.empty(num_features, dtype=dtype))
+            else:
+                self.register_parameter("bias", None)
+        else:
+            self.register_parameter("weight", None)
+            self.register_parameter("bias", None)
+        if track_running_stats:
+            self.register_buffer("running_mean", _creation.zeros(num_features, dtype=dtype))
+            self.register_buffer("running_var", _creation.ones(num_features, dtype=dtype))
+            self.register_buffer("num_batches_tracked", _creation.tensor(0))
+        else:
+            self.register_buffer("running_mean", None)
+            self.register_buffer("running_var", None)
+            self.register_buffer("num_batches_tracked", None)
+        self.reset_parameters()
+
+    def reset_running_stats(self):
+        if self.track_running_stats:
+            for buf, v in ((self.running_mean, 0), (self.running_var, 1),
+                           (self.num_batches_tracked, 0)):
+                buf._data[...] = v
+                buf._version[0] += 1
+
+    def reset_parameters(self):
+        self.reset_running_stats()
+        if self.affine:
+            init.ones_(self.weight)
+            if self.bias is not None:
+                init.zeros_(self.bias)
+
+    def _check_input_dim(self, input):
+        if input.dim() not in self._expected_dims:
+            raise ValueError("expected %s input (got %dD input)" % (
+                " or ".join("%dD" % d for d in self._expected_dims), input.dim()))
+
+    def forward(self, input):
+        self._check_input_dim(input)
+        nd = input.dim()
+        c = self.num_features
+        if input.shape[1] != c:
+            raise RuntimeError("running_mean should contain %d elements not %d"
+                               % (input.shape[1], c))
+        dims = (0,) + tuple(range(2, nd))
+        bshape = (1, c) + (1,) * (nd - 2)
+        factor = 0.0 if self.momentum is None else self.momentum
+        if self.training and self.track_running_stats and self.num_batches_tracked is not None:
+            self.num_batches_tracked._data[...] += 1
+            self.num_batches_tracked._version[0] += 1
+            if self.momentum is None:
+                factor = 1.0 / float(self.num_batches_tracked._data)
+        use_batch = self.training or (self.running_mean is None and self.running_var is None)
+        if use_batch:
+            n = input.numel() // c
+            if n <= 1:
+                raise ValueError("Expected more than 1 value per channel when training, got "
+                                 "input size %r" % (input.shape,))
+            mean = input.mean(dims, keepdim=True)
+            xc = input - mean
+            var = (xc * xc).mean(dims, keepdim=True)
+            out = xc * (var + self.eps).rsqrt()
+            if self.training and self.running_mean is not None:
+                rm, rv = self.running_mean, self.running_var
+                bm = mean._data.reshape(c)
+                bv = var._data.reshape(c) * (n / (n - 1))
+                rm._data[...] = (1 - factor) * rm._data + factor * bm
+                rv._data[...] = (1 - factor) * rv._data + factor * bv
+                rm._version[0] += 1
+                rv._version[0] += 1
+        else:
+            rm = self.running_mean.reshape(bshape)
+            rv = self.running_var.reshape(bshape)
+            out = (input - rm) * (rv + self.eps).rsqrt()
+        if self.weight is not None:
+            out = out * self.weight.reshape(bshape)
+        if self.bias is not None:
+            out = out + self.bias.reshape(bshape)
+        return out
+
+    def extra_repr(self):
+        return ("%s, eps=%s, momentum=%s, affine=%s, bias=%s, track_running_stats=%s" % (
+            self.num_features, self.eps, self.momentum, self.affine, self.bias is not None,
+            self.track_running_stats))
+
+
+class BatchNorm1d(_BatchNorm):
+    """Batch norm over (N, C) or (N, C, L) input, per channel C.
+
+    Raises:
+        ValueError: for other input ranks, or one value per channel in training.
+    """
+    _expected_dims = (2, 3)
+
+
+class BatchNorm2d(_BatchNorm):
+    """Batch norm over (N, C, H, W) input, per channel C."""
+    _expected_dims = (4,)
+
+
+class BatchNorm3d(_BatchNorm):
+    """Batch norm over (N, C, D, H, W) input, per channel C."""
+    _expected_dims = (5,)
+
+
+_ = (Size,)

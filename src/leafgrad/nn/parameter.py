@@ -1,0 +1,82 @@
+"""``nn.Parameter``: a tensor that a ``Module`` registers as one of its parameters.
+
+Follows ``torch.nn.Parameter`` (https://pytorch.org/docs/stable/generated/torch.nn.parameter.Parameter.html):
+``Parameter(data=None, requires_grad=True)`` shares ``data``'s memory, is a leaf,
+and prints as ``Parameter containing:`` followed by the tensor.
+"""
+import numpy as np
+
+from .. import _errors
+from .._tensor import Tensor
+
+__all__ = ["Parameter", "Buffer", "is_lazy"]
+
+
+class Parameter(Tensor):
+    """A leaf tensor that is registered as a parameter when assigned to a Module attribute.
+
+    Args:
+        data (Tensor or None): the values; the parameter shares its memory. ``None``
+            gives an empty float32 tensor (shape ``(0,)``).
+        requires_grad (bool): default ``True``.
+
+    Raises:
+        RuntimeError: ``requires_grad=True`` with an integer/bool dtype (as PyTorch).
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, data=None, requires_grad=True):
+        return object.__new__(cls)
+
+    def __init__(self, data=None, requires_grad=True):
+        if data is None:
+            arr = np.zeros((0,), dtype=np.float32)
+            version = [0]
+        elif isinstance(data, Tensor):
+            arr = data._data
+            version = data._version
+        else:
+            raise TypeError("Parameter(): argument 'data' must be Tensor, not %s"
+                            % type(data).__name__)
+        self._data = arr
+        self._requires_grad = False
+        self._grad = self._grad_fn = self._acc = self._hooks = self._post_hooks = None
+        self._base = None
+        self._output_nr = 0
+        self._version = version
+        self._retains_grad = False
+        if requires_grad:
+            if arr.dtype.kind not in "fc":
+                raise _errors.int_requires_grad(self.dtype)
+            self._requires_grad = True
+
+    def __repr__(self):
+        return "Parameter containing:\n" + Tensor.__repr__(self)
+
+    __str__ = __repr__
+
+    def __deepcopy__(self, memo):
+        if id(self) in memo:
+            return memo[id(self)]
+        result = Parameter(Tensor._make_plain(np.array(self._data, copy=True)), self._requires_grad)
+        if self._grad is not None:
+            result._grad = Tensor._make_plain(np.array(self._grad._data, copy=True))
+        memo[id(self)] = result
+        return result
+
+
+class Buffer:
+    """``nn.Buffer(data, persistent=True)``: assign to a Module attribute to register a buffer.
+
+    Here it is a marker: on assignment the module stores ``data`` (a plain tensor).
+    """
+
+    def __init__(self, data=None, *, persistent=True):
+        from .._creation import empty
+        self.data = empty(0) if data is None else data
+        self.persistent = persistent
+
+
+def is_lazy(param):
+    return False

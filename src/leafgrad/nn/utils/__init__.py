@@ -1,0 +1,5 @@
+"""``leafgrad.nn.utils``: gradient clipping and parameter/vector conversion."""
+from . import clip_grad, convert_parameters
+from .clip_grad import (clip_grad_norm_, clip_grad_norm, clip_grad_value_, get_total_norm,
+                        clip_grads_with_norm_)
+from .convert_parameters import parameters_to_vector, vector_to_parameters

@@ -1,0 +1,69 @@
+"""``Adagrad`` (Duchi et al., 2011).
+
+Update rule (PyTorch, https://pytorch.org/docs/stable/generated/torch.optim.Adagrad.html):
+t += 1; g (+ wd p); clr = lr / (1 + (t - 1) lr_decay); s += g^2; p -= clr g / (sqrt(s) + eps).
+State (created in the constructor, as PyTorch): ``step``, ``sum``.
+"""
+import numpy as np
+
+from .._tensor import Tensor
+from .optimizer import Optimizer
+
+__all__ = ["Adagrad"]
+
+
+class Adagrad(Optimizer):
+    """Raises ValueError for a negative lr, lr_decay, weight_decay,
+    initial_accumulator_value or eps."""
+
+    def __init__(self, params, lr=1e-2, lr_decay=0, weight_decay=0, initial_accumulator_value=0,
+                 eps=1e-10, foreach=None, *, maximize=False, differentiable=False, fused=None):
+        if not 0.0 <= lr:
+            raise ValueError("Invalid learning rate: %s" % lr)
+        if not 0.0 <= lr_decay:
+            raise ValueError("Invalid lr_decay value: %s" % lr_decay)
+        if not 0.0 <= weight_decay:
+            raise ValueError("Invalid weight_decay value: %s" % weight_decay)
+        if not 0.0 <= initial_accumulator_value:
+            raise ValueError("Invalid initial_accumulator_value value: %s"
+                             % initial_accumulator_value)
+        if not 0.0 <= eps:
+            raise ValueError("Invalid epsilon value: %s" % eps)
+        defaults = dict(lr=lr, lr_decay=lr_decay, eps=eps, weight_decay=weight_decay,
+                        initial_accumulator_value=initial_accumulator_value, foreach=foreach,
+                        maximize=maximize, differentiable=differentiable, fused=fused)
+        super().__init__(params, defaults)
+        for group in self.param_groups:
+            for p in group["params"]:
+                state = self.state[p]
+                state["step"] = Tensor._make_plain(np.asarray(0.0, dtype=np.float32))
+                state["sum"] = Tensor._make_plain(
+                    np.full_like(p._data, group["initial_accumulator_value"]))
+
+    def step(self, closure=None):
+        """One update of every parameter that has a gradient; returns ``closure()``'s loss."""
+        loss = self._closure(closure)
+        for group in self.param_groups:
+            lr, lr_decay, eps = group["lr"], group["lr_decay"], group["eps"]
+            wd, maximize = group["weight_decay"], group["maximize"]
+            for p in group["params"]:
+                if p._grad is None:
+                    continue
+                x = p._data
+                g = p._grad._data
+                state = self.state[p]
+                st = state["step"]
+                st._data = st._data + np.float32(1)
+                step = float(st._data)
+                if maximize:
+                    g = -g
+                if wd != 0:
+                    g = g + wd * x
+                clr = lr / (1 + (step - 1) * lr_decay)
+                s = state["sum"]._data
+                s += g * g
+                std = np.sqrt(s)
+                std += eps
+                x += (-clr) * (g / std)
+                p._version[0] += 1
+        return loss

@@ -1,0 +1,126 @@
+"""``Adam`` and ``AdamW`` (Kingma & Ba, 2014; Loshchilov & Hutter, 2017).
+
+Update rule (PyTorch, https://pytorch.org/docs/stable/generated/torch.optim.Adam.html):
+t += 1; g = grad (+ wd * p for Adam; AdamW instead scales p by 1 - lr * wd);
+m = lerp(m, g, 1 - beta1); v = beta2 v + (1 - beta2) g^2; with amsgrad v_max = max(v_max, v);
+p -= lr / (1 - beta1^t) * m / (sqrt(v or v_max) / sqrt(1 - beta2^t) + eps).
+State keys: ``step`` (0-dim float32 tensor), ``exp_avg``, ``exp_avg_sq``, ``max_exp_avg_sq``.
+"""
+import numpy as np
+
+from .._tensor import Tensor
+from .optimizer import Optimizer
+
+__all__ = ["Adam", "AdamW"]
+
+
+def _lerp_(a, b, w):
+    """a <- a + w (b - a) in place (PyTorch's lerp for w < 0.5; the other branch otherwise)."""
+    if w < 0.5:
+        a += w * (b - a)
+    else:
+        a[...] = b - (b - a) * (1 - w)
+
+
+class Adam(Optimizer):
+    """Adam; ``decoupled_weight_decay=True`` makes it AdamW.
+
+    Raises:
+        ValueError: for a negative lr, eps or weight_decay, or betas outside [0, 1).
+    """
+
+    def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0,
+                 amsgrad=False, *, foreach=None, maximize=False, capturable=False,
+                 differentiable=False, fused=None, decoupled_weight_decay=False):
+        if not 0.0 <= lr:
+            raise ValueError("Invalid learning rate: %s" % lr)
+        if not 0.0 <= eps:
+            raise ValueError("Invalid epsilon value: %s" % eps)
+        if not 0.0 <= betas[0] < 1.0:
+            raise ValueError("Invalid beta parameter at index 0: %s" % betas[0])
+        if not 0.0 <= betas[1] < 1.0:
+            raise ValueError("Invalid beta parameter at index 1: %s" % betas[1])
+        if not 0.0 <= weight_decay:
+            raise ValueError("Invalid weight_decay value: %s" % weight_decay)
+        defaults = dict(lr=lr, betas=betas, eps=eps, weight_decay=weight_decay, amsgrad=amsgrad,
+                        maximize=maximize, foreach=foreach, capturable=capturable,
+                        differentiable=differentiable, fused=fused,
+                        decoupled_weight_decay=decoupled_weight_decay)
+        super().__init__(params, defaults)
+
+    def __setstate__(self, state):
+        super().__setstate__(state)
+        for group in self.param_groups:
+            group.setdefault("amsgrad", False)
+            group.setdefault("maximize", False)
+            group.setdefault("decoupled_weight_decay", False)
+
+    def step(self, closure=None):
+        """One update of every parameter that has a gradient; returns ``closure()``'s loss."""
+        loss = self._closure(closure)
+        for group in self.param_groups:
+            lr = group["lr"]
+            beta1, beta2 = group["betas"]
+            eps = group["eps"]
+            wd = group["weight_decay"]
+            amsgrad = group["amsgrad"]
+            maximize = group["maximize"]
+            decoupled = group["decoupled_weight_decay"]
+            for p in group["params"]:
+                if p._grad is None:
+                    continue
+                x = p._data
+                g = p._grad._data
+                if maximize:
+                    g = -g
+                state = self.state[p]
+                if len(state) == 0:
+                    state["step"] = Tensor._make_plain(np.asarray(0.0, dtype=np.float32))
+                    state["exp_avg"] = Tensor._make_plain(np.zeros_like(x))
+                    state["exp_avg_sq"] = Tensor._make_plain(np.zeros_like(x))
+                    if amsgrad:
+                        state["max_exp_avg_sq"] = Tensor._make_plain(np.zeros_like(x))
+                step_t = state["step"]
+                step_t._data = step_t._data + np.float32(1)
+                if wd != 0:
+                    if decoupled:
+                        x *= 1 - lr * wd
+                    else:
+                        g = g + wd * x
+                m = state["exp_avg"]._data
+                v = state["exp_avg_sq"]._data
+                _lerp_(m, g, 1 - beta1)
+                v *= beta2
+                v += (1 - beta2) * (g * g)
+                step = float(step_t._data)
+                bias_correction1 = 1 - beta1 ** step
+                bias_correction2 = 1 - beta2 ** step
+                step_size = lr / bias_correction1
+                bc2_sqrt = bias_correction2 ** 0.5
+                if amsgrad:
+                    vmax = state["max_exp_avg_sq"]._data
+                    np.maximum(vmax, v, out=vmax)
+                    denom = np.sqrt(vmax) / bc2_sqrt
+                else:
+                    denom = np.sqrt(v) / bc2_sqrt
+                denom += eps
+                x += (-step_size) * (m / denom)
+                p._version[0] += 1
+        return loss
+
+
+class AdamW(Adam):
+    """Adam with decoupled weight decay (default ``weight_decay=1e-2``): p *= 1 - lr * wd
+    before the Adam update."""
+
+    def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=1e-2,
+                 amsgrad=False, *, maximize=False, foreach=None, capturable=False,
+                 differentiable=False, fused=None):
+        super().__init__(params, lr, betas, eps, weight_decay, amsgrad, foreach=foreach,
+                         maximize=maximize, capturable=capturable, differentiable=differentiable,
+                         fused=fused, decoupled_weight_decay=True)
+
+    def __setstate__(self, state):
+        super().__setstate__(state)
+        for group in self.param_groups:
+            group["decoupled_weight_decay"] = True

@@ -1,0 +1,333 @@
+"""``Optimizer``: the base class, with PyTorch's param groups, state and state_dict format.
+
+Reference: https://pytorch.org/docs/stable/optim.html. ``param_groups`` is a list of
+dicts (``'params'`` plus the hyper-parameters, defaults filled in), ``state`` a
+``defaultdict(dict)`` keyed by parameter. ``state_dict()`` replaces parameters by
+their index (counting through the groups in order), as PyTorch does, so a
+state dict saved from one optimizer loads into another built the same way.
+
+Subclasses implement ``step`` by updating ``p._data`` in place with NumPy (in the
+parameter's dtype, in PyTorch's order of operations) and bumping ``p._version``:
+the update is outside autograd, like PyTorch's ``@torch.no_grad`` steps.
+"""
+import functools
+import warnings
+from collections import OrderedDict, defaultdict
+from copy import deepcopy
+from itertools import chain
+
+import numpy as np
+
+from .._tensor import Tensor
+from ..autograd.grad_mode import enable_grad
+
+__all__ = ["Optimizer", "required"]
+
+
+class _RequiredParameter:
+    """Singleton class representing a required parameter for an Optimizer."""
+
+    def __repr__(self):
+        return "<required parameter>"
+
+
+required = _RequiredParameter()
+
+
+def _typename(obj):
+    if isinstance(obj, Tensor):
+        return obj.type()
+    module = type(obj).__module__
+    return type(obj).__qualname__ if module == "builtins" else module + "." + type(obj).__qualname__
+
+
+class _Handle:
+    def __init__(self, hooks):
+        self._hooks = hooks
+        self.id = object()
+
+    def remove(self):
+        self._hooks.pop(self.id, None)
+
+
+def _wrap_step(step):
+    @functools.wraps(step)
+    def wrapper(self, *args, **kwargs):
+        self._opt_called = True
+        pre = self._optimizer_step_pre_hooks
+        if pre:
+            for hook in list(pre.values()):
+                res = hook(self, args, kwargs)
+                if res is not None:
+                    args, kwargs = res
+        out = step(self, *args, **kwargs)
+        post = self._optimizer_step_post_hooks
+        if post:
+            for hook in list(post.values()):
+                hook(self, args, kwargs)
+        return out
+    wrapper._leafgrad_wrapped = True
+    return wrapper
+
+
+class Optimizer:
+    """Base class of all optimizers.
+
+    Args:
+        params: an iterable of tensors, of ``(name, tensor)`` pairs, or of dicts (param
+            groups: ``{'params': [...], 'lr': ...}``).
+        defaults: the default hyper-parameters of a group.
+
+    Raises:
+        TypeError: when ``params`` is a single tensor, or holds something else.
+        ValueError: for an empty parameter list, a non-leaf tensor, or a parameter in
+            two groups.
+    """
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        step = cls.__dict__.get("step")
+        if step is not None and not getattr(step, "_leafgrad_wrapped", False):
+            cls.step = _wrap_step(step)
+
+    def __init__(self, params, defaults):
+        self.defaults = defaults
+        self._optimizer_step_pre_hooks = OrderedDict()
+        self._optimizer_step_post_hooks = OrderedDict()
+        if isinstance(params, Tensor):
+            raise TypeError("params argument given to the optimizer should be an iterable of "
+                            "Tensors or dicts, but got " + _typename(params))
+        self.state = defaultdict(dict)
+        self.param_groups = []
+        param_groups = list(params)
+        if len(param_groups) == 0:
+            raise ValueError("optimizer got an empty parameter list")
+        if not isinstance(param_groups[0], dict):
+            param_groups = [{"params": param_groups}]
+        for group in param_groups:
+            self.add_param_group(group)
+
+    def __getstate__(self):
+        return {"defaults": self.defaults, "state": self.state, "param_groups": self.param_groups}
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+        self.__dict__.setdefault("_optimizer_step_pre_hooks", OrderedDict())
+        self.__dict__.setdefault("_optimizer_step_post_hooks", OrderedDict())
+
+    def __repr__(self):
+        s = self.__class__.__name__ + " ("
+        for i, group in enumerate(self.param_groups):
+            s += "\nParameter Group %d\n" % i
+            for key in sorted(group.keys()):
+                if key != "params":
+                    s += "    %s: %s\n" % (key, group[key])
+        return s + ")"
+
+    # ----------------------------------------------------------------- groups
+    def add_param_group(self, param_group):
+        """Add a group (a dict with ``'params'``); missing hyper-parameters take the defaults.
+
+        Raises:
+            TypeError: for a non-dict, a set of params, or a non-tensor.
+            ValueError: for a non-leaf tensor, a missing required hyper-parameter, or a
+                parameter already in another group.
+        """
+        if not isinstance(param_group, dict):
+            raise TypeError("param_group must be a dict, but got %s" % type(param_group))
+        params = param_group["params"]
+        if isinstance(params, Tensor):
+            param_group["params"] = [params]
+        elif isinstance(params, set):
+            raise TypeError("optimizer parameters need to be organized in ordered collections, "
+                            "but the ordering of tensors in sets will change between runs. "
+                            "Please use a list instead.")
+        else:
+            param_group["params"] = list(params)
+        tensors, names = [], []
+        for p in param_group["params"]:
+            if isinstance(p, tuple):
+                names.append(p[0])
+                tensors.append(p[1])
+            else:
+                tensors.append(p)
+        param_group["params"] = tensors
+        if names:
+            if len(names) != len(tensors):
+                raise ValueError("all optimizer params should be with/without names. Some param "
+                                 "names are missing")
+            param_group["param_names"] = names
+        for p in tensors:
+            if not isinstance(p, Tensor):
+                raise TypeError("optimizer can only optimize Tensors, but one of the params is "
+                                + _typename(p))
+            if not self.defaults.get("differentiable", None) and not (
+                    p.is_leaf or p.retains_grad):
+                raise ValueError(
+                    "can't optimize a non-leaf Tensor: this tensor was computed from others "
+                    "(it has grad_fn=%s), so it is not a parameter that gradients accumulate "
+                    "into. Fix: pass the tensors created with requires_grad=True (e.g. "
+                    "model.parameters()), or make a leaf with t = t.detach().requires_grad_()."
+                    % p.grad_fn.name())
+        for name, default in self.defaults.items():
+            if default is required and name not in param_group:
+                raise ValueError("parameter group didn't specify a value of required "
+                                 "optimization parameter %s" % name)
+            param_group.setdefault(name, default)
+        if len(tensors) != len({id(p) for p in tensors}):
+            warnings.warn("optimizer contains a parameter group with duplicate parameters; in "
+                          "future, this will cause an error; see "
+                          "github.com/pytorch/pytorch/issues/40967 for more information",
+                          stacklevel=3)
+        seen = set()
+        for group in self.param_groups:
+            seen.update(id(p) for p in group["params"])
+            if ("param_names" in param_group) != ("param_names" in group):
+                raise ValueError(
+                    "all optimizer param groups should be with/without names. cannot add param "
+                    "group %s to the optimizer"
+                    % ("with names" if "param_names" in param_group else "without names"))
+        if any(id(p) in seen for p in tensors):
+            raise ValueError("some parameters appear in more than one parameter group")
+        self.param_groups.append(param_group)
+
+    # ------------------------------------------------------------------ grads
+    def zero_grad(self, set_to_none=True):
+        """Reset the gradients of all parameters: to None (default) or to zeros."""
+        for group in self.param_groups:
+            for p in group["params"]:
+                g = p._grad
+                if g is None:
+                    continue
+                if set_to_none:
+                    p._grad = None
+                else:
+                    if g._grad_fn is not None:
+                        g.detach_()
+                    else:
+                        g._requires_grad = False
+                    g._data[...] = 0
+                    g._version[0] += 1
+
+    def step(self, closure=None):
+        """Update the parameters once (subclasses implement it).
+
+        Args:
+            closure: optional callable that re-evaluates the model and returns the loss
+                (called with grad mode on); its result is returned.
+        """
+        raise NotImplementedError
+
+    @staticmethod
+    def _closure(closure):
+        if closure is None:
+            return None
+        with enable_grad():
+            return closure()
+
+    def register_step_pre_hook(self, hook):
+        """``hook(optimizer, args, kwargs)`` before each ``step``; returns a handle."""
+        h = _Handle(self._optimizer_step_pre_hooks)
+        self._optimizer_step_pre_hooks[h.id] = hook
+        return h
+
+    def register_step_post_hook(self, hook):
+        """``hook(optimizer, args, kwargs)`` after each ``step``; returns a handle."""
+        h = _Handle(self._optimizer_step_post_hooks)
+        self._optimizer_step_post_hooks[h.id] = hook
+        return h
+
+    # ------------------------------------------------------------- state dict
+    def state_dict(self):
+        """``{'state': {index: {...}}, 'param_groups': [{..., 'params': [indices]}]}``.
+
+        The state tensors are the optimizer's own (not copies), as in PyTorch.
+        """
+        mapping = {}
+        start = 0
+
+        def pack(group):
+            nonlocal start
+            packed = {k: v for k, v in group.items() if k != "params"}
+            for i, p in enumerate(group["params"], start):
+                mapping.setdefault(id(p), i)
+            packed["params"] = [mapping[id(p)] for p in group["params"]]
+            start += len(packed["params"])
+            return packed
+
+        groups = [pack(g) for g in self.param_groups]
+        state = {(mapping[id(k)] if isinstance(k, Tensor) else k): v
+                 for k, v in self.state.items()}
+        return {"state": state, "param_groups": groups}
+
+    def load_state_dict(self, state_dict):
+        """Load a ``state_dict()`` (tensors are copied, floating ones cast to the param's
+        dtype, except ``'step'``).
+
+        Raises:
+            ValueError: when the number of groups or of parameters per group differs.
+        """
+        groups = self.param_groups
+        saved_groups = deepcopy(state_dict["param_groups"])
+        if len(groups) != len(saved_groups):
+            raise ValueError("loaded state dict has a different number of parameter groups")
+        if any(len(g["params"]) != len(s["params"]) for g, s in zip(groups, saved_groups)):
+            raise ValueError("loaded state dict contains a parameter group that doesn't match "
+                             "the size of optimizer's group")
+        id_map = dict(zip(chain.from_iterable(g["params"] for g in saved_groups),
+                          chain.from_iterable(g["params"] for g in groups)))
+
+        def cast(param, value, key=None):
+            if isinstance(value, Tensor):
+                arr = np.array(value._data, copy=True)
+                if key != "step" and param.is_floating_point() and arr.dtype.kind == "f":
+                    arr = arr.astype(param._data.dtype)
+                return Tensor._make_plain(arr)
+            if isinstance(value, dict):
+                return {k: cast(param, v, k) for k, v in value.items()}
+            if isinstance(value, (list, tuple)):
+                return type(value)(cast(param, v) for v in value)
+            return deepcopy(value)
+
+        state = defaultdict(dict)
+        for k, v in state_dict["state"].items():
+            if k in id_map:
+                state[id_map[k]] = cast(id_map[k], v)
+            else:
+                state[k] = v
+
+        def update_group(group, new_group):
+            new_group["params"] = group["params"]
+            if "param_names" in group and "param_names" not in new_group:
+                new_group["param_names"] = group["param_names"]
+            return new_group
+
+        self.state = state
+        self.param_groups = [update_group(g, ng) for g, ng in zip(groups, saved_groups)]
+
+    # -------------------------------------------------------------- helpers
+    def _params_with_grad(self, group):
+        """(param, grad ndarray) for the params of ``group`` that have a gradient."""
+        out = []
+        for p in group["params"]:
+            g = p._grad
+            if g is not None:
+                out.append((p, g._data))
+        return out
+
+
+def _check_non_negative(name, value, label=None):
+    if not 0.0 <= value:
+        raise ValueError("Invalid %s: %s" % (label or name, value))
+
+
+def _bump(p):
+    p._version[0] += 1
+
+
+def _state_tensor(arr):
+    return Tensor._make_plain(arr)
+
+
+def _step_tensor():
+    return Tensor._make_plain(np.asarray(0.0, dtype=np.float32))

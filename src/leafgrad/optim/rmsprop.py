@@ -1,0 +1,82 @@
+"""``RMSprop`` (Hinton's lecture notes; centered version from Graves, 2013).
+
+Update rule (PyTorch, https://pytorch.org/docs/stable/generated/torch.optim.RMSprop.html):
+v = alpha v + (1 - alpha) g^2; centered: a = lerp(a, g, 1 - alpha), avg = sqrt(v - a^2),
+else avg = sqrt(v); avg += eps; with momentum b = momentum b + g / avg, p -= lr b;
+otherwise p -= lr g / avg. State: ``step``, ``square_avg``, ``momentum_buffer``, ``grad_avg``.
+"""
+import numpy as np
+
+from .._tensor import Tensor
+from .adam import _lerp_
+from .optimizer import Optimizer
+
+__all__ = ["RMSprop"]
+
+
+class RMSprop(Optimizer):
+    """Raises ValueError for a negative lr, eps, momentum, weight_decay or alpha."""
+
+    def __init__(self, params, lr=1e-2, alpha=0.99, eps=1e-8, weight_decay=0, momentum=0,
+                 centered=False, capturable=False, foreach=None, maximize=False,
+                 differentiable=False):
+        if not 0.0 <= lr:
+            raise ValueError("Invalid learning rate: %s" % lr)
+        if not 0.0 <= eps:
+            raise ValueError("Invalid epsilon value: %s" % eps)
+        if not 0.0 <= momentum:
+            raise ValueError("Invalid momentum value: %s" % momentum)
+        if not 0.0 <= weight_decay:
+            raise ValueError("Invalid weight_decay value: %s" % weight_decay)
+        if not 0.0 <= alpha:
+            raise ValueError("Invalid alpha value: %s" % alpha)
+        defaults = dict(lr=lr, momentum=momentum, alpha=alpha, eps=eps, centered=centered,
+                        weight_decay=weight_decay, capturable=capturable, foreach=foreach,
+                        maximize=maximize, differentiable=differentiable)
+        super().__init__(params, defaults)
+
+    def step(self, closure=None):
+        """One update of every parameter that has a gradient; returns ``closure()``'s loss."""
+        loss = self._closure(closure)
+        for group in self.param_groups:
+            lr, alpha, eps = group["lr"], group["alpha"], group["eps"]
+            wd, momentum, centered = group["weight_decay"], group["momentum"], group["centered"]
+            maximize = group["maximize"]
+            for p in group["params"]:
+                if p._grad is None:
+                    continue
+                x = p._data
+                g = p._grad._data
+                if maximize:
+                    g = -g
+                state = self.state[p]
+                if len(state) == 0:
+                    state["step"] = Tensor._make_plain(np.asarray(0.0, dtype=np.float32))
+                    state["square_avg"] = Tensor._make_plain(np.zeros_like(x))
+                    if momentum > 0:
+                        state["momentum_buffer"] = Tensor._make_plain(np.zeros_like(x))
+                    if centered:
+                        state["grad_avg"] = Tensor._make_plain(np.zeros_like(x))
+                st = state["step"]
+                st._data = st._data + np.float32(1)
+                if wd != 0:
+                    g = g + wd * x
+                v = state["square_avg"]._data
+                v *= alpha
+                v += (1 - alpha) * (g * g)
+                if centered:
+                    a = state["grad_avg"]._data
+                    _lerp_(a, g, 1 - alpha)
+                    avg = np.sqrt(v + (-1) * (a * a))
+                else:
+                    avg = np.sqrt(v)
+                avg += eps
+                if momentum > 0:
+                    b = state["momentum_buffer"]._data
+                    b *= momentum
+                    b += g / avg
+                    x += (-lr) * b
+                else:
+                    x += (-lr) * (g / avg)
+                p._version[0] += 1
+        return loss
