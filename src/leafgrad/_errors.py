@@ -47,14 +47,15 @@ class DtypeError(LeafgradError):
     """A dtype that the operation cannot take."""
 
 
-def graph_freed(node_name):
+def graph_freed(node_name, freed_by=None):
+    by = freed_by if isinstance(freed_by, str) else (
+        "an earlier backward() or autograd.grad() call on this graph")
     return GraphFreedError(
         "Trying to backward through the graph a second time (or to directly access saved tensors "
-        "after they have already been freed): %s's saved tensors were freed by an earlier "
-        "backward() or autograd.grad() call on this graph, which frees them by default to save "
-        "memory. Fix: pass retain_graph=True to the first (and every non-final) backward()/grad() "
-        "call that uses this graph, or recompute the forward pass before the second call."
-        % node_name)
+        "after they have already been freed): %s's saved tensors were freed by %s, which frees "
+        "them by default to save memory. Fix: pass retain_graph=True to that first call (and to "
+        "every call except the last one that uses this graph), or recompute the forward pass "
+        "before calling again." % (node_name, by))
 
 
 def no_grad_fn(index, grad_disabled):

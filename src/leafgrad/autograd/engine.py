@@ -15,6 +15,7 @@
 engine captures the gradient for each requested input instead, and runs only
 the part of the graph that leads to those inputs.
 """
+import os
 import sys
 import weakref
 
@@ -28,6 +29,20 @@ from .grad_mode import mode
 __all__ = ["run_backward"]
 
 _getrefcount = sys.getrefcount
+
+
+_PKG_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def _call_site(what):
+    """'backward() call at script.py:12': the user's line that frees the graph,
+    named later if someone tries to use the freed graph again."""
+    f = sys._getframe(2)
+    while f is not None and f.f_code.co_filename.startswith(_PKG_DIR):
+        f = f.f_back
+    if f is None:
+        return "an earlier %s call" % what
+    return "the %s call at %s:%d" % (what, os.path.basename(f.f_code.co_filename), f.f_lineno)
 
 
 def _collect(roots, targets):
@@ -44,6 +59,8 @@ def _collect(roots, targets):
         if r is not None and r not in seen:
             seen.add(r)
             stack.append((r, iter(r.next_functions)))
+            if r._released and targets is None:
+                raise _errors.graph_freed(r.name(), r._released)
     while stack:
         node, it = stack[-1]
         for child, _ in it:
@@ -51,6 +68,10 @@ def _collect(roots, targets):
                 continue
             deps[child] = deps.get(child, 0) + 1
             if child not in seen:
+                # a freed node anywhere in the graph fails the whole call before
+                # anything runs, so no .grad is half-updated
+                if child._released and targets is None:
+                    raise _errors.graph_freed(child.name(), child._released)
                 seen.add(child)
                 stack.append((child, iter(child.next_functions)))
                 break
@@ -65,6 +86,8 @@ def _collect(roots, targets):
             needed.add(node)
     deps = {}
     for node in needed:
+        if node._released:
+            raise _errors.graph_freed(node.name(), node._released)
         for child, _ in node.next_functions:
             if child in needed:
                 deps[child] = deps.get(child, 0) + 1
@@ -155,6 +178,8 @@ def run_backward(roots, root_grads, retain_graph, create_graph, inputs=None,
     """
     from .._tensor import Tensor
 
+    freed_by = None if retain_graph else _call_site("backward()" if accumulate else
+                                                    "autograd.grad()")
     # edges of the roots
     root_edges = []
     for t in roots:
@@ -250,7 +275,7 @@ def run_backward(roots, root_grads, retain_graph, create_graph, inputs=None,
                 if node._anomaly is not None:
                     node._anomaly(grad_inputs)
             if not retain_graph:
-                node._release()
+                node._release(freed_by)
             del grads
             metas = node._metas
             for i, (child, nr) in enumerate(node.next_functions):

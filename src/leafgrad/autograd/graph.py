@@ -78,7 +78,7 @@ class Node:
         """The tensors saved at forward time; raises once the graph was freed,
         or when one of them was modified in place since."""
         if self._released:
-            raise _errors.graph_freed(self.name())
+            raise _errors.graph_freed(self.name(), self._released)
         saved = self._saved
         if saved is None:
             return ()
@@ -93,7 +93,7 @@ class Node:
         """The op's output, as a tensor whose grad_fn is this node (so a rule
         that uses it can itself be differentiated)."""
         if self._released:
-            raise _errors.graph_freed(self.name())
+            raise _errors.graph_freed(self.name(), self._released)
         from .._tensor import Tensor
         t = Tensor._make_nonleaf(self._out, self, 0)
         if self._out_version is not None and self._out_version[1] != self._out_version[0][0]:
@@ -101,9 +101,10 @@ class Node:
                                          self._out_version[0][0], _type_name(t))
         return t
 
-    def _release(self):
+    def _release(self, freed_by=True):
+        """Drop saved tensors; ``freed_by`` describes the call that freed them."""
         if self.saves:
-            self._released = True
+            self._released = freed_by or True
             self._saved = None
             self._out = None
 
