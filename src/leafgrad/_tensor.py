@@ -58,6 +58,10 @@ class Tensor:
     __slots__ = ("_data", "_requires_grad", "_grad", "_grad_fn", "_output_nr", "_vc",
                  "_acc", "_hooks", "_post_hooks", "_retains_grad", "_base", "__weakref__")
 
+    # NumPy arrays and scalars on the left defer to our reflected operators
+    # (ndarray * tensor is a tensor), as with PyTorch
+    __array_priority__ = 1000
+
     # -- construction (hot path: no validation) ------------------------------
     @staticmethod
     def _make_plain(arr):
