@@ -27,27 +27,20 @@ class Parameter(Tensor):
     __slots__ = ()
 
     def __new__(cls, data=None, requires_grad=True):
-        return object.__new__(cls)
-
-    def __init__(self, data=None, requires_grad=True):
         if data is None:
-            arr = np.zeros((0,), dtype=np.float32)
-            version = [0]
+            t = Tensor._make_plain(np.zeros((0,), dtype=np.float32))
         elif isinstance(data, Tensor):
-            arr = data._data
-            version = data._version
+            t = Tensor._make_plain(data._data)
+            t._version = data._version      # shares memory and version counter with data
         else:
             raise TypeError("Parameter(): argument 'data' must be Tensor, not %s"
                             % type(data).__name__)
-        self._data = arr
-        self._requires_grad = False
-        self._grad = self._grad_fn = self._acc = self._hooks = self._post_hooks = None
-        self._base = None
-        self._output_nr = 0
-        self._version = version
-        self._retains_grad = False
+        t.__class__ = cls                   # same slot layout (__slots__ = ())
+        return t
+
+    def __init__(self, data=None, requires_grad=True):
         if requires_grad:
-            if arr.dtype.kind not in "fc":
+            if self._data.dtype.kind not in "fc":
                 raise _errors.int_requires_grad(self.dtype)
             self._requires_grad = True
 

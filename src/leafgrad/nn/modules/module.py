@@ -637,7 +637,8 @@ class Module:
 
         Raises:
             TypeError: when ``state_dict`` is not a mapping.
-            RuntimeError: with ``strict=True`` for missing or unexpected keys, and always
+            RuntimeError: with ``strict=True`` for missing or unexpected keys (with
+                ``strict=False`` they are only reported in the result), and always
                 for a shape mismatch ("Error(s) in loading state_dict for <Class>: ...").
                 Unlike PyTorch, nothing is copied when it raises.
         """
@@ -655,8 +656,7 @@ class Module:
             for name, target, kind in local:
                 key = prefix + name
                 if key not in state_dict:
-                    if strict:
-                        missing_keys.append(key)
+                    missing_keys.append(key)
                     continue
                 src = state_dict[key]
                 if not isinstance(src, Tensor):
@@ -672,7 +672,7 @@ class Module:
                         "the shape in current model is %s." % (key, src.shape, target.shape))
                     continue
                 copies.append((module, name, kind, target, src))
-            if strict:
+            if True:   # keys are always reported (PyTorch); only strict raises
                 for key in state_dict:
                     if prefix and not key.startswith(prefix):
                         continue
