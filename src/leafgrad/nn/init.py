@@ -12,7 +12,6 @@ import warnings
 import numpy as np
 
 from .._creation import _rng
-from .._tensor import Tensor
 
 __all__ = ["calculate_gain", "uniform_", "normal_", "trunc_normal_", "constant_", "ones_",
            "zeros_", "eye_", "dirac_", "xavier_uniform_", "xavier_normal_", "kaiming_uniform_",
@@ -226,5 +225,3 @@ uniform, normal, constant = uniform_, normal_, constant_
 xavier_uniform, xavier_normal = xavier_uniform_, xavier_normal_
 kaiming_uniform, kaiming_normal = kaiming_uniform_, kaiming_normal_
 orthogonal = orthogonal_
-
-_ = (Tensor,)

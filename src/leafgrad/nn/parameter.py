@@ -1,6 +1,7 @@
 """``nn.Parameter``: a tensor that a ``Module`` registers as one of its parameters.
 
-Follows ``torch.nn.Parameter`` (https://pytorch.org/docs/stable/generated/torch.nn.parameter.Parameter.html):
+Follows ``torch.nn.Parameter``
+(https://pytorch.org/docs/stable/generated/torch.nn.parameter.Parameter.html):
 ``Parameter(data=None, requires_grad=True)`` shares ``data``'s memory, is a leaf,
 and prints as ``Parameter containing:`` followed by the tensor.
 """

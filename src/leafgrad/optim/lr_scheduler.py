@@ -1,6 +1,7 @@
 """Learning-rate schedulers, as ``torch.optim.lr_scheduler``.
 
-Same recursive formulas as PyTorch (https://pytorch.org/docs/stable/optim.html#how-to-adjust-learning-rate),
+Same recursive formulas as PyTorch
+(https://pytorch.org/docs/stable/optim.html#how-to-adjust-learning-rate),
 so ``get_last_lr()`` gives the same floats. Construction sets ``'initial_lr'`` in each
 param group and performs the initial step (epoch 0). Call ``scheduler.step()`` after
 ``optimizer.step()``; calling it first warns, as PyTorch does.
@@ -305,7 +306,8 @@ class CosineAnnealingLR(LRScheduler):
                     * (1 + math.cos(self.last_epoch * math.pi / self.T_max)) / 2
                     for base_lr in self.base_lrs]
         if (self.last_epoch - 1 - self.T_max) % (2 * self.T_max) == 0:
-            return [group["lr"] + (base_lr - self.eta_min) * (1 - math.cos(math.pi / self.T_max)) / 2
+            return [group["lr"]
+                    + (base_lr - self.eta_min) * (1 - math.cos(math.pi / self.T_max)) / 2
                     for base_lr, group in zip(self.base_lrs, self.optimizer.param_groups)]
         return [(1 + math.cos(math.pi * self.last_epoch / self.T_max))
                 / (1 + math.cos(math.pi * (self.last_epoch - 1) / self.T_max))

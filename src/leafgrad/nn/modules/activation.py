@@ -57,7 +57,8 @@ class LeakyReLU(Module):
         return F.leaky_relu(input, self.negative_slope, self.inplace)
 
     def extra_repr(self):
-        return "negative_slope=%s%s" % (self.negative_slope, ", inplace=True" if self.inplace else "")
+        return "negative_slope=%s%s" % (self.negative_slope,
+                                        ", inplace=True" if self.inplace else "")
 
 
 class ELU(Module):

@@ -82,7 +82,8 @@ class Sequential(Module):
 
     def __mul__(self, other):
         if not isinstance(other, int):
-            raise TypeError("unsupported operand type(s) for *: %s and %s" % (type(self), type(other)))
+            raise TypeError("unsupported operand type(s) for *: %s and %s"
+                            % (type(self), type(other)))
         if other <= 0:
             raise ValueError("Non-positive multiplication factor %s for %s" % (other, type(self)))
         combined = Sequential()
@@ -311,7 +312,8 @@ def _param_line(k, p, dtype_str):
 
 
 class ParameterList(Module):
-    """A list of parameters (tensors are wrapped in :class:`Parameter`), registered as '0', '1', ..."""
+    """A list of parameters (tensors are wrapped in :class:`Parameter`), registered as
+    '0', '1', ..."""
 
     def __init__(self, values=None):
         super().__init__()

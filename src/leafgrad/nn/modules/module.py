@@ -6,7 +6,6 @@ a tensor buffer to an attribute registers it; ``parameters()``,
 tree of sub-modules the way PyTorch does (same key names, same repr text).
 Reference: https://pytorch.org/docs/stable/generated/torch.nn.Module.html
 """
-import functools
 import itertools
 from collections import OrderedDict, namedtuple
 
@@ -732,4 +731,3 @@ class Module:
         return main_str
 
 
-_ = (functools,)

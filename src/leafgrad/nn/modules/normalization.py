@@ -11,7 +11,6 @@ import numbers
 import numpy as np
 
 from ... import _creation
-from ..._tensor import Size
 from .. import init
 from ..parameter import Parameter
 from .module import Module
@@ -220,6 +219,3 @@ class BatchNorm2d(_BatchNorm):
 class BatchNorm3d(_BatchNorm):
     """Batch norm over (N, C, D, H, W) input, per channel C."""
     _expected_dims = (5,)
-
-
-_ = (Size,)

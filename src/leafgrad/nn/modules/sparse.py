@@ -47,10 +47,10 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
     """
     idx = input._data if isinstance(input, Tensor) else np.asarray(input)
     if idx.dtype.kind not in "iu":
-        raise RuntimeError("Expected tensor for argument #1 'indices' to have one of the following "
-                           "scalar types: Long, Int; but got torch.%sTensor instead (while checking "
-                           "arguments for embedding)" % {"f": "Float", "b": "Bool"}.get(
-                               idx.dtype.kind, str(idx.dtype)))
+        kind = {"f": "Float", "b": "Bool"}.get(idx.dtype.kind, str(idx.dtype))
+        raise RuntimeError("Expected tensor for argument #1 'indices' to have one of the "
+                           "following scalar types: Long, Int; but got torch.%sTensor instead "
+                           "(while checking arguments for embedding)" % kind)
     num = weight._data.shape[0]
     if idx.size and (idx.min() < -num or idx.max() >= num):
         raise IndexError("index out of range in self")
@@ -85,10 +85,11 @@ class Embedding(Module):
         self.num_embeddings = num_embeddings
         self.embedding_dim = embedding_dim
         if padding_idx is not None:
+            msg = "Padding_idx must be within num_embeddings"
             if padding_idx > 0:
-                assert padding_idx < self.num_embeddings, "Padding_idx must be within num_embeddings"
+                assert padding_idx < self.num_embeddings, msg
             elif padding_idx < 0:
-                assert padding_idx >= -self.num_embeddings, "Padding_idx must be within num_embeddings"
+                assert padding_idx >= -self.num_embeddings, msg
                 padding_idx = self.num_embeddings + padding_idx
         self.padding_idx = padding_idx
         self.max_norm = max_norm

@@ -47,8 +47,9 @@ def get_total_norm(tensors, norm_type=2.0, error_if_nonfinite=False, foreach=Non
     if not tensors:
         return Tensor._make_plain(np.asarray(0.0, dtype=np.float32))
     dtype = np.result_type(*[t._data.dtype for t in tensors])
-    norms = np.array([_vector_norm(t._data, norm_type) for t in tensors])
-    total = _vector_norm(norms, norm_type)
+    with np.errstate(all="ignore"):
+        norms = np.array([_vector_norm(t._data, norm_type) for t in tensors])
+        total = _vector_norm(norms, norm_type)
     if error_if_nonfinite and not math.isfinite(total):
         raise RuntimeError(
             "The total norm of order %s for gradients from `parameters` is non-finite, so it "
@@ -63,13 +64,15 @@ def clip_grads_with_norm_(parameters, max_norm, total_norm, foreach=None):
     if not grads:
         return
     tn = total_norm._data if isinstance(total_norm, Tensor) else np.asarray(total_norm)
-    coef = np.minimum(np.asarray(float(max_norm), tn.dtype) / (tn + np.asarray(1e-6, tn.dtype)),
-                      np.asarray(1.0, tn.dtype))
+    with np.errstate(all="ignore"):
+        coef = np.minimum(np.asarray(float(max_norm), tn.dtype) / (tn + np.asarray(1e-6, tn.dtype)),
+                          np.asarray(1.0, tn.dtype))
     if coef == 1.0:
         return
-    for g in grads:
-        g._data *= coef.astype(g._data.dtype)
-        g._version[0] += 1
+    with np.errstate(all="ignore"):      # a nan/inf norm spreads nan, as in PyTorch
+        for g in grads:
+            g._data *= coef.astype(g._data.dtype)
+            g._version[0] += 1
 
 
 def clip_grad_norm_(parameters, max_norm, norm_type=2.0, error_if_nonfinite=False, foreach=None):

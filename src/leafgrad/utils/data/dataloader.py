@@ -11,7 +11,7 @@ import numpy as np
 from ..._tensor import Tensor
 from ._collate import default_collate, default_convert
 from .dataset import IterableDataset, TensorDataset
-from .sampler import BatchSampler, RandomSampler, Sampler, SequentialSampler
+from .sampler import BatchSampler, RandomSampler, SequentialSampler
 
 __all__ = ["DataLoader", "get_worker_info"]
 
@@ -155,6 +155,3 @@ class DataLoader:
 
     def __repr__(self):
         return "<%s.%s object at 0x%x>" % (type(self).__module__, type(self).__name__, id(self))
-
-
-_ = (Sampler,)

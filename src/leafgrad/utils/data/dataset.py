@@ -7,7 +7,6 @@ import math
 import warnings
 
 from ... import _creation
-from ..._tensor import Tensor
 
 __all__ = ["Dataset", "IterableDataset", "TensorDataset", "StackDataset", "ConcatDataset",
            "ChainDataset", "Subset", "random_split"]
@@ -187,6 +186,3 @@ def random_split(dataset, lengths, generator=None):
     indices = _creation._rng(generator).permutation(sum(lengths)).tolist()
     return [Subset(dataset, indices[offset - length:offset])
             for offset, length in zip(itertools.accumulate(lengths), lengths)]
-
-
-_ = (Tensor,)

@@ -1,0 +1,237 @@
+"""Optimizers against real PyTorch: same trajectories over several steps, same state keys,
+state_dict format, repr, validation errors."""
+import copy
+
+import numpy as np
+import pytest
+import torch
+
+import leafgrad as lg
+import leafgrad.nn as lnn
+import leafgrad.optim as loptim
+
+STEPS = 6
+
+
+def make_models(seed=0):
+    torch.manual_seed(seed)
+    tm = torch.nn.Sequential(torch.nn.Linear(4, 5), torch.nn.Tanh(), torch.nn.Linear(5, 2))
+    lm = lnn.Sequential(lnn.Linear(4, 5), lnn.Tanh(), lnn.Linear(5, 2))
+    lm.load_state_dict({k: lg.tensor(v.detach().numpy()) for k, v in tm.state_dict().items()})
+    return tm, lm
+
+
+def data(seed=1):
+    rng = np.random.default_rng(seed)
+    return rng.standard_normal((8, 4)).astype(np.float32), \
+        rng.standard_normal((8, 2)).astype(np.float32)
+
+
+def assert_same_params(tm, lm, rtol=2e-5, atol=1e-6):
+    for (tn, tp), (ln, lp) in zip(tm.named_parameters(), lm.named_parameters()):
+        assert tn == ln
+        np.testing.assert_allclose(lp.detach().numpy(), tp.detach().numpy(), rtol=rtol, atol=atol,
+                                   err_msg=tn)
+
+
+def train_both(tcls, lcls, kwargs, steps=STEPS, groups=False):
+    tm, lm = make_models()
+    x, y = data()
+    if groups:
+        tparams = [{"params": tm[0].parameters()}, {"params": tm[2].parameters(), "lr": 0.05}]
+        lparams = [{"params": lm[0].parameters()}, {"params": lm[2].parameters(), "lr": 0.05}]
+    else:
+        tparams, lparams = tm.parameters(), lm.parameters()
+    topt, lopt = tcls(tparams, **kwargs), lcls(lparams, **kwargs)
+    for _ in range(steps):
+        topt.zero_grad()
+        lopt.zero_grad()
+        tl = ((tm(torch.tensor(x)) - torch.tensor(y)) ** 2).mean()
+        ll = ((lm(lg.tensor(x)) - lg.tensor(y)) ** 2).mean()
+        np.testing.assert_allclose(ll.item(), tl.item(), rtol=2e-5)
+        tl.backward()
+        ll.backward()
+        topt.step()
+        lopt.step()
+        assert_same_params(tm, lm)
+    return tm, lm, topt, lopt
+
+
+CASES = [
+    ("SGD", dict(lr=0.1)),
+    ("SGD", dict(lr=0.1, momentum=0.9)),
+    ("SGD", dict(lr=0.1, momentum=0.9, nesterov=True)),
+    ("SGD", dict(lr=0.05, momentum=0.8, dampening=0.3, weight_decay=0.01)),
+    ("SGD", dict(lr=0.05, weight_decay=0.1, maximize=True)),
+    ("Adam", dict(lr=0.01)),
+    ("Adam", dict(lr=0.01, betas=(0.8, 0.99), eps=1e-6, weight_decay=0.05)),
+    ("Adam", dict(lr=0.01, amsgrad=True)),
+    ("Adam", dict(lr=0.01, maximize=True)),
+    ("AdamW", dict(lr=0.01)),
+    ("AdamW", dict(lr=0.01, weight_decay=0.1, amsgrad=True)),
+    ("RMSprop", dict(lr=0.01)),
+    ("RMSprop", dict(lr=0.01, alpha=0.9, momentum=0.5, centered=True, weight_decay=0.01)),
+    ("RMSprop", dict(lr=0.01, momentum=0.9)),
+    ("Adagrad", dict(lr=0.1)),
+    ("Adagrad", dict(lr=0.1, lr_decay=0.01, weight_decay=0.01, initial_accumulator_value=0.1)),
+]
+
+
+@pytest.mark.parametrize("name,kwargs", CASES, ids=[f"{n}-{i}" for i, (n, _) in enumerate(CASES)])
+def test_trajectory_matches_torch(name, kwargs):
+    tm, lm, topt, lopt = train_both(getattr(torch.optim, name), getattr(loptim, name), kwargs)
+    # same state keys per parameter, same state values
+    tsd, lsd = topt.state_dict(), lopt.state_dict()
+    assert sorted(tsd["state"]) == sorted(lsd["state"])
+    for k in tsd["state"]:
+        assert list(tsd["state"][k]) == list(lsd["state"][k])
+        for key, tv in tsd["state"][k].items():
+            lv = lsd["state"][k][key]
+            np.testing.assert_allclose(lv.numpy(), tv.numpy(), rtol=1e-4, atol=1e-7, err_msg=key)
+            assert lv.dtype.name == str(tv.dtype).replace("torch.", "")
+    assert tsd["param_groups"] == lsd["param_groups"]
+    assert repr(lopt) == repr(topt)
+
+
+def test_param_groups_with_own_lr():
+    _, _, topt, lopt = train_both(torch.optim.SGD, loptim.SGD, dict(lr=0.1, momentum=0.9),
+                                  groups=True)
+    assert [g["lr"] for g in lopt.param_groups] == [0.1, 0.05]
+    assert lopt.state_dict()["param_groups"] == topt.state_dict()["param_groups"]
+
+
+def test_sgd_first_momentum_buffer_is_copy_of_grad():
+    p = lnn.Parameter(lg.tensor([1.0, 2.0]))
+    p.grad = lg.tensor([0.5, -1.0])
+    opt = loptim.SGD([p], lr=0.1, momentum=0.9)
+    opt.step()
+    buf = opt.state[p]["momentum_buffer"]
+    np.testing.assert_array_equal(buf.numpy(), [0.5, -1.0])
+    buf.numpy()[0] = 100.0
+    assert p.grad.numpy()[0] == 0.5                      # a clone, not the grad itself
+    assert p._version[0] >= 1
+
+
+def test_params_without_grad_are_skipped():
+    a = lnn.Parameter(lg.ones(2))
+    b = lnn.Parameter(lg.ones(2))
+    a.grad = lg.ones(2)
+    opt = loptim.Adam([a, b], lr=0.1)
+    opt.step()
+    np.testing.assert_array_equal(b.detach().numpy(), [1.0, 1.0])
+    assert b not in opt.state and a in opt.state
+
+
+def test_state_dict_roundtrip_continues_identically():
+    tm, lm, topt, lopt = train_both(torch.optim.Adam, loptim.Adam, dict(lr=0.01), steps=2)
+    lm2 = copy.deepcopy(lm)
+    lopt2 = loptim.Adam(lm2.parameters(), lr=0.5)
+    lopt2.load_state_dict(lopt.state_dict())
+    assert lopt2.param_groups[0]["lr"] == 0.01
+    assert lopt2.param_groups[0]["params"][0] is next(lm2.parameters())
+    x, y = data(5)
+    for m, o in ((lm, lopt), (lm2, lopt2)):
+        o.zero_grad()
+        ((m(lg.tensor(x)) - lg.tensor(y)) ** 2).mean().backward()
+        o.step()
+    for p1, p2 in zip(lm.parameters(), lm2.parameters()):
+        np.testing.assert_array_equal(p1.detach().numpy(), p2.detach().numpy())
+    # the loaded state is a copy: stepping one does not move the other's state
+    s1 = lopt.state[next(lm.parameters())]["exp_avg"]
+    s2 = lopt2.state[next(lm2.parameters())]["exp_avg"]
+    assert s1 is not s2
+    with pytest.raises(ValueError, match="different number of parameter groups"):
+        lopt2.load_state_dict({"state": {}, "param_groups": []})
+
+
+def test_zero_grad_modes():
+    p = lnn.Parameter(lg.ones(2))
+    p.grad = lg.ones(2)
+    opt = loptim.SGD([p], lr=0.1)
+    opt.zero_grad(set_to_none=False)
+    np.testing.assert_array_equal(p.grad.numpy(), [0.0, 0.0])
+    opt.zero_grad()
+    assert p.grad is None
+
+
+def test_closure_is_called_with_grad_enabled():
+    p = lnn.Parameter(lg.tensor([2.0]))
+    opt = loptim.SGD([p], lr=0.1)
+
+    def closure():
+        opt.zero_grad()
+        loss = (p * p).sum()
+        loss.backward()
+        return loss
+
+    with lg.no_grad():
+        loss = opt.step(closure)
+    assert loss.item() == 4.0
+    np.testing.assert_allclose(p.detach().numpy(), [1.6], rtol=1e-6)
+
+
+def test_add_param_group():
+    a, b = lnn.Parameter(lg.ones(1)), lnn.Parameter(lg.ones(1))
+    opt = loptim.SGD([a], lr=0.1, momentum=0.5)
+    opt.add_param_group({"params": b, "lr": 0.01})
+    assert opt.param_groups[1]["momentum"] == 0.5 and opt.param_groups[1]["params"] == [b]
+    with pytest.raises(ValueError, match="more than one parameter group"):
+        opt.add_param_group({"params": [a]})
+
+
+@pytest.mark.parametrize("call,match", [
+    (lambda P: loptim.SGD(P, lr=-0.1), "Invalid learning rate: -0.1"),
+    (lambda P: loptim.SGD(P, lr=0.1, nesterov=True),
+     "Nesterov momentum requires a momentum and zero dampening"),
+    (lambda P: loptim.SGD(P, lr=0.1, momentum=0.9, dampening=0.1, nesterov=True),
+     "Nesterov momentum requires a momentum and zero dampening"),
+    (lambda P: loptim.SGD(P, lr=0.1, momentum=-1), "Invalid momentum value: -1"),
+    (lambda P: loptim.Adam(P, betas=(1.0, 0.9)), "Invalid beta parameter at index 0: 1.0"),
+    (lambda P: loptim.Adam(P, eps=-1.0), "Invalid epsilon value: -1.0"),
+    (lambda P: loptim.AdamW(P, weight_decay=-1), "Invalid weight_decay value: -1"),
+    (lambda P: loptim.RMSprop(P, alpha=-0.1), "Invalid alpha value: -0.1"),
+    (lambda P: loptim.Adagrad(P, lr_decay=-1), "Invalid lr_decay value: -1"),
+])
+def test_validation_errors_match_torch(call, match):
+    with pytest.raises(ValueError, match=match):
+        call([lnn.Parameter(lg.ones(1))])
+
+
+def test_validation_messages_equal_torch_text():
+    for lib, P in ((loptim, lnn.Parameter(lg.ones(1))),
+                   (torch.optim, torch.nn.Parameter(torch.ones(1)))):
+        with pytest.raises(ValueError, match="^Invalid learning rate: -0.1$"):
+            lib.SGD([P], lr=-0.1)
+        with pytest.raises(ValueError, match="^optimizer got an empty parameter list$"):
+            lib.SGD([], lr=0.1)
+        with pytest.raises(TypeError, match="iterable of Tensors or dicts"):
+            lib.SGD(P, lr=0.1)
+
+
+def test_non_leaf_tensor_error_explains_fix():
+    x = lg.ones(2, requires_grad=True)
+    with pytest.raises(ValueError, match="^can't optimize a non-leaf Tensor") as err:
+        loptim.SGD([x * 2], lr=0.1)
+    assert "requires_grad=True" in str(err.value) and "detach().requires_grad_()" in str(err.value)
+    with pytest.raises(ValueError, match="^can't optimize a non-leaf Tensor"):
+        torch.optim.SGD([torch.ones(2, requires_grad=True) * 2], lr=0.1)
+
+
+def test_step_hooks():
+    p = lnn.Parameter(lg.ones(1))
+    p.grad = lg.ones(1)
+    opt = loptim.SGD([p], lr=0.1)
+    seen = []
+    h = opt.register_step_pre_hook(lambda o, a, k: seen.append("pre"))
+    opt.register_step_post_hook(lambda o, a, k: seen.append("post"))
+    opt.step()
+    h.remove()
+    opt.step()
+    assert seen == ["pre", "post", "post"]
+
+
+def test_default_hyperparameters_match_torch():
+    for name in ("SGD", "Adam", "AdamW", "RMSprop", "Adagrad"):
+        lo = getattr(loptim, name)([lnn.Parameter(lg.ones(1))])
+        to = getattr(torch.optim, name)([torch.nn.Parameter(torch.ones(1))])
+        assert lo.defaults == to.defaults, name
