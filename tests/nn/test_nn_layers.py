@@ -327,3 +327,29 @@ def test_modulelist_and_moduledict():
     assert list(md.keys()) == ["x", "y"] and "y" in md and len(md) == 2
     assert [n for n, _ in md.named_parameters()] == ["x.weight", "x.bias"]
     assert md.pop("y").__class__ is lnn.ReLU
+
+
+def test_functional_norms_and_embedding_match_torch():
+    import torch.nn.functional as TF
+    import leafgrad.nn.functional as LF
+    x = arr(4, 3, 5, scale=2.0)
+    w, b = arr(5, seed=1), arr(5, seed=2)
+    np.testing.assert_allclose(
+        LF.layer_norm(lg.tensor(x), (5,), lg.tensor(w), lg.tensor(b)).numpy(),
+        TF.layer_norm(torch.tensor(x), (5,), torch.tensor(w), torch.tensor(b)).numpy(),
+        rtol=RTOL, atol=ATOL)
+    rm_l, rv_l = lg.zeros(3), lg.ones(3)
+    rm_t, rv_t = torch.zeros(3), torch.ones(3)
+    lo = LF.batch_norm(lg.tensor(x), rm_l, rv_l, training=True, momentum=0.2)
+    to = TF.batch_norm(torch.tensor(x), rm_t, rv_t, training=True, momentum=0.2)
+    np.testing.assert_allclose(lo.numpy(), to.numpy(), rtol=RTOL, atol=ATOL)
+    np.testing.assert_allclose(rv_l.numpy(), rv_t.numpy(), rtol=RTOL)
+    lo = LF.batch_norm(lg.tensor(x), rm_l, rv_l)
+    to = TF.batch_norm(torch.tensor(x), rm_t, rv_t)
+    np.testing.assert_allclose(lo.numpy(), to.numpy(), rtol=RTOL, atol=ATOL)
+    wt = arr(5, 2)
+    lw, tw = lg.tensor(wt, requires_grad=True), torch.tensor(wt, requires_grad=True)
+    idx = np.array([1, 0, 1, 4])
+    LF.embedding(lg.tensor(idx), lw, padding_idx=1).sum().backward()
+    TF.embedding(torch.tensor(idx), tw, padding_idx=1).sum().backward()
+    np.testing.assert_array_equal(lw.grad.numpy(), tw.grad.numpy())

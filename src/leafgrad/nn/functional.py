@@ -248,8 +248,24 @@ def dropout(input, p=0.5, training=True, inplace=False):
 
 def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
               scale_grad_by_freq=False, sparse=False):
-    """Rows of ``weight`` picked by integer ``input``; repeated indices accumulate gradient."""
-    return weight[input]
+    """Rows of ``weight`` picked by integer ``input``; repeated indices accumulate gradient,
+    the ``padding_idx`` row gets none, ``max_norm`` renormalises the rows used in place.
+    (Implemented in ``nn.modules.sparse``.)"""
+    from .modules.sparse import embedding as _embedding
+    return _embedding(input, weight, padding_idx, max_norm, norm_type, scale_grad_by_freq, sparse)
+
+
+def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
+    """Layer normalisation over the trailing dims (see ``nn.modules.normalization``)."""
+    from .modules.normalization import layer_norm as _layer_norm
+    return _layer_norm(input, normalized_shape, weight, bias, eps)
+
+
+def batch_norm(input, running_mean, running_var, weight=None, bias=None, training=False,
+               momentum=0.1, eps=1e-5):
+    """Batch normalisation over dim 1 (see ``nn.modules.normalization``)."""
+    from .modules.normalization import batch_norm as _batch_norm
+    return _batch_norm(input, running_mean, running_var, weight, bias, training, momentum, eps)
 
 
 def pad(input, pad, mode="constant", value=None):

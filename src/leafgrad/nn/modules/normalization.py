@@ -16,6 +16,7 @@ from ..parameter import Parameter
 from .module import Module
 
 __all__ = ["LayerNorm", "BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "RMSNorm"]
+# layer_norm and batch_norm (below) are re-exported by nn.functional
 
 
 class LayerNorm(Module):
@@ -55,22 +56,7 @@ class LayerNorm(Module):
                 init.zeros_(self.bias)
 
     def forward(self, input):
-        ns = self.normalized_shape
-        k = len(ns)
-        if tuple(input.shape[input.dim() - k:]) != ns or input.dim() < k:
-            raise RuntimeError(
-                "Given normalized_shape=%s, expected input with shape [*, %s], but got input of "
-                "size%s" % (list(ns), ", ".join(str(s) for s in ns), list(input.shape)))
-        dims = tuple(range(-k, 0))
-        mean = input.mean(dims, keepdim=True)
-        xc = input - mean
-        var = (xc * xc).mean(dims, keepdim=True)
-        out = xc * (var + self.eps).rsqrt()
-        if self.weight is not None:
-            out = out * self.weight
-        if self.bias is not None:
-            out = out + self.bias
-        return out
+        return layer_norm(input, self.normalized_shape, self.weight, self.bias, self.eps)
 
     def extra_repr(self):
         return "%s, eps=%s, elementwise_affine=%s, bias=%s" % (
@@ -155,13 +141,6 @@ class _BatchNorm(Module):
 
     def forward(self, input):
         self._check_input_dim(input)
-        nd = input.dim()
-        c = self.num_features
-        if input.shape[1] != c:
-            raise RuntimeError("running_mean should contain %d elements not %d"
-                               % (input.shape[1], c))
-        dims = (0,) + tuple(range(2, nd))
-        bshape = (1, c) + (1,) * (nd - 2)
         factor = 0.0 if self.momentum is None else self.momentum
         if self.training and self.track_running_stats and self.num_batches_tracked is not None:
             self.num_batches_tracked._data[...] += 1
@@ -169,32 +148,10 @@ class _BatchNorm(Module):
             if self.momentum is None:
                 factor = 1.0 / float(self.num_batches_tracked._data)
         use_batch = self.training or (self.running_mean is None and self.running_var is None)
-        if use_batch:
-            n = input.numel() // c
-            if n <= 1:
-                raise ValueError("Expected more than 1 value per channel when training, got "
-                                 "input size %r" % (input.shape,))
-            mean = input.mean(dims, keepdim=True)
-            xc = input - mean
-            var = (xc * xc).mean(dims, keepdim=True)
-            out = xc * (var + self.eps).rsqrt()
-            if self.training and self.running_mean is not None:
-                rm, rv = self.running_mean, self.running_var
-                bm = mean._data.reshape(c)
-                bv = var._data.reshape(c) * (n / (n - 1))
-                rm._data[...] = (1 - factor) * rm._data + factor * bm
-                rv._data[...] = (1 - factor) * rv._data + factor * bv
-                rm._version[0] += 1
-                rv._version[0] += 1
-        else:
-            rm = self.running_mean.reshape(bshape)
-            rv = self.running_var.reshape(bshape)
-            out = (input - rm) * (rv + self.eps).rsqrt()
-        if self.weight is not None:
-            out = out * self.weight.reshape(bshape)
-        if self.bias is not None:
-            out = out + self.bias.reshape(bshape)
-        return out
+        track = not self.training or self.track_running_stats
+        return batch_norm(input, self.running_mean if track else None,
+                          self.running_var if track else None, self.weight, self.bias,
+                          use_batch, factor, self.eps)
 
     def extra_repr(self):
         return ("%s, eps=%s, momentum=%s, affine=%s, bias=%s, track_running_stats=%s" % (
@@ -219,3 +176,75 @@ class BatchNorm2d(_BatchNorm):
 class BatchNorm3d(_BatchNorm):
     """Batch norm over (N, C, D, H, W) input, per channel C."""
     _expected_dims = (5,)
+
+
+def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
+    """``F.layer_norm``: normalise over the trailing ``normalized_shape`` dims (biased variance),
+    then scale by ``weight`` and shift by ``bias`` (both of shape ``normalized_shape``).
+
+    Raises:
+        RuntimeError: when the input's trailing dims are not ``normalized_shape``.
+    """
+    if isinstance(normalized_shape, numbers.Integral):
+        normalized_shape = (normalized_shape,)
+    ns = tuple(normalized_shape)
+    k = len(ns)
+    if input.dim() < k or tuple(input.shape[input.dim() - k:]) != ns:
+        raise RuntimeError(
+            "Given normalized_shape=%s, expected input with shape [*, %s], but got input of "
+            "size%s" % (list(ns), ", ".join(str(s) for s in ns), list(input.shape)))
+    dims = tuple(range(-k, 0))
+    mean = input.mean(dims, keepdim=True)
+    xc = input - mean
+    var = (xc * xc).mean(dims, keepdim=True)
+    out = xc * (var + eps).rsqrt()
+    if weight is not None:
+        out = out * weight
+    if bias is not None:
+        out = out + bias
+    return out
+
+
+def batch_norm(input, running_mean, running_var, weight=None, bias=None, training=False,
+               momentum=0.1, eps=1e-5):
+    """``F.batch_norm`` over channel dim 1 of (N, C, *) input.
+
+    training: normalise with the batch statistics (biased variance) and, when running
+    stats are given, update them in place: running = (1 - momentum) running + momentum
+    stat, with the unbiased variance. Otherwise normalise with the running stats.
+
+    Raises:
+        ValueError: one value per channel in training.
+        RuntimeError: when C differs from the running stats' / weight's size.
+    """
+    nd = input.dim()
+    c = input.shape[1] if nd > 1 else input.shape[0]
+    for t in (running_mean, running_var, weight, bias):
+        if t is not None and t.numel() != c:
+            raise RuntimeError("running_mean should contain %d elements not %d" % (c, t.numel()))
+    dims = (0,) + tuple(range(2, nd))
+    bshape = (1, c) + (1,) * (nd - 2)
+    if training:
+        n = input.numel() // c
+        if n <= 1:
+            raise ValueError("Expected more than 1 value per channel when training, got input "
+                             "size %r" % (input.shape,))
+        mean = input.mean(dims, keepdim=True)
+        xc = input - mean
+        var = (xc * xc).mean(dims, keepdim=True)
+        out = xc * (var + eps).rsqrt()
+        if running_mean is not None:
+            rm = running_mean._data
+            rm[...] = (1 - momentum) * rm + momentum * mean._data.reshape(c)
+            running_mean._version[0] += 1
+        if running_var is not None:
+            rv = running_var._data
+            rv[...] = (1 - momentum) * rv + momentum * (var._data.reshape(c) * (n / (n - 1)))
+            running_var._version[0] += 1
+    else:
+        out = (input - running_mean.reshape(bshape)) * (running_var.reshape(bshape) + eps).rsqrt()
+    if weight is not None:
+        out = out * weight.reshape(bshape)
+    if bias is not None:
+        out = out + bias.reshape(bshape)
+    return out
