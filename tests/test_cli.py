@@ -1,0 +1,271 @@
+"""The ``leafgrad`` command: ``train``, ``run``, ``--version``, and the torch alias."""
+import importlib.util
+import re
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from test_examples import ROOT, child_env, leafgrad_cmd
+
+TIMEOUT = 120
+
+
+def run(args, cwd=None, cmd=None, **kw):
+    cmd = leafgrad_cmd() if cmd is None else cmd
+    return subprocess.run(cmd + list(args), cwd=str(cwd or ROOT), env=child_env(),
+                          capture_output=True, text=True, timeout=TIMEOUT, **kw)
+
+
+def py(code, cwd=None):
+    return subprocess.run([sys.executable, "-c", textwrap.dedent(code)], cwd=str(cwd or ROOT),
+                          env=child_env(), capture_output=True, text=True, timeout=TIMEOUT)
+
+
+def accuracy(stdout):
+    m = re.search(r"^test accuracy: (\d\.\d{4})$", stdout.splitlines()[-1])
+    assert m, "no final 'test accuracy' line in:\n" + stdout
+    return float(m.group(1))
+
+
+# ------------------------------------------------------------------- train
+needs_sklearn = pytest.mark.skipif(importlib.util.find_spec("sklearn") is None,
+                                   reason="scikit-learn is not installed")
+
+
+@pytest.fixture(scope="module")
+def cancer_run():
+    return run(["train", "--no-progress", "--seed", "0"])
+
+
+@needs_sklearn
+def test_train_breast_cancer(cancer_run):
+    p = cancer_run
+    assert p.returncode == 0, p.stderr
+    assert accuracy(p.stdout) >= 0.95
+    assert "BCELoss" in p.stdout
+    # the per-parameter gradient table of the last mini-batch
+    for name in ("hidden1.weight", "hidden1.bias", "hidden2.weight", "hidden2.bias",
+                 "output.weight", "output.bias"):
+        assert re.search(r"^\s+%s\s+\(" % re.escape(name), p.stdout, re.M), name
+    assert "grad mean" in p.stdout and "grad abs max" in p.stdout
+    # one line per epoch without the bar
+    assert len(re.findall(r"^epoch\s+\d+/\d+", p.stdout, re.M)) == 30
+
+
+@needs_sklearn
+def test_train_same_seed_same_output(cancer_run):
+    again = run(["train", "--no-progress", "--seed", "0"])
+    assert again.returncode == 0, again.stderr
+    assert again.stdout == cancer_run.stdout
+
+
+@needs_sklearn
+def test_train_other_seed_other_numbers(cancer_run):
+    other = run(["train", "--no-progress", "--seed", "1", "--epochs", "3"])
+    assert other.returncode == 0, other.stderr
+    def first_epoch(out):
+        return re.search(r"^epoch\s+1/\d+\s+(.*)$", out, re.M).group(1)
+    assert first_epoch(other.stdout) != first_epoch(cancer_run.stdout)
+
+
+@needs_sklearn
+def test_train_digits(tmp_path):
+    path = tmp_path / "digits.safetensors"
+    p = run(["train", "--dataset", "digits", "--save", str(path)])   # with the tqdm bar
+    assert p.returncode == 0, p.stderr
+    assert accuracy(p.stdout) >= 0.95
+    assert "CrossEntropyLoss" in p.stdout
+    assert "epoch " not in p.stdout          # progress went to the bar (stderr)
+    q = py("""
+        import leafgrad
+        sd = leafgrad.load(%r)
+        print(sorted((k, tuple(v.shape)) for k, v in sd.items()))
+        """ % str(path))
+    assert q.returncode == 0, q.stderr
+    assert "('output.weight', (10, 32))" in q.stdout
+    assert "('hidden1.weight', (32, 64))" in q.stdout
+
+
+def test_train_help_with_python_m():
+    p = run(["train", "--help"], cmd=[sys.executable, "-m", "leafgrad"])
+    assert p.returncode == 0, p.stderr
+    for opt in ("--dataset", "--epochs", "--lr", "--hidden", "--batch-size", "--seed", "--save"):
+        assert opt in p.stdout
+
+
+def test_train_without_sklearn():
+    p = py("""
+        import sys
+        sys.modules['sklearn'] = None        # makes `import sklearn` fail
+        from leafgrad.cli import main
+        sys.exit(main(['train']))
+        """)
+    assert p.returncode != 0
+    assert "pip install leafgrad[demo]" in p.stderr
+    assert "Traceback" not in p.stderr
+
+
+@needs_sklearn
+def test_train_without_tqdm_prints_epochs():
+    p = py("""
+        import sys
+        sys.modules['tqdm'] = sys.modules['tqdm.auto'] = None
+        from leafgrad.cli import main
+        sys.exit(main(['train', '--epochs', '2']))
+        """)
+    assert p.returncode == 0, p.stderr
+    assert len(re.findall(r"^epoch \d/2 ", p.stdout, re.M)) == 2
+
+
+def test_train_bad_option():
+    p = run(["train", "--epochs", "0"])
+    assert p.returncode == 2 and "--epochs" in p.stderr
+
+
+# --------------------------------------------------------------- top level
+def test_version():
+    import leafgrad
+    for cmd in (leafgrad_cmd(), [sys.executable, "-m", "leafgrad"]):
+        p = run(["--version"], cmd=cmd)
+        assert p.returncode == 0
+        assert p.stdout.strip() == "leafgrad %s" % leafgrad.__version__
+
+
+def test_unknown_command():
+    p = run(["frobnicate"])
+    assert p.returncode == 2 and "unknown command" in p.stderr
+
+
+def test_import_leafgrad_does_not_import_torch():
+    p = py("""
+        import sys
+        import leafgrad, leafgrad.cli, leafgrad.train, leafgrad._torch_alias
+        import leafgrad.nn, leafgrad.optim, leafgrad.utils.data
+        bad = sorted(m for m in sys.modules if m == 'torch' or m.startswith('torch.'))
+        print(bad)
+        """)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.strip() == "[]"
+
+
+# --------------------------------------------------------------------- run
+def test_run_argv_name_path_and_exit_code(tmp_path):
+    (tmp_path / "helper_mod.py").write_text("VALUE = 42\n")
+    script = tmp_path / "script.py"
+    script.write_text(textwrap.dedent("""
+        import os, sys
+        import torch
+        import torch.nn as nn
+        import torch.nn.functional as F
+        from torch.autograd import grad
+        from torch.utils.data import DataLoader
+        import helper_mod                      # found next to the script
+        print(sys.argv[1:])
+        print(os.path.basename(sys.argv[0]), __name__)
+        print(torch.__name__, nn.__name__, F.__name__, grad.__module__.split('.')[0])
+        print(torch.nn.functional is F, torch.optim.SGD.__module__.split('.')[0])
+        print(helper_mod.VALUE)
+        sys.exit(int(sys.argv[1]))
+        """))
+    p = run(["run", str(script), "7", "--flag", "x y"], cwd=tmp_path.parent)
+    assert p.returncode == 7, p.stderr
+    lines = p.stdout.splitlines()
+    assert lines[0] == "['7', '--flag', 'x y']"
+    assert lines[1] == "script.py __main__"
+    assert lines[2] == "leafgrad leafgrad.nn leafgrad.nn.functional leafgrad"
+    assert lines[3] == "True leafgrad"
+    assert lines[4] == "42"
+    p = run(["run", str(script), "0"])
+    assert p.returncode == 0, p.stderr
+
+
+def test_run_uncaught_exception_traceback(tmp_path):
+    script = tmp_path / "boom.py"
+    script.write_text("import torch\n\ndef f():\n    return 1 / 0\n\nprint('before')\nf()\n")
+    p = run(["run", str(script)])
+    assert p.returncode == 1
+    assert p.stdout == "before\n"
+    err = p.stderr
+    assert err.startswith("Traceback (most recent call last):"), err
+    assert 'boom.py", line 7, in <module>' in err
+    assert 'line 4, in f' in err
+    assert err.rstrip().endswith("ZeroDivisionError: division by zero")
+    assert "cli.py" not in err          # the runner's own frames are left out
+
+
+def test_run_exception_from_leafgrad_is_a_torch_like_error(tmp_path):
+    script = tmp_path / "freed.py"
+    script.write_text("import torch\nx = torch.tensor(2.0, requires_grad=True)\n"
+                      "y = x * x\ny.backward()\ny.backward()\n")
+    p = run(["run", str(script)])
+    assert p.returncode == 1
+    assert "Traceback" in p.stderr and "Error" in p.stderr.splitlines()[-1]
+
+
+def test_run_missing_script_and_syntax_error(tmp_path):
+    p = run(["run", str(tmp_path / "nope.py")])
+    assert p.returncode == 2 and "nope.py" in p.stderr
+    bad = tmp_path / "bad.py"
+    bad.write_text("def f(:\n")
+    p = run(["run", str(bad)])
+    assert p.returncode == 1 and "SyntaxError" in p.stderr
+    p = run(["run"])
+    assert p.returncode == 2
+
+
+def test_run_with_python_m_and_system_exit_message(tmp_path):
+    script = tmp_path / "msg.py"
+    script.write_text("import sys, torch\nsys.exit('bad input: ' + torch.__name__)\n")
+    p = run(["run", str(script)], cmd=[sys.executable, "-m", "leafgrad"])
+    assert p.returncode == 1
+    assert p.stderr.strip() == "bad input: leafgrad"
+
+
+# ------------------------------------------------------------------- alias
+def test_alias_install_uninstall():
+    p = py("""
+        import importlib, sys
+        import leafgrad
+        from leafgrad import _torch_alias
+        _torch_alias.install(); _torch_alias.install()          # idempotent
+        assert sum(isinstance(f, _torch_alias.TorchAlias) for f in sys.meta_path) == 1
+        import torch, torch.nn.functional as F
+        from torch.nn import Linear
+        assert torch is leafgrad and F is leafgrad.nn.functional
+        assert Linear is leafgrad.nn.Linear
+        assert importlib.import_module('torch.optim') is leafgrad.optim
+        # leafgrad keeps its own identity (relative imports, pickling)
+        assert torch.__name__ == 'leafgrad' and torch.__spec__.name == 'leafgrad'
+        assert F.__spec__.name == 'leafgrad.nn.functional'
+        try:
+            import torch.no_such_module
+        except ModuleNotFoundError as e:
+            assert e.name == 'torch.no_such_module', e.name
+        else:
+            raise AssertionError('no error')
+        _torch_alias.uninstall()
+        assert not any(m == 'torch' or m.startswith('torch.') for m in sys.modules)
+        with _torch_alias.aliased():
+            import torch
+            assert torch is leafgrad
+        assert 'torch' not in sys.modules and not _torch_alias.is_installed()
+        print('ok')
+        """)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.strip() == "ok"
+
+
+def test_alias_refuses_when_real_torch_is_loaded():
+    p = py("""
+        import sys, types
+        sys.modules['torch'] = types.ModuleType('torch')    # stands for the real one
+        from leafgrad import _torch_alias
+        try:
+            _torch_alias.install()
+        except RuntimeError as e:
+            print('refused')
+        """)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.strip() == "refused"
