@@ -245,6 +245,16 @@ def test_alias_install_uninstall():
             assert e.name == 'torch.no_such_module', e.name
         else:
             raise AssertionError('no error')
+        import torch.backends.cudnn as cudnn        # namespace objects import too
+        import torch.cuda
+        assert cudnn is leafgrad.backends.cudnn and not torch.cuda.is_available()
+        for name in ('torch.Tensor', 'torch.float32', 'torch.tensor', 'torch.nn.nope'):
+            try:
+                importlib.import_module(name)
+            except ModuleNotFoundError:
+                pass
+            else:
+                raise AssertionError(name + ' imported')
         _torch_alias.uninstall()
         assert not any(m == 'torch' or m.startswith('torch.') for m in sys.modules)
         with _torch_alias.aliased():

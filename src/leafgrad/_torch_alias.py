@@ -22,6 +22,7 @@ import importlib
 import importlib.abc
 import importlib.machinery
 import sys
+import types
 
 __all__ = ["install", "uninstall", "is_installed", "aliased", "TorchAlias"]
 
@@ -41,6 +42,7 @@ class TorchAlias(importlib.abc.MetaPathFinder, importlib.abc.Loader):
     def __init__(self, source=_SOURCE, target=_TARGET):
         self.source = source
         self.target = target
+        self.loaded = {}     # torch name -> object this alias put in sys.modules
 
     def __repr__(self):
         return "<%s %s -> %s>" % (type(self).__name__, self.source, self.target)
@@ -60,42 +62,70 @@ class TorchAlias(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         try:
             real = importlib.import_module(real_name)
         except ModuleNotFoundError as exc:
-            if exc.name != real_name:   # a genuine missing dependency inside leafgrad
-                raise
-            raise ModuleNotFoundError(
-                "No module named %r: leafgrad stands in for torch here and has no %r"
-                % (fullname, real_name), name=fullname) from None
-        spec = importlib.machinery.ModuleSpec(
-            fullname, self, is_package=hasattr(real, "__path__"))
+            if not (exc.name == real_name or real_name.startswith(str(exc.name) + ".")):
+                raise                   # a genuine missing dependency inside leafgrad
+            real = self._attribute(fullname)
+            if real is None:
+                raise ModuleNotFoundError(
+                    "No module named %r: leafgrad stands in for torch here and has no %r"
+                    % (fullname, real_name), name=fullname) from None
+        is_package = hasattr(real, "__path__") or not isinstance(real, types.ModuleType)
+        spec = importlib.machinery.ModuleSpec(fullname, self, is_package=is_package)
         spec.loader_state = real
         return spec
+
+    @staticmethod
+    def _attribute(fullname):
+        """``leafgrad.cuda``, ``leafgrad.backends.cudnn``: namespace objects, not modules.
+
+        ``import torch.backends.cudnn as cudnn`` then gives that object (the
+        import system has already put the parent, ``torch.backends``, in
+        ``sys.modules``).
+        """
+        parent_name, _, attr = fullname.rpartition(".")
+        parent = sys.modules.get(parent_name)
+        if parent is None:
+            return None
+        value = getattr(parent, attr, None)
+        # only leafgrad's private namespace holders: an instance of ``_Cuda``, a
+        # class nested in ``_Backends``; never a function, a dtype, ``Tensor``
+        cls = value if isinstance(value, type) else type(value)
+        if cls.__module__.startswith(_TARGET) and cls.__qualname__.startswith("_"):
+            return value
+        return None
 
     # -- loader -----------------------------------------------------------
     def create_module(self, spec):
         # the import system then stamps its own attributes on this object;
         # remember leafgrad's so exec_module can restore them.
         real = spec.loader_state
-        spec.loader_state = (real, {k: real.__dict__[k] for k in _OWN_ATTRS
-                                    if k in real.__dict__})
+        own = {k: getattr(real, k) for k in _OWN_ATTRS if k in getattr(real, "__dict__", {})}
+        spec.loader_state = (real, own)
         return real
 
     def exec_module(self, module):
-        saved = module.__spec__.loader_state[1] if isinstance(
-            getattr(module.__spec__, "loader_state", None), tuple) else None
-        if saved is None:    # pragma: no cover - only reached if someone reloads
+        spec = getattr(module, "__spec__", None)
+        state = getattr(spec, "loader_state", None)
+        if not isinstance(state, tuple):    # pragma: no cover - only on reload
             return
-        for key, value in saved.items():
-            module.__dict__[key] = value
-        # ``module.__spec__`` is leafgrad's own spec again from here on
+        self.loaded[spec.name] = module
+        for key, value in state[1].items():
+            try:
+                setattr(module, key, value)
+            except (AttributeError, TypeError):  # pragma: no cover - read-only attribute
+                pass
+        # a leafgrad module's ``__spec__`` is leafgrad's own again from here on
 
 
 _installed = None
 
 
 def _real_torch_loaded(source=_SOURCE):
+    """The name of a ``torch`` module in ``sys.modules`` that this alias did not put there."""
+    ours = _installed.loaded if _installed is not None else {}
     for name, mod in list(sys.modules.items()):
         if name == source or name.startswith(source + "."):
-            if not getattr(mod, "__name__", "").startswith(_TARGET):
+            if ours.get(name) is not mod:
                 return name
     return None
 
@@ -127,12 +157,14 @@ def install(force=False):
 def uninstall():
     """Remove the alias and forget the ``torch`` entries it put in ``sys.modules``."""
     global _installed
-    if _installed is not None and _installed in sys.meta_path:
+    if _installed is None:
+        return
+    if _installed in sys.meta_path:
         sys.meta_path.remove(_installed)
-    _installed = None
-    for name in [n for n in sys.modules if n == _SOURCE or n.startswith(_SOURCE + ".")]:
-        if getattr(sys.modules[name], "__name__", "").startswith(_TARGET):
+    for name, obj in _installed.loaded.items():
+        if sys.modules.get(name) is obj:
             del sys.modules[name]
+    _installed = None
 
 
 def is_installed():
