@@ -1,9 +1,9 @@
 """Every script in examples/ prints exactly the same under real PyTorch
 (``python SCRIPT.py``) and under leafgrad (``leafgrad run SCRIPT.py``).
 
-Real PyTorch takes seconds to import, so its outputs are computed once per
-session in parallel and kept in pytest's cache, keyed by the script's text
-and the torch version; later runs only run the leafgrad side.
+Real PyTorch takes seconds to import, so its outputs are kept in pytest's
+cache, keyed by the script's text and the torch version; later runs only run
+the leafgrad side.
 """
 import hashlib
 import importlib.metadata
@@ -57,32 +57,58 @@ def _torch_version():
         return "unknown"
 
 
+class TorchOutputs:
+    """What `python SCRIPT.py` prints with real torch, cached in pytest's cache by
+    the script's text and the torch version.
+
+    In a plain run the missing ones are computed all at once, in parallel; under
+    pytest-xdist each worker computes only the scripts it is given.
+    """
+
+    def __init__(self, version, cache):
+        self.version, self.cache, self.results = version, cache, {}
+        self.prefetch = "PYTEST_XDIST_WORKER" not in os.environ
+
+    def _key(self, script):
+        return hashlib.sha256(script.read_bytes() + self.version.encode()).hexdigest()
+
+    def _cached(self, script):
+        if self.cache is None:
+            return None
+        hit = self.cache.get("leafgrad/examples/" + script.name, None)
+        return hit["result"] if hit and hit.get("key") == self._key(script) else None
+
+    def _run(self, script):
+        res = run([sys.executable, script.name], EXAMPLES)
+        if self.cache is not None and res["rc"] == 0:
+            self.cache.set("leafgrad/examples/" + script.name,
+                           {"key": self._key(script), "result": res})
+        return res
+
+    def get(self, script):
+        if script.name not in self.results:
+            todo = [script]
+            if self.prefetch:
+                todo = [s for s in SCRIPTS if s.name not in self.results]
+            missing = []
+            for s in todo:
+                hit = self._cached(s)
+                if hit is not None:
+                    self.results[s.name] = hit
+                else:
+                    missing.append(s)
+            with ThreadPoolExecutor(max_workers=min(4, os.cpu_count() or 1)) as ex:
+                for s, res in zip(missing, ex.map(self._run, missing)):
+                    self.results[s.name] = res
+        return self.results[script.name]
+
+
 @pytest.fixture(scope="session")
 def torch_outputs(request):
-    """{script name: result of `python SCRIPT.py` with real torch}, cached by content."""
     version = _torch_version()
     if version is None:
         pytest.skip("real PyTorch is not installed: nothing to compare against")
-    cache = getattr(request.config, "cache", None)
-    results, todo = {}, []
-    for script in SCRIPTS:
-        key = hashlib.sha256(script.read_bytes() + version.encode()).hexdigest()
-        hit = cache.get("leafgrad/examples/" + script.name, None) if cache else None
-        if hit and hit.get("key") == key:
-            results[script.name] = hit["result"]
-        else:
-            todo.append((script, key))
-
-    def job(item):
-        script, key = item
-        return script, key, run([sys.executable, script.name], EXAMPLES)
-
-    with ThreadPoolExecutor(max_workers=min(4, os.cpu_count() or 1)) as ex:
-        for script, key, res in ex.map(job, todo):
-            results[script.name] = res
-            if cache is not None and res["rc"] == 0:
-                cache.set("leafgrad/examples/" + script.name, {"key": key, "result": res})
-    return results
+    return TorchOutputs(version, getattr(request.config, "cache", None))
 
 
 def test_examples_exist():
@@ -91,7 +117,7 @@ def test_examples_exist():
 
 @pytest.mark.parametrize("script", SCRIPTS, ids=[s.stem for s in SCRIPTS])
 def test_example_same_output_as_torch(script, torch_outputs):
-    expected = torch_outputs[script.name]
+    expected = torch_outputs.get(script)
     assert expected["rc"] == 0, "the example fails under real PyTorch:\n" + expected["stderr"]
     got = run(leafgrad_cmd() + ["run", script.name], EXAMPLES)
     assert got["rc"] == 0, "leafgrad run failed:\n" + got["stderr"]
