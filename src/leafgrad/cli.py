@@ -6,7 +6,7 @@
 
 ``python -m leafgrad ...`` is the same command.
 """
-import argparse
+import builtins
 import io
 import os
 import sys
@@ -77,7 +77,7 @@ def run_script(path, args=()):
         return 1
 
     main = types.ModuleType("__main__")
-    main.__dict__.update({"__file__": filename, "__builtins__": __builtins__,
+    main.__dict__.update({"__file__": filename, "__builtins__": builtins,
                           "__spec__": None, "__package__": None, "__cached__": None,
                           "__loader__": None})
     sys.modules["__main__"] = main
