@@ -146,6 +146,13 @@ def _new_factory(kind):
     return op
 
 
+def _index_put_(self, indices, values, accumulate=False):
+    if accumulate:
+        raise NotImplementedError("index_put_(accumulate=True) is not supported")
+    IP.index_put_(self, tuple(indices), values)
+    return self
+
+
 def _masked_fill(self, mask, value):
     return I.masked_fill(self, mask, value)
 
@@ -271,6 +278,9 @@ _METHODS = {
     "neg_": IP.neg_, "exp_": IP.exp_, "log_": IP.log_, "sqrt_": IP.sqrt_, "abs_": IP.abs_,
     "relu_": IP.relu_, "sigmoid_": IP.sigmoid_, "tanh_": IP.tanh_, "clamp_": IP.clamp_,
     "clip_": IP.clamp_, "clamp_min_": IP.clamp_min_, "clamp_max_": IP.clamp_max_,
+    "index_put_": _index_put_,
+    "index_put": lambda self, indices, values, accumulate=False: _index_put_(
+        S.clone(self), indices, values, accumulate),
     "fill_": IP.fill_, "zero_": IP.zero_, "copy_": IP.copy_, "masked_fill_": IP.masked_fill_,
     "uniform_": IP.uniform_, "normal_": IP.normal_, "square_": _square_,
     "apply_": _apply_,

@@ -561,7 +561,8 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
             prod = prod * weight.reshape(shape)
         loss = -prod.sum(1 if input.dim() > 1 else 0)
         if reduction == "mean":
-            return loss.sum() / (x.shape[0] if x.ndim > 1 else 1) if loss.dim() else loss
+            # mean over every position (N and any extra dims), not only N, as PyTorch
+            return loss.mean() if loss.dim() else loss
         return _reduce(loss, reduction)
     if x.ndim == 2 and not label_smoothing and reduction in ("mean", "sum", "none") \
             and reduction != "none":

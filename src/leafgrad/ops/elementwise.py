@@ -134,7 +134,7 @@ def _erf_np(x):
     # Abramowitz & Stegun 7.1.26 is too coarse; use math.erf (exact) elementwise.
     import math
     f = np.frompyfunc(math.erf, 1, 1)
-    return f(x).astype(x.dtype)
+    return np.asarray(f(x), dtype=np.float64).astype(x.dtype)   # 0-d: f gives a float
 
 
 erf = _unary(_erf_np, "ErfBackward0",

@@ -178,7 +178,14 @@ def gather(input, dim, index, *, sparse_grad=False):
     if idx.size and (idx.max() >= x.shape[d] or idx.min() < 0):
         raise RuntimeError("index %d is out of bounds for dimension %d with size %d"
                            % (idx.max(), d, x.shape[d]))
-    out = np.take_along_axis(x, idx, axis=d)
+    for i in range(x.ndim):
+        if i != d and idx.shape[i] > x.shape[i]:
+            raise RuntimeError("Size does not match at dimension %d expected index %s to be no "
+                               "larger than self %s apart from dimension %d"
+                               % (i, list(idx.shape), list(x.shape), d))
+    # the index may be smaller than the input outside ``dim``: gather from that corner
+    sl = tuple(slice(None) if i == d else slice(0, idx.shape[i]) for i in range(x.ndim))
+    out = np.take_along_axis(x[sl], idx, axis=d)
     return record(GatherBackward0, out, (input,), args=(x.shape, d, idx))
 
 
@@ -201,7 +208,25 @@ def scatter_add_zeros(g, shape, dim, idx):
 def take_along_dim(input, indices, dim=None):
     if dim is None:
         return getitem(input.reshape(-1), indices.reshape(-1))
-    return gather(input, dim, indices)
+    # unlike gather, input and indices broadcast against each other outside ``dim``
+    x, idx = input._data, indices._data
+    d = _wrap_dim(dim, x.ndim)
+    if idx.ndim != x.ndim:
+        raise RuntimeError("torch.take_along_dim(): input and indices should have the same "
+                           "number of dimensions, but got %d dimensions for input, and %d "
+                           "dimensions for indices" % (x.ndim, idx.ndim))
+    try:
+        shape = list(np.broadcast_shapes(x.shape[:d] + (1,) + x.shape[d + 1:],
+                                         idx.shape[:d] + (1,) + idx.shape[d + 1:]))
+    except ValueError:
+        raise RuntimeError("The size of tensor a must match the size of tensor b at a "
+                           "non-singleton dimension: shapes %s and %s"
+                           % (list(x.shape), list(idx.shape))) from None
+    xs, ids = list(shape), list(shape)
+    xs[d], ids[d] = x.shape[d], idx.shape[d]
+    if tuple(xs) != x.shape:
+        input = input.expand(xs)
+    return gather(input, d, Tensor._make_plain(np.broadcast_to(idx, ids)))
 
 
 def _masked_fill_backward(ctx, g):
@@ -240,7 +265,13 @@ def masked_select(input, mask):
 
 
 def nonzero(input, *, as_tuple=False):
-    idx = np.nonzero(input._data)
+    x = input._data
+    if x.ndim == 0:   # NumPy refuses 0-d; PyTorch treats it as one element with no dims
+        hit = bool(x)
+        if as_tuple:
+            return (Tensor._make_plain(np.zeros(int(hit), np.int64)),)
+        return Tensor._make_plain(np.zeros((int(hit), 0), np.int64))
+    idx = np.nonzero(x)
     if as_tuple:
         return tuple(Tensor._make_plain(i.astype(np.int64)) for i in idx)
     return Tensor._make_plain(np.stack(idx, axis=1).astype(np.int64) if idx else

@@ -22,7 +22,11 @@ def _node(name, backward, saves=False):
 
 
 def _dims(dim, ndim):
-    """Normalised tuple of reduced dims (None = all)."""
+    """Normalised tuple of reduced dims (None = all; a 0-d tensor has none)."""
+    if ndim == 0 and dim is not None:
+        for d in (dim if isinstance(dim, (tuple, list)) else (dim,)):
+            _wrap_dim(d, 0)
+        return ()
     if dim is None:
         return tuple(range(ndim))
     if isinstance(dim, (tuple, list)):
@@ -370,8 +374,11 @@ def _prod_backward(ctx, g):
     (x,) = ctx.saved_tensors
     dims, keepdim = ctx.args
     g = _unreduce(g, x.shape, dims, keepdim)
-    # product of all other elements, exact even with zeros (no division)
     xd = x._data
+    if not (xd == 0).any():
+        # result / x, written with ops so that it can be differentiated again
+        return (g * _unreduce(ctx.result, x.shape, dims, keepdim) / x,)
+    # product of all other elements, exact even with zeros (no division)
     axes = dims
     moved = np.moveaxis(xd, axes, range(len(axes))) if axes else xd[None]
     flat = moved.reshape((-1,) + moved.shape[len(axes) if axes else 1:])
@@ -388,14 +395,15 @@ ProdBackward1 = _node("ProdBackward1", _prod_backward, saves=True)
 
 def prod(input, dim=None, keepdim=False, *, dtype=None):
     """Product over one dim (or all). The gradient is exact with zeros
-    (products of the other elements); it is not twice differentiable."""
+    (products of the other elements); it is twice differentiable only
+    where the input has no zeros."""
     x = input._data
     dims = _dims(dim, x.ndim)
     if x.dtype.kind in "biu":
         x = x.astype(np.int64)
     out = np.prod(x, axis=dims, keepdims=keepdim) if x.ndim else x.copy()
     return record(ProdBackward0 if dim is None else ProdBackward1, out, (input,), saved=(input,),
-                  args=(dims, keepdim))
+                  save_result=True, args=(dims, keepdim))
 
 
 def _lse_backward(ctx, g):

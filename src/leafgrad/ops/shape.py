@@ -153,7 +153,7 @@ def t(input):
 
 
 def _permute_backward(ctx, g):
-    return (g.permute(*np.argsort(ctx.args).tolist()),)
+    return (g.permute(tuple(np.argsort(ctx.args).tolist())),)
 
 
 PermuteBackward0 = _node("PermuteBackward0", _permute_backward)
@@ -161,6 +161,8 @@ PermuteBackward0 = _node("PermuteBackward0", _permute_backward)
 
 def permute(input, *dims):
     """Reorder dims (a view)."""
+    if not dims:
+        raise TypeError('permute() missing 1 required positional arguments: "dims"')
     x = input._data
     dims = tuple(_wrap_dim(d, x.ndim) for d in _sizes(dims))
     if sorted(dims) != list(range(x.ndim)):
@@ -178,7 +180,7 @@ def T(input):
                       "Consider `x.mT` to transpose batches of matrices or `x.permute(*torch."
                       "arange(x.ndim - 1, -1, -1))` to reverse the dimensions of a tensor.",
                       UserWarning, stacklevel=2)
-    return permute(input, *range(x.ndim - 1, -1, -1))
+    return permute(input, tuple(range(x.ndim - 1, -1, -1)))
 
 
 def mT(input):
@@ -221,6 +223,8 @@ ExpandBackward0 = _node("ExpandBackward0", _expand_backward)
 
 def expand(input, *sizes):
     """Broadcast to a larger shape without copying (-1 keeps a dim)."""
+    if not sizes:
+        raise TypeError('expand() missing 1 required positional arguments: "size"')
     x = input._data
     sizes = _sizes(sizes)
     lead = len(sizes) - x.ndim
@@ -510,6 +514,8 @@ FlipBackward0 = _node("FlipBackward0", _flip_backward)
 def flip(input, dims):
     x = input._data
     dims = tuple(_wrap_dim(d, x.ndim) for d in ((dims,) if isinstance(dims, int) else dims))
+    if x.ndim == 0:
+        dims = ()
     return record(FlipBackward0, np.flip(x, dims).copy(), (input,), args=dims)
 
 
@@ -530,6 +536,8 @@ RepeatBackward0 = _node("RepeatBackward0", _repeat_backward)
 
 def repeat(input, *sizes):
     """Tile the tensor ``sizes`` times along each dim (a copy)."""
+    if not sizes:
+        raise TypeError('repeat() missing 1 required positional arguments: "repeats"')
     reps = _sizes(sizes)
     x = input._data
     if len(reps) < x.ndim:
@@ -551,7 +559,7 @@ def movedim(input, source, destination):
         out[d] = s
     it = iter(rest)
     out = [o if o is not None else next(it) for o in out]
-    return permute(input, *out)
+    return permute(input, tuple(out))
 
 
 def roll(input, shifts, dims=None):
