@@ -60,7 +60,7 @@ def _ag_forward(anp, params, x, sigmoid=False):
         if k < n - 1:
             x = anp.maximum(x, 0.0)
     if sigmoid:
-        x = 1.0 / (1.0 + anp.exp(-x))
+        x = 0.5 * (anp.tanh(0.5 * x) + 1.0)          # sigmoid, without overflow
     return x
 
 
@@ -138,6 +138,9 @@ def ag_digits_mlp(clock, epochs, batch, hidden, n_train):
 
 
 def _bce(anp, p, y):
+    # nn.BCELoss clamps its logs at -100; clipping p keeps log(0) (a saturated
+    # float32 sigmoid) out of both the loss and its gradient here
+    p = anp.clip(p, 1e-6, 1 - 1e-6)
     return -anp.mean(y * anp.log(p) + (1 - y) * anp.log(1 - p))
 
 
