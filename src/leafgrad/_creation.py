@@ -12,6 +12,7 @@ import numpy as np
 
 from . import _dtype, _errors
 from ._tensor import Tensor
+from .autograd.grad_mode import mode as _mode
 
 __all__ = ["tensor", "as_tensor", "from_numpy", "zeros", "ones", "full", "empty", "arange",
            "linspace", "logspace", "eye", "rand", "randn", "randint", "randperm", "normal",
@@ -47,6 +48,11 @@ class device:
     def __str__(self):
         return "cpu"
 
+
+
+def _make_inference(arr):
+    from .ops._dispatch import _make_inference as make
+    return make(arr)
 
 def _check_device(d):
     if d is not None:
@@ -147,7 +153,7 @@ def tensor(data, dtype=None, device=None, requires_grad=False, pin_memory=False)
             "detach() or sourceTensor.clone().detach().requires_grad_(True), rather than "
             "torch.tensor(sourceTensor).", UserWarning, stacklevel=2)
     arr = _as_array(data, dtype)
-    t = Tensor._make_plain(arr)
+    t = Tensor._make_plain(arr) if not _mode.inference else _make_inference(arr)
     if requires_grad:
         if arr.dtype.kind not in "fc":
             raise _errors.int_requires_grad(t.dtype)
@@ -196,7 +202,7 @@ def _size(size):
 
 
 def _finish(arr, requires_grad):
-    t = Tensor._make_plain(arr)
+    t = Tensor._make_plain(arr) if not _mode.inference else _make_inference(arr)
     if requires_grad:
         t.requires_grad_(True)
     return t

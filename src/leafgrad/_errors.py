@@ -212,6 +212,26 @@ def type_name(dtype):
                 name, name)
 
 
+def inference_saved():
+    return ("Inference tensors cannot be saved for backward. Please do not use Tensors created in "
+            "inference mode in computation tracked by autograd. This tensor was made inside "
+            "`with torch.inference_mode():`, which records nothing about it. Fix: make a normal "
+            "tensor with .clone() outside inference mode and use that, or compute it under "
+            "torch.no_grad() instead of torch.inference_mode().")
+
+
+def inference_requires_grad():
+    return ("Setting requires_grad=True on inference tensor outside InferenceMode is not allowed. "
+            "Fix: call .clone() on it first (outside inference mode) and set requires_grad on "
+            "the clone, or create it under torch.no_grad() instead of torch.inference_mode().")
+
+
+def inference_inplace():
+    return ("Inplace update to inference tensor outside InferenceMode is not allowed. Fix: make a "
+            "normal tensor with .clone() before updating it in place, or create it under "
+            "torch.no_grad() instead of torch.inference_mode().")
+
+
 def grad_tuple_hint():
     return ("torch.autograd.grad returns a tuple of tensors (one per input), not a tensor. "
             "Index it first: g = torch.autograd.grad(loss, w)[0], or unpack: (g,) = ...")

@@ -146,6 +146,8 @@ class Tensor:
             return self
         if requires_grad and self._data.dtype.kind not in "fc":
             raise _errors.int_requires_grad(self.dtype)
+        if requires_grad and type(self) is InferenceTensor and not mode.inference:
+            raise RuntimeError(_errors.inference_requires_grad())
         self._requires_grad = bool(requires_grad)
         return self
 
@@ -288,6 +290,8 @@ class Tensor:
         """A new tensor sharing data (and version counter), out of the graph."""
         t = Tensor._make_plain(self._data)
         t._version = self._version
+        if type(self) is InferenceTensor:
+            t.__class__ = InferenceTensor
         return t
 
     def detach_(self):
@@ -371,9 +375,9 @@ class Tensor:
     def is_complex(self):
         return self._data.dtype.kind == "c"
 
-    @property
     def is_inference(self):
-        return lambda: False
+        """True for tensors made inside ``torch.inference_mode()``."""
+        return type(self) is InferenceTensor
 
     def __len__(self):
         if self._data.ndim == 0:
@@ -472,6 +476,17 @@ class Tensor:
             t._grad = Tensor._make_plain(np.array(self._grad._data, copy=True))
         memo[id(self)] = t
         return t
+
+
+class InferenceTensor(Tensor):
+    """A tensor made inside ``inference_mode`` (prints and behaves as a Tensor);
+    it cannot be saved for backward, require grad or be changed in place
+    outside inference mode."""
+
+    __slots__ = ()
+
+
+InferenceTensor.__name__ = InferenceTensor.__qualname__ = "Tensor"
 
 
 def _wrap_dim(dim, ndim):

@@ -10,7 +10,7 @@ import numpy as np
 
 from .. import _dtype, _errors
 from .._dtype import _FROM_NP, result_type
-from .._tensor import Tensor
+from .._tensor import InferenceTensor, Tensor
 from ..autograd.grad_mode import mode
 
 _ndarray = np.ndarray
@@ -27,6 +27,17 @@ _NEEDS2 = {(a, b): (a, b) for a in (False, True) for b in (False, True)}
 # tuples per node, which matters for the garbage collector on deep graphs.
 _NO_META1 = (None,)
 _NO_META2 = (None, None)
+
+
+def _make_inference(arr):
+    """A tensor made inside ``inference_mode``: refuses later autograd use."""
+    t = _make_plain(arr)
+    t.__class__ = InferenceTensor
+    return t
+
+
+def _refuse_inference():
+    raise RuntimeError(_errors.inference_saved())
 
 
 def _edge(t):
@@ -49,7 +60,7 @@ def record(cls, out, inputs, saved=None, save_result=False, args=None):
     if type(out) is not _ndarray:
         out = _asarray(out)
     if not mode.enabled:
-        return _make_plain(out)
+        return _make_plain(out) if not mode.inference else _make_inference(out)
     # Unrolled for one and two inputs (most ops): the generic generator
     # expressions cost about 1 us per op, a third of the recording time.
     n = len(inputs)
@@ -97,8 +108,9 @@ def record(cls, out, inputs, saved=None, save_result=False, args=None):
     if saved is not None:
         node._saved = saved
         # a tuple of ints is untracked by the garbage collector after its first pass
-        node._saved_versions = tuple([(0 if t._vc is None else t._vc[0]) if isinstance(t, Tensor)
-                                      else None for t in saved])
+        node._saved_versions = tuple([((0 if t._vc is None else t._vc[0])
+                                       if type(t) is not InferenceTensor else _refuse_inference())
+                                      if isinstance(t, Tensor) else None for t in saved])
     else:
         node._saved = None
     res = _make_nonleaf(out, node, 0)
@@ -124,7 +136,8 @@ def record_multi(cls, outs, inputs, saved=None, args=None, differentiable=None):
     if differentiable is None:
         differentiable = (True,) * len(outs)
     if not mode.enabled or not any(t is not None and t._requires_grad for t in inputs):
-        return tuple(_make_plain(o) for o in outs)
+        make = _make_inference if mode.inference and not mode.enabled else _make_plain
+        return tuple(make(o) for o in outs)
     node = _new(cls)
     node._released = False
     node._tensor_hooks = node._retained = node._hooks = node._prehooks = node._anomaly = None
@@ -136,7 +149,9 @@ def record_multi(cls, outs, inputs, saved=None, args=None, differentiable=None):
     node._out = None
     node._saved = saved
     if saved is not None:
-        node._saved_versions = tuple(t._version[0] if type(t) is Tensor else None for t in saved)
+        node._saved_versions = tuple((t._version[0] if type(t) is not InferenceTensor
+                                      else _refuse_inference())
+                                     if isinstance(t, Tensor) else None for t in saved)
     res = []
     nr = 0
     for o, d in zip(outs, differentiable):

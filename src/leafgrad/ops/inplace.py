@@ -15,12 +15,17 @@ The result keeps the tensor's dtype; a result that cannot be cast to it
 import numpy as np
 
 from .. import _errors
-from .._tensor import Tensor
+from .._tensor import InferenceTensor, Tensor
 from ..autograd.grad_mode import mode
 from ._dispatch import record, to_tensor
 from ..autograd.graph import Node
 
 from .._quiet import quiet as _quiet
+
+
+def _check_inference(self):
+    if type(self) is InferenceTensor and not mode.inference:
+        raise RuntimeError(_errors.inference_inplace())
 
 
 def _check_leaf(self, name):
@@ -68,6 +73,7 @@ def _write(self, arr):
 def apply(self, name, fn, *others):
     """Run ``fn(self, *others)`` (an out-of-place leafgrad op) and store the
     result in ``self``; record it for autograd when needed."""
+    _check_inference(self)
     if mode.enabled and (self._requires_grad or any(
             isinstance(o, Tensor) and o._requires_grad for o in others)):
         _check_leaf(self, name)
@@ -97,6 +103,8 @@ def apply(self, name, fn, *others):
 def _arith(np_fn, name, fallback):
     """Fast in-place arithmetic when no graph is recorded (optimizer updates)."""
     def op(self, other, *, alpha=None):
+        if type(self) is InferenceTensor:
+            _check_inference(self)
         if alpha is not None:
             other = other * alpha
         if (mode.enabled and (self._requires_grad or (isinstance(other, Tensor)
@@ -208,14 +216,19 @@ FillBackward0 = type("FillBackward0", (Node,), {"__slots__": (), "saves": False,
                                                 "backward": _fill_backward})
 
 
-def _filled(a, value):
+ZeroBackward0 = type("ZeroBackward0", (Node,), {"__slots__": (), "saves": False,
+                                                "backward": _fill_backward})
+
+
+def _filled(a, value, cls=FillBackward0):
     if isinstance(value, Tensor):
-        return record(FillBackward0, np.full(a._data.shape, value._data, a._data.dtype), (a,))
-    return record(FillBackward0, np.full(a._data.shape, value, a._data.dtype), (a,))
+        return record(cls, np.full(a._data.shape, value._data, a._data.dtype), (a,))
+    return record(cls, np.full(a._data.shape, value, a._data.dtype), (a,))
 
 
-def fill_(self, value):
+def fill_(self, value, _name="fill_"):
     """Set every element to ``value``."""
+    _check_inference(self)
     if not mode.enabled or not self._requires_grad:
         if isinstance(value, Tensor) and value._data.ndim:
             raise RuntimeError("fill_ only supports 0-dimension value tensor but got tensor "
@@ -223,12 +236,14 @@ def fill_(self, value):
         self._data[...] = value._data if isinstance(value, Tensor) else value
         self._version[0] += 1
         return self
+    if _name == "zero_":
+        return apply(self, "zero_", lambda a, v: _filled(a, v, ZeroBackward0), value)
     return apply(self, "fill_", _filled, value)
 
 
 def zero_(self):
     """Set every element to 0 (used by ``optimizer.zero_grad(set_to_none=False)``)."""
-    return fill_(self, 0)
+    return fill_(self, 0, "zero_")
 
 
 def _copy(a, src):
@@ -242,6 +257,7 @@ def _copy(a, src):
 
 def copy_(self, src, non_blocking=False):
     """Copy ``src`` (broadcast, cast to self's dtype) into self."""
+    _check_inference(self)
     if not mode.enabled or not (self._requires_grad or getattr(src, "_requires_grad", False)):
         s = src._data if isinstance(src, Tensor) else np.asarray(src)
         try:
@@ -259,6 +275,9 @@ class CopySlices(Node):
 
     __slots__ = ()
     saves = False
+
+    def name(self):
+        return "torch::autograd::CopySlices"
 
     def backward(ctx, g):
         key, vshape = ctx.args
@@ -291,6 +310,7 @@ def _index_put(a, key, value):
 
 def index_put_(self, key, value):
     """``self[key] = value``."""
+    _check_inference(self)
     if not mode.enabled or not (self._requires_grad or getattr(value, "_requires_grad", False)):
         from .indexing import _convert_key
         k, _ = _convert_key(key)
