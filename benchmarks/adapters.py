@@ -167,17 +167,11 @@ def ag_blas_mlp(clock, batch, sizes, steps, warmup):
     params = _init_mlp(sizes, 0)
     g = autograd.grad(_ag_ce(anp, logsumexp))
     opt = _SGD(_flat(params), 0.01)
-    rss0 = W.current_rss_mib()
-    for _ in range(warmup):
+
+    def step():
         opt.step(_flat(g(params, X, y)))
-    for _ in range(steps):
-        with clock("step"):
-            opt.step(_flat(g(params, X, y)))
-    peak = W.max_rss_mib()
-    ms = clock.median("step") * 1e3
-    floor = W.matmul_floor(clock, batch, sizes, max(steps, 3))
-    return {"ms_per_step": ms, "floor_ms": floor, "x_floor": ms / floor, "peak_rss_mib": peak,
-            "rss_growth_mib": peak - rss0}
+
+    return W.time_against_floor(clock, step, batch, sizes, steps, warmup)
 
 
 def ag_deep_chain(clock, n_small, n_large):
@@ -343,17 +337,7 @@ def mg_blas_mlp(clock, batch, sizes, steps, warmup):
         loss.backward()
         opt.step([p.grad for p in flat])
 
-    rss0 = W.current_rss_mib()
-    for _ in range(warmup):
-        step()
-    for _ in range(steps):
-        with clock("step"):
-            step()
-    peak = W.max_rss_mib()
-    ms = clock.median("step") * 1e3
-    floor = W.matmul_floor(clock, batch, sizes, max(steps, 3))
-    return {"ms_per_step": ms, "floor_ms": floor, "x_floor": ms / floor, "peak_rss_mib": peak,
-            "rss_growth_mib": peak - rss0}
+    return W.time_against_floor(clock, step, batch, sizes, steps, warmup)
 
 
 def mg_deep_chain(clock, n_small, n_large):

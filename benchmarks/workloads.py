@@ -222,10 +222,11 @@ def blas_data(batch, sizes):
     return X, y
 
 
-def matmul_floor(clock, batch, sizes, steps):
+def matmul_floor(batch, sizes):
     """The bare NumPy matrix products of one MLP training step, in nn.Linear's
     layout (W is out x in): forward x @ W.T per layer; backward g.T @ h for
-    every weight and g @ W for every layer but the first. Returns ms/step."""
+    every weight and g @ W for every layer but the first. Returns a function
+    that runs them once."""
     rng = np.random.RandomState(0)
     f = np.float32
     Ws = [rng.randn(o, i).astype(f) / np.sqrt(i) for i, o in zip(sizes[:-1], sizes[1:])]
@@ -241,11 +242,27 @@ def matmul_floor(clock, batch, sizes, steps):
             _ = g.T @ hs[k]                  # dW
             if k > 0:
                 _ = g @ Ws[k]                # d input
-    one()
+    return one
+
+
+def time_against_floor(clock, step, batch, sizes, steps, warmup):
+    """Time ``step()`` and the bare matmuls of one step alternately (so both
+    see the same machine), after ``warmup`` steps. Returns the blas_mlp
+    metrics except the loss; the peak RSS is read before the floor runs."""
+    rss0 = current_rss_mib()
+    for _ in range(warmup):
+        step()
+    peak = max_rss_mib()
+    floor = matmul_floor(batch, sizes)
+    floor()
     for _ in range(steps):
+        with clock("step"):
+            step()
         with clock("floor"):
-            one()
-    return clock.median("floor") * 1e3
+            floor()
+    ms, fl = clock.median("step") * 1e3, clock.median("floor") * 1e3
+    return {"ms_per_step": ms, "floor_ms": fl, "x_floor": ms / fl, "peak_rss_mib": peak,
+            "rss_growth_mib": peak - rss0}
 
 
 # ---------------------------------------------------------------------------
@@ -370,7 +387,9 @@ def breast_cancer_bce(torch, clock, steps, batch, hidden):
 def blas_mlp(torch, clock, batch, sizes, steps, warmup):
     """MLP 784-1024-1024-10 (float32, ReLU), batch 512, cross-entropy, plain
     SGD: ms per training step, against the bare NumPy matmuls of one step
-    (measured in the same process), and the process's peak RSS."""
+    (timed alternately with the steps, in the same process), and the
+    process's peak RSS (read before the floor's own arrays exist: the floor's
+    arrays are about the size of one step's activations)."""
     F = torch.nn.functional
     Xn, yn = blas_data(batch, sizes)
     X, y = torch.from_numpy(Xn), torch.from_numpy(yn)
@@ -385,17 +404,9 @@ def blas_mlp(torch, clock, batch, sizes, steps, warmup):
         opt.step()
         return loss
 
-    rss0 = current_rss_mib()
-    for _ in range(warmup):
-        step()
-    for _ in range(steps):
-        with clock("step"):
-            loss = step()
-    peak = max_rss_mib()
-    ms = clock.median("step") * 1e3
-    floor = matmul_floor(clock, batch, sizes, max(steps, 3))
-    return {"ms_per_step": ms, "floor_ms": floor, "x_floor": ms / floor, "peak_rss_mib": peak,
-            "rss_growth_mib": peak - rss0, "final_loss": float(loss.item())}
+    out = time_against_floor(clock, step, batch, sizes, steps, warmup)
+    out["final_loss"] = float(step().item())
+    return out
 
 
 def deep_chain(torch, clock, n_small, n_large):
