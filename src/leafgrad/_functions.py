@@ -1,6 +1,6 @@
 """``leafgrad.<op>`` functions (``torch.exp(x)``, ``torch.sum(x, dim)``, ...)."""
 from .ops.elementwise import (abs, acos, add, allclose, asin, asinh, atan, atan2, atanh,
-                              bitwise_not, ceil, clamp, cos, cosh, div, eq, equal, erf, exp, exp2,
+                              bitwise_and, bitwise_not, bitwise_or, bitwise_xor, ceil, clamp, cos, cosh, div, eq, equal, erf, exp, exp2,
                               expm1, floor, floor_divide, fmod, frac, ge, gt, isclose, isfinite,
                               isinf, isnan, isneginf, isposinf, le, log, log1p, log2, log10,
                               logical_and, logical_not, logical_or, logical_xor, lt, maximum,

@@ -55,7 +55,7 @@ def _prep(input, dim, dtype, name):
         input = input.to(dtype)
     x = input._data
     if x.dtype.kind not in "fc":
-        raise RuntimeError("\"%s_lastdim_kernel_impl\" not implemented for '%s'. Fix: call "
+        raise NotImplementedError("\"%s_lastdim_kernel_impl\" not implemented for '%s'. Fix: call "
                            ".float() first." % (name, x.dtype))
     return input, x, _wrap_dim(dim, x.ndim)
 

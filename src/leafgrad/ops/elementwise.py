@@ -177,10 +177,38 @@ def _binary(fwd, node_name, da, db, save=True, floating=False, quiet=False, doc=
 
 add = _binary(np.add, "AddBackward0", lambda g, a, b: g, lambda g, a, b: g, save=False,
               doc="a + b with broadcasting. Gradient g to both (summed to each shape).")
-sub = _binary(np.subtract, "SubBackward0", lambda g, a, b: g, lambda g, a, b: -g, save=False,
-              doc="a - b with broadcasting.")
-rsub = _binary(lambda a, b: np.subtract(b, a), "RsubBackward1", lambda g, a, b: -g,
-               lambda g, a, b: g, save=False, doc="b - a (``number - tensor``).")
+_sub = _binary(np.subtract, "SubBackward0", lambda g, a, b: g, lambda g, a, b: -g, save=False)
+_rsub = _binary(lambda a, b: np.subtract(b, a), "RsubBackward1", lambda g, a, b: -g,
+                lambda g, a, b: g, save=False)
+
+
+def _is_bool(x):
+    return x is True or x is False or (isinstance(x, Tensor) and x._data.dtype == np.bool_)
+
+
+def _check_bool_sub(a, b):
+    if _is_bool(a) or _is_bool(b):
+        if _is_bool(a) and _is_bool(b):
+            raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not "
+                               "supported. Use the `^` or `logical_xor()` operator instead.")
+        raise RuntimeError("Subtraction, the `-` operator, with a bool tensor is not supported. "
+                           "If you are trying to invert a mask, use the `~` or `logical_not()` "
+                           "operator instead.")
+
+
+def sub(input, other):
+    """a - b with broadcasting. Raises RuntimeError with a bool operand (as PyTorch)."""
+    _check_bool_sub(input, other)
+    return _sub(input, other)
+
+
+def rsub(input, other):
+    """other - input (``number - tensor``)."""
+    _check_bool_sub(input, other)
+    return _rsub(input, other)
+
+
+sub.node, rsub.node = _sub.node, _rsub.node
 mul = _binary(np.multiply, "MulBackward0", lambda g, a, b: g * b, lambda g, a, b: g * a,
               doc="a * b with broadcasting. d/da = b, d/db = a.")
 div = _binary(np.true_divide, "DivBackward0", lambda g, a, b: g / b,
@@ -197,9 +225,19 @@ minimum = _binary(np.minimum, "MinimumBackward0",
 atan2 = _binary(np.arctan2, "Atan2Backward0", lambda g, a, b: g * b / (a * a + b * b),
                 lambda g, a, b: -g * a / (a * a + b * b), floating=True, quiet=True,
                 doc="atan2(a, b). d/da = b/(a^2+b^2), d/db = -a/(a^2+b^2).")
-fmod = _binary(np.fmod, "FmodBackward0", lambda g, a, b: g,
+def _int_div_check(np_fn):
+    # integer division by zero raises in PyTorch (NumPy silently gives 0)
+    def f(a, b):
+        if np.asarray(a).dtype.kind in "iub" and np.asarray(b).dtype.kind in "iub" \
+                and np.any(np.asarray(b) == 0):
+            raise RuntimeError("ZeroDivisionError")
+        return np_fn(a, b)
+    return f
+
+
+fmod = _binary(_int_div_check(np.fmod), "FmodBackward0", lambda g, a, b: g,
                lambda g, a, b: -g * (a / b).trunc(), quiet=True, doc="C-style remainder.")
-remainder = _binary(np.remainder, "RemainderBackward0", lambda g, a, b: g,
+remainder = _binary(_int_div_check(np.remainder), "RemainderBackward0", lambda g, a, b: g,
                     lambda g, a, b: -g * (a / b).floor(), quiet=True,
                     doc="Python-style remainder (sign of the divisor).")
 
@@ -220,9 +258,19 @@ def _pow_da(g, a, b):
     return where(b == 0, 0.0, g * b * a ** (b - 1))
 
 
-_pow0 = _binary(np.power, "PowBackward0", _pow_da, None, quiet=True)
-_pow1 = _binary(np.power, "PowBackward1", _pow_da, _pow_db, quiet=True)
-_pow2 = _binary(np.power, "PowBackward2", None, _pow_db, quiet=True)
+def _np_pow(a, b):
+    # integers to negative integer powers: NumPy refuses; PyTorch gives 0 (1 or -1 for +-1)
+    xa, xb = np.asarray(a), np.asarray(b)
+    if xa.dtype.kind in "iub" and xb.dtype.kind in "iu" and np.any(xb < 0):
+        pos = np.power(xa, np.abs(xb))
+        neg = np.where(xa == 1, 1, np.where(xa == -1, np.where(xb % 2 == 0, 1, -1), 0))
+        return np.where(xb < 0, neg, pos).astype(np.result_type(a, b))   # numbers are weak
+    return np.power(a, b)
+
+
+_pow0 = _binary(_np_pow, "PowBackward0", _pow_da, None, quiet=True)
+_pow1 = _binary(_np_pow, "PowBackward1", _pow_da, _pow_db, quiet=True)
+_pow2 = _binary(_np_pow, "PowBackward2", None, _pow_db, quiet=True)
 
 
 def pow(input, exponent):
@@ -244,7 +292,7 @@ def floor_divide(input, other):
     """Floor division (``//``); not differentiable (PyTorch has no derivative)."""
     ta, tb, xa, xb = binary_operands(input, other)
     with _quiet:
-        out = np.floor_divide(xa, xb)
+        out = _int_div_check(np.floor_divide)(xa, xb)
     return Tensor._make_plain(np.asarray(out))
 
 

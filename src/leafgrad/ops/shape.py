@@ -259,7 +259,11 @@ def broadcast_tensors(*tensors):
 
 def broadcast_shapes(*shapes):
     from .._tensor import Size
-    return Size(np.broadcast_shapes(*shapes))
+    try:
+        return Size(np.broadcast_shapes(*shapes))
+    except ValueError:
+        raise RuntimeError("Shape mismatch: objects cannot be broadcast to a single shape: %s"
+                           % (list(shapes),)) from None
 
 
 SumToSizeBackward = _node("SumBackward1", lambda ctx, g: (g.expand(ctx.args),))
