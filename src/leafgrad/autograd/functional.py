@@ -1,148 +1,386 @@
-"""``autograd.functional``: jacobian, hessian, vjp, jvp, hvp, vhp (PyTorch signatures).
+"""``autograd.functional``: jacobian, hessian, vjp, jvp, hvp, vhp (PyTorch's signatures).
 
-Built on ``autograd.grad``: a Jacobian is one vector-Jacobian product per
-output element; ``jvp`` uses the double-vjp trick (Jacobian-vector product
-as the gradient of a vjp with respect to its vector).
+Everything is built on ``autograd.grad``, following PyTorch's
+``torch/autograd/functional.py`` step by step so that results, return
+structures (a tuple for tuple inputs/outputs, nested tuples for a Jacobian or
+Hessian of several inputs) and errors match:
+
+* a Jacobian is one vector-Jacobian product per output element;
+* ``jvp`` and ``hvp`` use the double-backward trick (the gradient of a
+  vector-Jacobian product with respect to its vector);
+* ``vectorize=True`` and ``strategy="forward-mode"`` are accepted and give the
+  same values (computed by the same loop).
 """
-import numpy as np
-
-from .grad_mode import enable_grad
+from .grad_mode import enable_grad, is_grad_enabled, set_grad_enabled
 
 __all__ = ["jacobian", "hessian", "vjp", "jvp", "hvp", "vhp"]
 
 
-def _tup(x):
-    return (x, False) if isinstance(x, tuple) else ((x,), True)
-
-
-def _prep(inputs, create_graph):
-    return tuple(t.detach().requires_grad_(True) if not create_graph or not t.requires_grad
-                 else t.view_as(t) for t in inputs)
-
-
-def _zeros(t):
+def _as_tuple(inp, arg_name, fn_name):
     from .._tensor import Tensor
-    return Tensor._make_plain(np.zeros(t._data.shape, t._data.dtype))
+    is_tuple = isinstance(inp, tuple)
+    if not is_tuple:
+        inp = (inp,)
+    for i, el in enumerate(inp):
+        if not isinstance(el, Tensor):
+            where = ("the value at index %d" % i) if is_tuple else ("the given %s" % arg_name)
+            raise TypeError("The %s given to %s must be either a Tensor or a tuple of Tensors but "
+                            "%s has type %s." % (arg_name, fn_name, where, type(el)))
+    return is_tuple, inp
 
 
-def _grad(outs, ins, gos, create_graph, strict=False):
+def _tuple_postprocess(res, to_unpack):
+    if isinstance(to_unpack, tuple):
+        if not to_unpack[1]:
+            res = tuple(el[0] for el in res)
+        if not to_unpack[0]:
+            res = res[0]
+    elif not to_unpack:
+        res = res[0]
+    return res
+
+
+def _grad_preprocess(inputs, create_graph, need_graph):
+    return tuple(inp.view_as(inp) if create_graph and inp.requires_grad
+                 else inp.detach().requires_grad_(need_graph) for inp in inputs)
+
+
+def _grad_postprocess(inputs, create_graph):
+    from .._tensor import Tensor
+    if isinstance(inputs[0], Tensor):
+        return inputs if create_graph else tuple(inp.detach() for inp in inputs)
+    return tuple(_grad_postprocess(inp, create_graph) for inp in inputs)
+
+
+def _validate_v(v, other, is_other_tuple):
+    if len(other) != len(v):
+        if is_other_tuple:
+            raise RuntimeError("v is a tuple of invalid length: should be %d but got %d."
+                               % (len(other), len(v)))
+        raise RuntimeError("The given v should contain a single Tensor.")
+    for idx, (el_v, el_other) in enumerate(zip(v, other)):
+        if el_v.size() != el_other.size():
+            prepend = "Entry %d in " % idx if is_other_tuple else ""
+            raise RuntimeError("%sv has invalid size: should be %s but got %s."
+                               % (prepend, el_other.size(), el_v.size()))
+
+
+def _check_requires_grad(inputs, input_type, strict):
+    if not strict:
+        return
+    for i, inp in enumerate(inputs):
+        if inp is None:
+            raise RuntimeError("The output of the user-provided function is independent of input "
+                               "%d. This is not allowed in strict mode." % i)
+        if not inp.requires_grad:
+            if input_type == "hessian":
+                raise RuntimeError(
+                    "The hessian of the user-provided function with respect to input %d is "
+                    "independent of the input. This is not allowed in strict mode. You should "
+                    "ensure that your function is thrice differentiable and that the hessian "
+                    "depends on the inputs." % i)
+            if input_type == "jacobian":
+                raise RuntimeError(
+                    "While computing the hessian, found that the jacobian of the user-provided "
+                    "function with respect to input %d is independent of the input. This is not "
+                    "allowed in strict mode. You should ensure that your function is twice "
+                    "differentiable and that the jacobian depends on the inputs (this would be "
+                    "violated by a linear function for example)." % i)
+            if input_type == "grad_inputs":
+                raise RuntimeError(
+                    "The gradient with respect to input %d is independent of the inputs of the "
+                    "user-provided function. This is not allowed in strict mode." % i)
+            raise RuntimeError(
+                "Output %d of the user-provided function does not require gradients. The outputs "
+                "must be computed in a differentiable manner from the input when running in "
+                "strict mode." % i)
+
+
+def _autograd_grad(outputs, inputs, grad_outputs=None, create_graph=False, retain_graph=None):
+    """autograd.grad that skips outputs which are None or do not require grad."""
+    if grad_outputs is None:
+        grad_outputs = (None,) * len(outputs)
+    new_outputs, new_grad_outputs = [], []
+    for out, g in zip(outputs, grad_outputs):
+        if out is not None and out.requires_grad:
+            new_outputs.append(out)
+            new_grad_outputs.append(g)
+    if not new_outputs:
+        return (None,) * len(inputs)
     from . import grad
-    outs = [o for o in outs]
-    live = [(o, g) for o, g in zip(outs, gos) if o.requires_grad]
-    if not live:
-        return tuple(_zeros(i) for i in ins)
-    gs = grad([o for o, _ in live], ins, [g for _, g in live], create_graph=create_graph,
-              retain_graph=True, allow_unused=True)
-    if strict and any(g is None for g in gs):
-        raise RuntimeError("The output of the user-provided function is independent of input "
-                           "%d. This is not allowed in strict mode." % [g is None for g in gs].index(True))
-    return tuple(_zeros(i) if g is None else g for g, i in zip(gs, ins))
+    return grad(tuple(new_outputs), inputs, tuple(new_grad_outputs), allow_unused=True,
+                     create_graph=create_graph, retain_graph=retain_graph)
 
 
-def _finish(x, create_graph):
-    if isinstance(x, tuple):
-        return tuple(_finish(e, create_graph) for e in x)
-    return x if create_graph else x.detach()
+_FILL_MESSAGES = {
+    "back": "The output of the user-provided function is independent of input %d. This is not "
+            "allowed in strict mode.",
+    "back_trick": "The gradient with respect to the input is independent of entry %d in the "
+                  "grad_outputs when using the double backward trick to compute forward mode "
+                  "gradients. This is not allowed in strict mode.",
+    "double_back": "The jacobian of the user-provided function is independent of input %d. This "
+                   "is not allowed in strict mode.",
+    "double_back_trick": "The hessian of the user-provided function is independent of entry %d "
+                         "in the grad_jacobian. This is not allowed in strict mode as it prevents "
+                         "from using the double backward trick to replace forward mode AD.",
+}
+
+
+def _fill_in_zeros(grads, refs, strict, create_graph, stage):
+    from .._creation import zeros_like
+    res = []
+    for i, g in enumerate(grads):
+        if g is None:
+            if strict:
+                raise RuntimeError(_FILL_MESSAGES[stage] % i)
+            g = zeros_like(refs[i])
+        elif strict and create_graph and not g.requires_grad:
+            what = "hessian" if "double" in stage else "jacobian"
+            raise RuntimeError("The %s of the user-provided function is independent of input %d. "
+                               "This is not allowed in strict mode when create_graph=True."
+                               % (what, i))
+        res.append(g)
+    return tuple(res)
+
+
+def _v_none_error(what):
+    return RuntimeError("The vector v can only be None if the %s a single Tensor with a single "
+                        "element." % what)
 
 
 def vjp(func, inputs, v=None, create_graph=False, strict=False):
-    """(func(inputs), v^T J)."""
-    inputs, single_in = _tup(inputs)
+    """Vector-Jacobian product ``v^T J`` of ``func`` at ``inputs``.
+
+    Returns:
+        ``(func_output, vjp)``; each a tuple when the outputs / inputs are.
+    """
     with enable_grad():
-        ins = _prep(inputs, create_graph)
-        outs, single_out = _tup(func(*ins))
-        if v is None:
-            if any(o.numel() != 1 for o in outs):
-                raise RuntimeError("The vector v can only be None if the user-provided function "
-                                   "returns a single Tensor with a single element.")
-            v = tuple(o.new_ones(o.shape) if o.dim() else o.new_ones(()) for o in outs)
-        vs, _ = _tup(v)
-        g = _grad(outs, ins, vs, create_graph, strict)
-    o = outs[0] if single_out else outs
-    return _finish(o, create_graph), _finish(g[0] if single_in else g, create_graph)
+        is_inputs_tuple, inputs = _as_tuple(inputs, "inputs", "vjp")
+        inputs = _grad_preprocess(inputs, create_graph=create_graph, need_graph=True)
+        outputs = func(*inputs)
+        is_outputs_tuple, outputs = _as_tuple(outputs, "outputs of the user-provided function",
+                                              "vjp")
+        _check_requires_grad(outputs, "outputs", strict=strict)
+        if v is not None:
+            _, v = _as_tuple(v, "v", "vjp")
+            v = _grad_preprocess(v, create_graph=create_graph, need_graph=False)
+            _validate_v(v, outputs, is_outputs_tuple)
+        elif len(outputs) != 1 or outputs[0].nelement() != 1:
+            raise _v_none_error("user-provided function returns")
+    with set_grad_enabled(True if create_graph else is_grad_enabled()):
+        grad_res = _autograd_grad(outputs, inputs, v, create_graph=create_graph)
+        res = _fill_in_zeros(grad_res, inputs, strict, create_graph, "back")
+    outputs = _grad_postprocess(outputs, create_graph)
+    res = _grad_postprocess(res, create_graph)
+    return _tuple_postprocess(outputs, is_outputs_tuple), _tuple_postprocess(res, is_inputs_tuple)
 
 
 def jvp(func, inputs, v=None, create_graph=False, strict=False):
-    """(func(inputs), J v) by the double-vjp trick."""
-    from .._tensor import Tensor
-    inputs, single_in = _tup(inputs)
+    """Jacobian-vector product ``J v`` (by the double-backward trick).
+
+    Returns:
+        ``(func_output, jvp)``; the jvp has the structure of the outputs.
+    """
+    from .._creation import zeros_like
     with enable_grad():
-        ins = _prep(inputs, create_graph)
-        outs, single_out = _tup(func(*ins))
-        if v is None:
-            v = tuple(_ones(i) for i in ins)
-        vs, _ = _tup(v)
-        us = tuple(Tensor._make_plain(np.zeros(o._data.shape, o._data.dtype)).requires_grad_()
-                   for o in outs)
-        gs = _grad(outs, ins, us, True, strict)
-        from . import grad
-        live = [(g, vv) for g, vv in zip(gs, vs) if g.requires_grad]
-        if live:
-            jv = grad([g for g, _ in live], us, [vv for _, vv in live], create_graph=create_graph,
-                      retain_graph=True, allow_unused=True)
-            jv = tuple(_zeros(o) if j is None else j for j, o in zip(jv, outs))
-        else:
-            jv = tuple(_zeros(o) for o in outs)
-    o = outs[0] if single_out else outs
-    return _finish(o, create_graph), _finish(jv[0] if single_out else jv, create_graph)
+        is_inputs_tuple, inputs = _as_tuple(inputs, "inputs", "jvp")
+        inputs = _grad_preprocess(inputs, create_graph=create_graph, need_graph=True)
+        if v is not None:
+            _, v = _as_tuple(v, "v", "jvp")
+            v = _grad_preprocess(v, create_graph=create_graph, need_graph=False)
+            _validate_v(v, inputs, is_inputs_tuple)
+        elif len(inputs) != 1 or inputs[0].nelement() != 1:
+            raise _v_none_error("input to the user-provided function is")
+        outputs = func(*inputs)
+        is_outputs_tuple, outputs = _as_tuple(outputs, "outputs of the user-provided function",
+                                              "jvp")
+        _check_requires_grad(outputs, "outputs", strict=strict)
+        # backward is linear in grad_outputs, so their value does not matter
+        grad_outputs = tuple(zeros_like(out, requires_grad=True) for out in outputs)
+        grad_inputs = _autograd_grad(outputs, inputs, grad_outputs, create_graph=True)
+        _check_requires_grad(grad_inputs, "grad_inputs", strict=strict)
+    with set_grad_enabled(True if create_graph else is_grad_enabled()):
+        grad_res = _autograd_grad(grad_inputs, grad_outputs, v, create_graph=create_graph)
+        res = _fill_in_zeros(grad_res, outputs, strict, create_graph, "back_trick")
+    outputs = _grad_postprocess(outputs, create_graph)
+    res = _grad_postprocess(res, create_graph)
+    return _tuple_postprocess(outputs, is_outputs_tuple), _tuple_postprocess(res, is_outputs_tuple)
 
 
-def _ones(t):
-    from .._tensor import Tensor
-    return Tensor._make_plain(np.ones(t._data.shape, t._data.dtype))
+def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False,
+             strategy="reverse-mode"):
+    """Jacobian of ``func`` at ``inputs``.
 
-
-def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False, strategy="reverse-mode"):
-    """Jacobian of ``func`` at ``inputs``: shape out.shape + in.shape (tuples when
-    inputs or outputs are tuples)."""
-    from .._tensor import Tensor
+    Returns:
+        A tensor of shape ``out.shape + in.shape`` for one input and one
+        output; a tuple over inputs (or outputs) when those are tuples; a tuple
+        of tuples (``result[i][j]``: output i, input j) when both are.
+    """
+    from .._creation import zeros_like
     from ..ops.shape import stack
-    inputs, single_in = _tup(inputs)
+    if strategy not in ("forward-mode", "reverse-mode"):
+        raise AssertionError('Expected strategy to be either "forward-mode" or "reverse-mode". '
+                             'Hint: If your function has more outputs than inputs, '
+                             '"forward-mode" tends to be more performant. Otherwise, prefer to '
+                             'use "reverse-mode".')
+    if strategy == "forward-mode":
+        if create_graph:
+            raise NotImplementedError(
+                'torch.autograd.functional.jacobian: `create_graph=True` and '
+                '`strategy="forward-mode"` are not supported together (yet). Please either set '
+                '`create_graph=False` or `strategy="reverse-mode"`.')
+        if strict:
+            raise RuntimeError(
+                'torch.autograd.functional.jacobian: `strict=True` and `strategy="forward-mode"` '
+                'are not supported together (yet). Please either set `strict=False` or '
+                '`strategy="reverse-mode"`.')
+        if not vectorize:
+            raise NotImplementedError("Computing Jacobian using forward-AD or forward-over-reverse "
+                                      "Hessian is only implemented for `vectorize=True`.")
     with enable_grad():
-        ins = _prep(inputs, create_graph)
-        outs, single_out = _tup(func(*ins))
+        is_inputs_tuple, inputs = _as_tuple(inputs, "inputs", "jacobian")
+        inputs = _grad_preprocess(inputs, create_graph=create_graph, need_graph=True)
+        outputs = func(*inputs)
+        is_outputs_tuple, outputs = _as_tuple(outputs, "outputs of the user-provided function",
+                                              "jacobian")
+        _check_requires_grad(outputs, "outputs", strict=strict)
+        if vectorize and strict:
+            raise RuntimeError("torch.autograd.functional.jacobian: `strict=True` and "
+                               "`vectorized=True` are not supported together. Please either set "
+                               "`strict=False` or `vectorize=False`.")
         result = []
-        for o in outs:
-            rows = []
-            for k in range(max(o.numel(), 0)):
-                seed = np.zeros(o._data.shape, o._data.dtype)
-                seed.reshape(-1)[k] = 1
-                rows.append(_grad([o], ins, [Tensor._make_plain(seed)], create_graph, strict))
-            per_in = []
-            for j, i in enumerate(ins):
-                if rows:
-                    J = stack([r[j] for r in rows]).reshape(tuple(o.shape) + tuple(i.shape))
-                else:
-                    J = Tensor._make_plain(np.zeros(tuple(o.shape) + tuple(i.shape), i._data.dtype))
-                per_in.append(_finish(J, create_graph))
-            result.append(per_in[0] if single_in else tuple(per_in))
-    return result[0] if single_out else tuple(result)
+        for i, out in enumerate(outputs):
+            jac_i = tuple([] for _ in inputs)
+            flat = out.reshape(-1)
+            for j in range(out.nelement()):
+                vj = _autograd_grad((flat[j],), inputs, retain_graph=True,
+                                    create_graph=create_graph)
+                for k, (jac_k, vj_k, inp) in enumerate(zip(jac_i, vj, inputs)):
+                    if vj_k is not None:
+                        if strict and create_graph and not vj_k.requires_grad:
+                            raise RuntimeError(
+                                "The jacobian of the user-provided function is independent of "
+                                "input %d. This is not allowed in strict mode when "
+                                "create_graph=True." % i)
+                        jac_k.append(vj_k)
+                    else:
+                        if strict:
+                            raise RuntimeError(
+                                "Output %d of the user-provided function is independent of input "
+                                "%d. This is not allowed in strict mode." % (i, k))
+                        jac_k.append(zeros_like(inp))
+            result.append(tuple(
+                (stack(jac_k, dim=0) if jac_k else
+                 zeros_like(inputs[k]).reshape(-1)[:0]).view(tuple(out.size()) +
+                                                             tuple(inputs[k].size()))
+                for k, jac_k in enumerate(jac_i)))
+        result = _grad_postprocess(tuple(result), create_graph)
+        return _tuple_postprocess(result, (is_outputs_tuple, is_inputs_tuple))
 
 
 def hessian(func, inputs, create_graph=False, strict=False, vectorize=False,
             outer_jacobian_strategy="reverse-mode"):
-    """Hessian of a scalar function: shape in.shape + in.shape."""
-    inputs_t, single_in = _tup(inputs)
+    """Hessian of a function with a one-element output.
 
-    def grad_fn(*ins):
-        return jacobian(func, ins if not single_in else ins[0], create_graph=True, strict=strict)
-    return jacobian(grad_fn, inputs, create_graph=create_graph, strict=strict)
+    Returns:
+        A tensor of shape ``in.shape + in.shape``; for a tuple of inputs, a
+        tuple of tuples (``result[i][j]``: inputs i and j).
+    """
+    from .._tensor import Tensor
+    is_inputs_tuple, inputs = _as_tuple(inputs, "inputs", "hessian")
+
+    def ensure_single_output_function(*inp):
+        out = func(*inp)
+        is_out_tuple, t_out = _as_tuple(out, "outputs of the user-provided function", "hessian")
+        _check_requires_grad(t_out, "outputs", strict=strict)
+        if is_out_tuple or not isinstance(out, Tensor):
+            raise RuntimeError("The function given to hessian should return a single Tensor")
+        if out.nelement() != 1:
+            raise RuntimeError("The Tensor returned by the function given to hessian should "
+                               "contain a single element")
+        return out.squeeze()
+
+    def jac_func(*inp):
+        if outer_jacobian_strategy == "forward-mode":
+            inp = tuple(t.requires_grad_(True) for t in inp)
+        jac = jacobian(ensure_single_output_function, inp, create_graph=True)
+        _check_requires_grad(jac, "jacobian", strict=strict)
+        return jac
+
+    res = jacobian(jac_func, inputs, create_graph=create_graph, strict=strict,
+                   vectorize=vectorize, strategy=outer_jacobian_strategy)
+    return _tuple_postprocess(res, (is_inputs_tuple, is_inputs_tuple))
+
+
+def _scalar_function_checks(outputs, is_outputs_tuple, name):
+    from .._tensor import Tensor
+    if is_outputs_tuple or not isinstance(outputs[0], Tensor):
+        raise RuntimeError("The function given to %s should return a single Tensor" % name)
+    if outputs[0].nelement() != 1:
+        raise RuntimeError("The Tensor returned by the function given to %s should contain a "
+                           "single element" % name)
 
 
 def vhp(func, inputs, v=None, create_graph=False, strict=False):
-    """(func(inputs), v^T H)."""
-    inputs, single_in = _tup(inputs)
+    """Vector-Hessian product ``v^T H`` of a function with a one-element output.
+
+    Returns:
+        ``(func_output, vhp)``; the vhp has the structure of the inputs.
+    """
     with enable_grad():
-        ins = _prep(inputs, True)
-        out = func(*ins)
-        (g,) = (_grad([out], ins, [_ones(out)], True, strict),)
-        vs, _ = _tup(v)
-        from . import grad
-        h = grad(list(g), ins, list(vs), create_graph=create_graph, allow_unused=True)
-        h = tuple(_zeros(i) if x is None else x for x, i in zip(h, ins))
-    return _finish(out, create_graph), _finish(h[0] if single_in else h, create_graph)
+        is_inputs_tuple, inputs = _as_tuple(inputs, "inputs", "vhp")
+        inputs = _grad_preprocess(inputs, create_graph=create_graph, need_graph=True)
+        if v is not None:
+            _, v = _as_tuple(v, "v", "vhp")
+            v = _grad_preprocess(v, create_graph=create_graph, need_graph=False)
+            _validate_v(v, inputs, is_inputs_tuple)
+        elif len(inputs) != 1 or inputs[0].nelement() != 1:
+            raise _v_none_error("input to the user-provided function is")
+        outputs = func(*inputs)
+        is_outputs_tuple, outputs = _as_tuple(outputs, "outputs of the user-provided function",
+                                              "vhp")
+        _check_requires_grad(outputs, "outputs", strict=strict)
+        _scalar_function_checks(outputs, is_outputs_tuple, "vhp")
+        jac = _autograd_grad(outputs, inputs, create_graph=True)
+        _check_requires_grad(jac, "jacobian", strict=strict)
+    with set_grad_enabled(True if create_graph else is_grad_enabled()):
+        grad_res = _autograd_grad(jac, inputs, v, create_graph=create_graph)
+        res = _fill_in_zeros(grad_res, inputs, strict, create_graph, "double_back")
+    outputs = _grad_postprocess(outputs, create_graph)
+    res = _grad_postprocess(res, create_graph)
+    return _tuple_postprocess(outputs, is_outputs_tuple), _tuple_postprocess(res, is_inputs_tuple)
 
 
 def hvp(func, inputs, v=None, create_graph=False, strict=False):
-    """(func(inputs), H v) (the Hessian is symmetric, so equal to vhp)."""
-    return vhp(func, inputs, v, create_graph, strict)
+    """Hessian-vector product ``H v`` of a function with a one-element output
+    (by the double-backward trick).
+
+    Returns:
+        ``(func_output, hvp)``; the hvp has the structure of the inputs.
+    """
+    from .._creation import zeros_like
+    with enable_grad():
+        is_inputs_tuple, inputs = _as_tuple(inputs, "inputs", "hvp")
+        inputs = _grad_preprocess(inputs, create_graph=create_graph, need_graph=True)
+        if v is not None:
+            _, v = _as_tuple(v, "v", "hvp")
+            v = _grad_preprocess(v, create_graph=create_graph, need_graph=False)
+            _validate_v(v, inputs, is_inputs_tuple)
+        elif len(inputs) != 1 or inputs[0].nelement() != 1:
+            raise _v_none_error("input to the user-provided function is")
+        outputs = func(*inputs)
+        is_outputs_tuple, outputs = _as_tuple(outputs, "outputs of the user-provided function",
+                                              "hvp")
+        _check_requires_grad(outputs, "outputs", strict=strict)
+        _scalar_function_checks(outputs, is_outputs_tuple, "hvp")
+        jac = _autograd_grad(outputs, inputs, create_graph=True)
+        _check_requires_grad(jac, "jacobian", strict=strict)
+        grad_jac = tuple(zeros_like(inp, requires_grad=True) for inp in inputs)
+        double_back = _autograd_grad(jac, inputs, grad_jac, create_graph=True)
+        _check_requires_grad(jac, "hessian", strict=strict)
+    with set_grad_enabled(True if create_graph else is_grad_enabled()):
+        grad_res = _autograd_grad(double_back, grad_jac, v, create_graph=create_graph)
+        res = _fill_in_zeros(grad_res, inputs, strict, create_graph, "double_back_trick")
+    outputs = _grad_postprocess(outputs, create_graph)
+    res = _grad_postprocess(res, create_graph)
+    return _tuple_postprocess(outputs, is_outputs_tuple), _tuple_postprocess(res, is_inputs_tuple)
