@@ -1,15 +1,18 @@
 """Anomaly detection: ``detect_anomaly()`` / ``set_detect_anomaly(True)``.
 
 While enabled, every recorded node keeps the traceback of the forward call
-that created it; when its backward produces NaN, the error names the node
-and shows that traceback (PyTorch's anomaly mode).
+that created it. When its backward fails, or (with ``check_nan``) returns
+NaN, leafgrad warns ``Error detected in <Node>. Traceback of forward call
+that caused the error: ...`` (a UserWarning, as PyTorch) and the NaN error
+names the node, shows that traceback and says what to look for.
 """
 import traceback
+import warnings
 
 import numpy as np
 
-
-__all__ = ["detect_anomaly", "set_detect_anomaly", "is_anomaly_enabled"]
+__all__ = ["detect_anomaly", "set_detect_anomaly", "is_anomaly_enabled",
+           "is_anomaly_check_nan_enabled"]
 
 
 class _State:
@@ -17,32 +20,58 @@ class _State:
     check_nan = True
 
 
+def _forward_stack():
+    """The user's part of the current stack (leafgrad's own frames dropped)."""
+    pkg = __name__.rsplit(".", 2)[0].replace(".", "/")
+    frames = [f for f in traceback.extract_stack()[:-2]
+              if "/%s/" % pkg not in f.filename.replace("\\", "/")]
+    return "".join(traceback.format_list(frames))
+
+
 def _on_record(node):
-    stack = "".join(traceback.format_stack()[:-3])
-    node._anomaly = _Checker(node, stack)
+    node._anomaly = _Checker(node, _forward_stack())
 
 
 class _Checker:
+    """Kept on a node while anomaly mode is on (``node._anomaly``)."""
+
     __slots__ = ("node", "stack")
 
     def __init__(self, node, stack):
         self.node, self.stack = node, stack
 
-    def __call__(self, grads):
+    def _warn(self):
+        warnings.warn("Error detected in %s. Traceback of forward call that caused the error:\n%s"
+                      % (self.node.name(), self.stack), UserWarning, stacklevel=2)
+
+    def run(self, grads):
+        try:
+            return self.node.backward(*grads)
+        except Exception:
+            self._warn()
+            raise
+
+    def check(self, grads):
         if not _State.check_nan:
             return
         for i, g in enumerate(grads):
-            if g is not None and np.isnan(g._data).any():
+            if g is not None and g._data.dtype.kind in "fc" and np.isnan(g._data).any():
+                self._warn()
                 raise RuntimeError(
-                    "Function '%s' returned nan values in its %dth output. The forward call "
-                    "that created it:\n%s\nFix: look for log/sqrt/division of zero or negative "
-                    "values (or 0 * inf) in that line; torch.where does not stop NaN gradients "
-                    "from the unselected branch - make the input safe first."
-                    % (self.node.name(), i, self.stack))
+                    "Function '%s' returned nan values in its %dth output. The forward call that "
+                    "created it:\n%sFix: look in that line for log/sqrt/pow of zero or negative "
+                    "values, 0/0, inf - inf or 0 * inf; torch.where does not stop NaN gradients "
+                    "from the branch it did not select, so make that input safe first (e.g. "
+                    "x.clamp(min=1e-12))." % (self.node.name(), i, self.stack))
 
 
 def is_anomaly_enabled():
+    """True while anomaly detection is on."""
     return _State.enabled
+
+
+def is_anomaly_check_nan_enabled():
+    return _State.check_nan
 
 
 def _set(mode, check_nan=True):
@@ -53,32 +82,42 @@ def _set(mode, check_nan=True):
 
 
 class set_detect_anomaly:
-    """Turn anomaly detection on or off (also a context manager)."""
+    """``set_detect_anomaly(mode, check_nan=True)``: turn anomaly detection on or
+    off now; as a context manager, restore the previous setting on exit."""
 
     def __init__(self, mode, check_nan=True):
         self.prev = (_State.enabled, _State.check_nan)
         _set(mode, check_nan)
 
     def __enter__(self):
-        return self
+        return None
 
     def __exit__(self, *exc):
         _set(*self.prev)
 
+    def __repr__(self):
+        return "torch.autograd.anomaly_mode.set_detect_anomaly(mode=%s, check_nan=%s)" % (
+            _State.enabled, _State.check_nan)
+
 
 class detect_anomaly:
-    """Context manager (and decorator) enabling anomaly detection."""
+    """Context manager (and decorator) enabling anomaly detection.
+
+    Example::
+
+        with torch.autograd.detect_anomaly():
+            loss.backward()   # a NaN gradient raises, naming the op and its forward line
+    """
 
     def __init__(self, check_nan=True):
         self.check_nan = check_nan
-
-    def __enter__(self):
-        import warnings
         warnings.warn("Anomaly Detection has been enabled. This mode will increase the runtime "
                       "and should only be enabled for debugging.", UserWarning, stacklevel=2)
+
+    def __enter__(self):
         self.prev = (_State.enabled, _State.check_nan)
         _set(True, self.check_nan)
-        return self
+        return None
 
     def __exit__(self, *exc):
         _set(*self.prev)
@@ -88,6 +127,7 @@ class detect_anomaly:
 
         @functools.wraps(fn)
         def wrapper(*a, **k):
-            with self.__class__(self.check_nan):
+            with self:
                 return fn(*a, **k)
         return wrapper
+

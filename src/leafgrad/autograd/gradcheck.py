@@ -1,11 +1,16 @@
 """``gradcheck`` / ``gradgradcheck``: compare autograd with central finite differences.
 
 Inputs should be float64 tensors with ``requires_grad=True``. For every
-input element x_i, the numerical Jacobian column is
-(f(x + eps e_i) - f(x - eps e_i)) / (2 eps); the analytical one comes from
-one vector-Jacobian product per output element (PyTorch's gradcheck,
-https://pytorch.org/docs/stable/autograd.html#numerical-gradient-checking).
+input element x_i the numerical Jacobian column is
+(f(x + eps e_i) - f(x - eps e_i)) / (2 eps); the analytical Jacobian comes
+from one vector-Jacobian product per output element. They must agree
+elementwise within ``atol + rtol * |numerical|``
+(https://pytorch.org/docs/stable/autograd.html#numerical-gradient-checking).
+On a mismatch the error shows both Jacobians, as PyTorch's does, and first
+names the worst element.
 """
+import warnings
+
 import numpy as np
 
 __all__ = ["gradcheck", "gradgradcheck", "GradcheckError"]
@@ -16,66 +21,85 @@ class GradcheckError(RuntimeError):
 
 
 def _as_tuple(x):
-    return x if isinstance(x, tuple) else (x,)
+    return tuple(x) if isinstance(x, (tuple, list)) else (x,)
 
 
-def _outputs(fn, inputs):
-    from .grad_mode import no_grad
-    with no_grad():
-        return [o._data.astype(np.float64).copy() for o in _as_tuple(fn(*inputs))
-                if hasattr(o, "_data")]
-
-
-def _numerical(fn, inputs, eps):
+def _float_outputs(out):
     from .._tensor import Tensor
-    cols = []
-    for t in inputs:
-        if not (isinstance(t, Tensor) and t._requires_grad):
-            cols.append(None)
-            continue
-        flat = t._data.reshape(-1)
-        jac = []
-        for i in range(flat.size):
-            orig = flat[i]
-            flat[i] = orig + eps
-            plus = _outputs(fn, inputs)
-            flat[i] = orig - eps
-            minus = _outputs(fn, inputs)
-            flat[i] = orig
-            jac.append([(p - m).reshape(-1) / (2 * eps) for p, m in zip(plus, minus)])
-        cols.append(jac)
-    return cols
+    return [o for o in _as_tuple(out) if isinstance(o, Tensor) and o._data.dtype.kind in "fc"]
 
 
-def _analytical(fn, inputs):
+def _eval(fn, inputs):
+    # grad mode stays on: gradgradcheck's function itself calls autograd.grad
+    return [o._data.astype(np.float64) for o in _float_outputs(fn(*inputs))]
+
+
+def _numerical(fn, inputs, diff, eps):
+    """jac[j][o]: array (out_numel, in_numel) for differentiable input j, output o."""
+    jac = []
+    for i in diff:
+        flat = inputs[i]._data.reshape(-1)      # a view: perturb in place
+        cols = []
+        for k in range(flat.size):
+            orig = flat[k].copy()
+            flat[k] = orig + eps
+            plus = _eval(fn, inputs)
+            flat[k] = orig - eps
+            minus = _eval(fn, inputs)
+            flat[k] = orig
+            cols.append([((p - m) / (2 * eps)).reshape(-1) for p, m in zip(plus, minus)])
+        n_out = len(_eval(fn, inputs)) if not cols else len(cols[0])
+        jac.append([np.array([c[o] for c in cols]).T.reshape(-1, flat.size)
+                    if cols else np.zeros((0, 0)) for o in range(n_out)])
+    return jac
+
+
+def _analytical(fn, inputs, diff):
     from .._tensor import Tensor
     from . import grad
-    outs = [o for o in _as_tuple(fn(*inputs)) if isinstance(o, Tensor)]
-    diff_inputs = [t for t in inputs if isinstance(t, Tensor) and t._requires_grad]
-    rows = []     # rows[o][k] -> list over inputs of gradient arrays
-    for o in outs:
-        per = []
+    outs = _float_outputs(fn(*inputs))
+    d_inputs = [inputs[i] for i in diff]
+    jac = [[np.zeros((o._data.size, t._data.size)) for o in outs] for t in d_inputs]
+    for o_idx, o in enumerate(outs):
+        if not o._requires_grad:
+            continue
         for k in range(o._data.size):
-            if not o._requires_grad:
-                per.append([np.zeros(t._data.shape) for t in diff_inputs])
-                continue
             seed = np.zeros(o._data.shape, o._data.dtype)
             seed.reshape(-1)[k] = 1
-            gs = grad(o, diff_inputs, Tensor._make_plain(seed), retain_graph=True,
+            gs = grad(o, d_inputs, Tensor._make_plain(seed), retain_graph=True,
                       allow_unused=True)
-            per.append([np.zeros(t._data.shape) if g is None else g._data.astype(np.float64)
-                        for g, t in zip(gs, diff_inputs)])
-        rows.append(per)
-    return rows
+            for j, g in enumerate(gs):
+                if g is not None:
+                    jac[j][o_idx][k] = g._data.astype(np.float64).reshape(-1)
+    return jac, len(outs)
+
+
+def _fmt(a):
+    from .._tensor import Tensor
+    return repr(Tensor._make_plain(np.asarray(a, np.float64)))
 
 
 def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=True,
-              nondet_tol=0.0, check_undefined_grad=True, fast_mode=False, **kwargs):
-    """True when autograd's gradients of ``func`` at ``inputs`` match finite differences.
+              nondet_tol=0.0, check_undefined_grad=True, check_grad_dtypes=False,
+              check_batched_grad=False, check_batched_forward_grad=False,
+              check_forward_ad=False, check_backward_ad=True, fast_mode=False, masked=None):
+    """Check autograd's gradients of ``func`` at ``inputs`` against finite differences.
+
+    Args:
+        func: a function of tensors returning a tensor or a tuple of tensors.
+        inputs: a tensor or a tuple of arguments; the tensors with
+            ``requires_grad=True`` are checked (use float64).
+        eps: the finite-difference step.
+        atol, rtol: tolerances (|analytical - numerical| <= atol + rtol * |numerical|).
+        raise_exception: raise on a mismatch (else return False).
+
+    Returns:
+        True when every Jacobian matches.
 
     Raises:
-        GradcheckError (a RuntimeError): with the worst element, when they
-            differ and ``raise_exception`` is True.
+        GradcheckError (a RuntimeError): on a mismatch, naming the output, the
+            input and the worst element, then both Jacobians.
+        ValueError: when no input requires grad.
     """
     from .._tensor import Tensor
     inputs = _as_tuple(inputs)
@@ -84,26 +108,27 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
         raise ValueError("gradcheck expects at least one input tensor to require gradient, but "
                          "none of the them have requires_grad=True.")
     for i in diff:
-        if inputs[i]._data.dtype != np.float64:
-            import warnings
+        if inputs[i]._data.dtype not in (np.float64, np.complex128):
             warnings.warn("Input #%d requires gradient and is not a double precision floating "
-                          "point. This check will likely fail if all the inputs are not of "
-                          "double precision floating point." % i, UserWarning, stacklevel=2)
-    num = _numerical(func, inputs, eps)
-    ana = _analytical(func, inputs)
-    for j, i in enumerate(diff):
-        for o in range(len(ana)):
-            a = np.array([row[j].reshape(-1) for row in ana[o]])          # (out, in)
-            n = np.array([col[o] for col in num[i]]).T if num[i] else a * 0  # (out, in)
-            if a.shape != n.shape:
-                n = n.reshape(a.shape)
-            bad = ~np.isclose(a, n, rtol=rtol, atol=atol, equal_nan=True)
+                          "point or complex. This check will likely fail if all the inputs are "
+                          "not of double precision floating point or complex. " % i,
+                          UserWarning, stacklevel=2)
+    ana, n_out = _analytical(func, inputs, diff)
+    num = _numerical(func, inputs, diff, eps)
+    for o in range(n_out):
+        for j, i in enumerate(diff):
+            a, n = ana[j][o], num[j][o].reshape(ana[j][o].shape)
+            bad = np.abs(a - n) > atol + rtol * np.abs(n)
+            bad |= np.isnan(a) != np.isnan(n)
             if bad.any():
-                k = np.unravel_index(np.argmax(np.abs(a - n) * bad), a.shape)
-                msg = ("Jacobian mismatch for output %d with respect to input %d: worst element "
-                       "(output index %d, input index %d): analytical %r vs numerical %r "
-                       "(atol=%g, rtol=%g).\nnumerical:%s\nanalytical:%s"
-                       % (o, i, k[0], k[1], a[k], n[k], atol, rtol, n, a))
+                k = np.unravel_index(np.argmax(np.where(bad, np.abs(a - n), -1.0)), a.shape)
+                msg = ("Jacobian mismatch for output %d with respect to input %d,\n"
+                       "worst element: d output[%d] / d input[%d] (flattened indices) is %.6g "
+                       "from autograd but %.6g by finite differences (atol=%g, rtol=%g). "
+                       "Usually the backward formula of an op in the function is wrong, or "
+                       "the inputs are not float64 (use .double()).\n"
+                       "numerical:%s\nanalytical:%s\n"
+                       % (o, i, k[0], k[1], a[k], n[k], atol, rtol, _fmt(n.T), _fmt(a.T)))
                 if raise_exception:
                     raise GradcheckError(msg)
                 return False
@@ -111,26 +136,35 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
 
 
 def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-6, atol=1e-5, rtol=1e-3,
-                  gen_non_contig_grad_outputs=False, raise_exception=True, **kwargs):
-    """gradcheck of the gradient of ``func`` (second derivatives, via create_graph)."""
+                  gen_non_contig_grad_outputs=False, raise_exception=True, nondet_tol=0.0,
+                  check_undefined_grad=True, check_grad_dtypes=False, check_batched_grad=False,
+                  check_fwd_over_rev=False, check_rev_over_rev=True, fast_mode=False,
+                  masked=False):
+    """gradcheck of the gradient of ``func``: checks second derivatives.
+
+    The first gradient is taken with ``create_graph=True`` against
+    ``grad_outputs`` (random float64 vectors, which are checked too, when not
+    given).
+    """
     from .._tensor import Tensor
     from . import grad
     inputs = _as_tuple(inputs)
-    rng = np.random.default_rng(0)
-    outs = _as_tuple(func(*inputs))
+    outs = _float_outputs(func(*inputs))
     if grad_outputs is None:
-        grad_outputs = tuple(Tensor._make_plain(rng.standard_normal(o._data.shape))
-                             .requires_grad_() for o in outs if isinstance(o, Tensor))
+        rng = np.random.default_rng(0)
+        grad_outputs = tuple(Tensor._make_plain(rng.standard_normal(o._data.shape)
+                                                .astype(o._data.dtype)).requires_grad_()
+                             for o in outs)
     grad_outputs = _as_tuple(grad_outputs)
-    diff = [t for t in inputs if isinstance(t, Tensor) and t._requires_grad]
+    n_in = len(inputs)
 
     def first_grad(*args):
-        ins, gos = args[:len(inputs)], args[len(inputs):]
-        o = _as_tuple(func(*ins))
+        ins, gos = args[:n_in], args[n_in:]
+        o = [t for t in _float_outputs(func(*ins)) if t._requires_grad]
         d = [t for t in ins if isinstance(t, Tensor) and t._requires_grad]
-        gs = grad(o, d, gos, create_graph=True, allow_unused=True)
-        return tuple(g if g is not None else Tensor._make_plain(np.zeros(t._data.shape))
-                     for g, t in zip(gs, d))
-    del diff
-    return gradcheck(first_grad, inputs + tuple(grad_outputs), eps=eps, atol=atol, rtol=rtol,
-                     raise_exception=raise_exception)
+        gs = grad(o, d, gos[:len(o)], create_graph=True, allow_unused=True)
+        return tuple(Tensor._make_plain(np.zeros(t._data.shape, t._data.dtype)) if g is None
+                     else g for g, t in zip(gs, d))
+
+    return gradcheck(first_grad, inputs + grad_outputs, eps=eps, atol=atol, rtol=rtol,
+                     raise_exception=raise_exception, nondet_tol=nondet_tol)
