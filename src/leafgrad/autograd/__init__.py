@@ -14,7 +14,8 @@ from .grad_mode import (enable_grad, inference_mode, is_grad_enabled, is_inferen
 from .graph import Node
 from .function import Function, once_differentiable
 from . import functional, graph
-from .anomaly_mode import detect_anomaly, set_detect_anomaly, is_anomaly_enabled
+from .anomaly_mode import (detect_anomaly, set_detect_anomaly, is_anomaly_enabled,
+                           is_anomaly_check_nan_enabled)
 from .gradcheck import gradcheck, gradgradcheck
 
 __all__ = ["backward", "grad", "no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled",

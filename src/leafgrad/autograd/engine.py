@@ -264,7 +264,10 @@ def run_backward(roots, root_grads, retain_graph, create_graph, inputs=None,
             else:
                 if node.n_outputs > 1 and any(g is None for g in grads):
                     grads = _materialize(node, grads)
-                grad_inputs = node.backward(*grads)
+                if node._anomaly is None:
+                    grad_inputs = node.backward(*grads)
+                else:   # anomaly mode: name the node and its forward call on failure
+                    grad_inputs = node._anomaly.run(grads)
                 if type(grad_inputs) is not tuple:
                     grad_inputs = (grad_inputs,)
                 if node._hooks:
@@ -273,7 +276,7 @@ def run_backward(roots, root_grads, retain_graph, create_graph, inputs=None,
                         if r is not None:
                             grad_inputs = tuple(r)
                 if node._anomaly is not None:
-                    node._anomaly(grad_inputs)
+                    node._anomaly.check(grad_inputs)
             if not retain_graph:
                 node._release(freed_by)
             del grads
