@@ -62,7 +62,10 @@ def no_grad_fn(index, grad_disabled):
     msg = ("element %d of tensors does not require grad and does not have a grad_fn: "
            "nothing that requires grad went into this result, so there is no graph to "
            "differentiate. Fix: create the parameters with requires_grad=True (or call "
-           ".requires_grad_() on them) before computing the result from them." % index)
+           ".requires_grad_() on them) before computing the result from them. If they "
+           "already require grad, the result was computed where nothing is recorded (inside "
+           "`with torch.no_grad():` or torch.inference_mode(), or from .detach()/.data/.item() "
+           "values): compute it outside such code." % index)
     if grad_disabled:
         msg += (" Note: grad mode is disabled right now (inside torch.no_grad() or "
                 "set_grad_enabled(False)), so no graph was recorded; compute the result "
@@ -72,10 +75,11 @@ def no_grad_fn(index, grad_disabled):
 
 def non_scalar(shape):
     return NonScalarBackwardError(
-        "grad can be implicitly created only for scalar outputs: backward() was called on a "
-        "tensor of shape %s without a `gradient` argument. Fix: reduce it to a scalar first "
+        "grad can be implicitly created only for scalar outputs: backward() (or autograd.grad) "
+        "was called on a tensor of shape %s without a `gradient` argument. Fix: reduce it to a scalar first "
         "(out.sum().backward() or out.mean().backward()), or pass the gradient of the final "
-        "result with respect to it, e.g. out.backward(torch.ones_like(out))." % (tuple(shape),))
+        "result with respect to it: out.backward(gradient=torch.ones_like(out)) (for "
+        "torch.autograd.grad: grad_outputs=torch.ones_like(out))." % (tuple(shape),))
 
 
 def unused_input(index):
