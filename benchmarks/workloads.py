@@ -229,9 +229,11 @@ def matmul_floor(batch, sizes):
     that runs them once."""
     rng = np.random.RandomState(0)
     f = np.float32
-    Ws = [rng.randn(o, i).astype(f) / np.sqrt(i) for i, o in zip(sizes[:-1], sizes[1:])]
+    Ws = [(rng.randn(o, i) / np.sqrt(i)).astype(f) for i, o in zip(sizes[:-1], sizes[1:])]
     x = rng.randn(batch, sizes[0]).astype(f)
     g_out = [rng.randn(batch, o).astype(f) for o in sizes[1:]]
+
+    assert all(a.dtype == f for a in Ws + g_out + [x])
 
     def one():
         hs = [x]
