@@ -429,6 +429,29 @@ def case_mark_dirty(torch, R):
     R.error("leaf", lambda: Double_.apply(x))
 
 
+
+
+def case_second_backward_without_saved_tensors(torch, R):
+    class Double(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 2
+
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    y = Double.apply(x).sum()
+    y.backward()
+    R.error("second", lambda: y.backward())
+    R("grad", x.grad)
+    ExpFn = _exp_fn(torch)
+    z = ExpFn.apply(x).sum()
+    z.backward()
+    R.error("saved_second", lambda: z.backward())
+
+
 CASES = [v for k, v in sorted(globals().items()) if k.startswith("case_")]
 
 

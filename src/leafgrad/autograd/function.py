@@ -71,6 +71,11 @@ class BackwardCFunction(Node, FunctionCtx):
     # Node has its own save_for_backward; ctx's (which validates) wins here.
     save_for_backward = FunctionCtx.save_for_backward
 
+    def _release(self, freed_by=True):
+        # as PyTorch: a Function that saved no tensors can be backpropagated again
+        if self._saved:
+            Node._release(self, freed_by)
+
     def name(self):
         return type(self).__name__
 
