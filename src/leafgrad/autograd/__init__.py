@@ -97,8 +97,15 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
     if create_graph and not _warned_create_graph[0]:
         _warned_create_graph[0] = True      # PyTorch warns once per process
         warnings.warn(_errors.backward_create_graph_message(), UserWarning, stacklevel=3)
-    run_backward(list(tensors), grads, retain_graph, create_graph, inputs=inputs,
-                 allow_unused=True, accumulate=True)
+    res = run_backward(list(tensors), grads, retain_graph, create_graph, inputs=inputs,
+                       allow_unused=True, accumulate=True)
+    if inputs is not None:
+        # non-leaf tensors named in ``inputs`` get their gradient in .grad too
+        for t, g in zip(inputs, res):
+            if g is not None and t._grad_fn is not None and not t._retains_grad:
+                if not create_graph:
+                    g = g.detach()
+                t._grad = g if t._grad is None else t._grad + g
 
 
 _warned_create_graph = [False]
