@@ -90,7 +90,6 @@ def softmin(input, dim=None, _stacklevel=3, dtype=None):
 
 
 # ------------------------------------------------------------ activations
-relu = E.relu
 sigmoid = E.sigmoid
 tanh = E.tanh
 
@@ -652,3 +651,38 @@ def cosine_embedding_loss(input1, input2, target, margin=0.0, reduction="mean", 
 
 
 _ = (_dtype,)
+
+
+# ------------------------------------------------------------ inplace=True
+def _with_inplace(fn, name):
+    """``fn(input, ..., inplace=True)`` writes the result into ``input`` (an
+    in-place op: recorded for autograd, refused on a leaf that requires grad)."""
+    import functools
+    import inspect
+    from ..ops import inplace as _ip
+    params = list(inspect.signature(fn).parameters)
+    pos = params.index("inplace")
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        if not (kwargs.get("inplace") or (len(args) > pos and args[pos])):
+            return fn(*args, **kwargs)
+        args = list(args)
+        if len(args) > pos:
+            args[pos] = False
+        else:
+            kwargs["inplace"] = False
+        input, rest = args[0], args[1:]
+        return _ip.apply(input, name, lambda a: fn(a, *rest, **kwargs))
+    return wrapper
+
+
+def relu(input, inplace=False):
+    """max(x, 0). d/dx = 1 where x > 0, else 0."""
+    return E.relu(input)
+
+
+for _name in ("relu", "leaky_relu", "hardtanh", "relu6", "elu", "selu", "celu", "silu", "mish",
+              "hardsigmoid", "hardswish", "threshold", "dropout"):
+    globals()[_name] = _with_inplace(globals()[_name], _name + "_")
+del _name
