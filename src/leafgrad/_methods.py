@@ -16,12 +16,14 @@ from .ops import reduction as R
 from .ops import shape as S
 
 
-def _tuple_guard(fn):
+def _tuple_guard(fn, symbol, reflected=False):
     """Operators given a tuple (``grad()``'s result) explain that it is a tuple."""
+    pair = "'tuple' and 'Tensor'" if reflected else "'Tensor' and 'tuple'"
+
     def op(self, other):
         if type(other) is tuple:
-            raise TypeError("unsupported operand type(s) for %s: 'Tensor' and 'tuple'. %s"
-                            % (fn.__name__, _errors.grad_tuple_hint()))
+            raise TypeError("unsupported operand type(s) for %s: %s. %s"
+                            % (symbol, pair, _errors.grad_tuple_hint()))
         return fn(self, other)
     op.__name__ = fn.__name__
     op.__doc__ = fn.__doc__
@@ -206,13 +208,13 @@ def _square_(self):
 
 _METHODS = {
     # arithmetic operators
-    "__add__": _tuple_guard(E.add), "__radd__": _tuple_guard(E.add),
-    "__sub__": _tuple_guard(E.sub), "__rsub__": _tuple_guard(E.rsub),
-    "__mul__": _tuple_guard(E.mul), "__rmul__": _tuple_guard(E.mul),
-    "__truediv__": _tuple_guard(E.div), "__rtruediv__": _tuple_guard(_rdiv),
+    "__add__": _tuple_guard(E.add, "+"), "__radd__": _tuple_guard(E.add, "+", True),
+    "__sub__": _tuple_guard(E.sub, "-"), "__rsub__": _tuple_guard(E.rsub, "-", True),
+    "__mul__": _tuple_guard(E.mul, "*"), "__rmul__": _tuple_guard(E.mul, "*", True),
+    "__truediv__": _tuple_guard(E.div, "/"), "__rtruediv__": _tuple_guard(_rdiv, "/", True),
     "__floordiv__": E.floor_divide, "__rfloordiv__": lambda s, o: E.floor_divide(o, s),
     "__mod__": E.remainder, "__rmod__": lambda s, o: E.remainder(o, s),
-    "__pow__": _tuple_guard(E.pow), "__rpow__": _rpow,
+    "__pow__": _tuple_guard(E.pow, "**"), "__rpow__": _rpow,
     "__matmul__": L.matmul, "__rmatmul__": _rmatmul,
     "__neg__": _neg, "__pos__": lambda s: s, "__abs__": E.abs,
     "__invert__": E.bitwise_not,

@@ -152,6 +152,21 @@ def case_dtype_of_grads(torch, R):
     R("broadcast", z.grad)
 
 
+def case_grad_tuple_used_as_tensor(torch, R):
+    w = torch.tensor([1.0, 2.0], requires_grad=True)
+    g = torch.autograd.grad((w ** 2).sum(), w)
+    lr = torch.tensor(0.1)
+    p = w.detach().clone()
+    R("type", type(g).__name__)
+    for name, fn in [("tuple_mul_tensor", lambda: g * lr), ("tensor_mul_tuple", lambda: lr * g),
+                     ("tensor_sub_tuple", lambda: p - g), ("tuple_sub_tensor", lambda: g - p),
+                     ("tensor_div_tuple", lambda: p / g), ("tuple_plus_int", lambda: g + 1),
+                     ("tuple_mul_float", lambda: g * 0.1), ("inplace_sub_", lambda: p.sub_(g)),
+                     ("tuple_norm", lambda: g.norm())]:
+        R.error(name, fn)
+    R("indexed", g[0] * lr)
+
+
 CASES = [v for k, v in sorted(globals().items()) if k.startswith("case_")]
 
 
