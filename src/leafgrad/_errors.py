@@ -76,8 +76,9 @@ def no_grad_fn(index, grad_disabled):
 def non_scalar(shape):
     return NonScalarBackwardError(
         "grad can be implicitly created only for scalar outputs: backward() (or autograd.grad) "
-        "was called on a tensor of shape %s without a `gradient` argument. Fix: reduce it to a scalar first "
-        "(out.sum().backward() or out.mean().backward()), or pass the gradient of the final "
+        "was called on a tensor of shape %s without a `gradient` argument. Fix: reduce it to a "
+        "scalar first (out.sum().backward() or out.mean().backward()), or pass the gradient of "
+        "the final "
         "result with respect to it: out.backward(gradient=torch.ones_like(out)) (for "
         "torch.autograd.grad: grad_outputs=torch.ones_like(out))." % (tuple(shape),))
 
