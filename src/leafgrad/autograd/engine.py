@@ -45,12 +45,46 @@ def _call_site(what):
     return "the %s call at %s:%d" % (what, os.path.basename(f.f_code.co_filename), f.f_lineno)
 
 
+def _count_deps(roots):
+    """Number of edges into each node reachable from ``roots`` (explicit stack).
+
+    A node's entry in ``deps`` doubles as its 'seen' mark. A freed node
+    anywhere in the graph fails the whole call before anything runs, so no
+    ``.grad`` is half-updated.
+    """
+    deps = {}
+    stack = []
+    for r in roots:
+        if r is not None and r not in stack:
+            if r._released:
+                raise _errors.graph_freed(r.name(), r._released)
+            stack.append(r)
+    visited_roots = set(stack)
+    while stack:
+        for child, _ in stack.pop().next_functions:
+            if child is None:
+                continue
+            n = deps.get(child)
+            if n is not None:
+                deps[child] = n + 1
+                continue
+            deps[child] = 1
+            if child in visited_roots:     # a root reached from another root
+                continue
+            if child._released:
+                raise _errors.graph_freed(child.name(), child._released)
+            stack.append(child)
+    return deps
+
+
 def _collect(roots, targets):
     """Dependency counts over the graph reachable from ``roots``.
 
     With ``targets`` (a set of nodes), only nodes from which a target can be
     reached are kept (pruning for ``autograd.grad``); returns (deps, needed).
     """
+    if targets is None:
+        return _count_deps(roots), None
     deps = {}
     order = []                     # post-order, for pruning
     seen = set()
@@ -221,7 +255,8 @@ def run_backward(roots, root_grads, retain_graph, create_graph, inputs=None,
     pruning = needed is not None
     prev_enabled = mode.enabled
     mode.enabled = create_graph
-    quiet.__enter__()
+    q = quiet()
+    q.__enter__()
     try:
         while ready:
             node = ready.pop()
@@ -316,7 +351,7 @@ def run_backward(roots, root_grads, retain_graph, create_graph, inputs=None,
                         ready.append(child)
             del grad_inputs
     finally:
-        quiet.__exit__(None, None, None)
+        q.__exit__(None, None, None)
         mode.enabled = prev_enabled
     return tuple(results)
 

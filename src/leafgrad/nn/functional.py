@@ -67,7 +67,7 @@ def softmax(input, dim=None, _stacklevel=3, dtype=None):
     if x.ndim == 0:
         out = np.ones_like(x)
     else:
-        with _quiet:
+        with _quiet():
             e = np.exp(x - x.max(axis=d, keepdims=True))
             out = e / e.sum(axis=d, keepdims=True)
     return record(SoftmaxBackward0, out, (input,), save_result=True, args=d if x.ndim else 0)
@@ -79,7 +79,7 @@ def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
     if x.ndim == 0:
         out = np.zeros_like(x)
     else:
-        with _quiet:
+        with _quiet():
             s = x - x.max(axis=d, keepdims=True)
             out = s - np.log(np.exp(s).sum(axis=d, keepdims=True))
     return record(LogSoftmaxBackward0, out, (input,), save_result=True, args=d if x.ndim else 0)
@@ -404,7 +404,7 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
             "all elements of input should be between 0 and 1: binary_cross_entropy takes "
             "probabilities. Fix: apply torch.sigmoid to the logits first, or use "
             "binary_cross_entropy_with_logits (BCEWithLogitsLoss), which is also more stable.")
-    with _quiet:
+    with _quiet():
         loss = -(y * np.maximum(np.log(p), -100) + (1 - y) * np.maximum(np.log1p(-p), -100))
     w = None
     if weight is not None:
@@ -606,7 +606,7 @@ def _cross_entropy_2d(input, target, weight, ignore_index, reduction):
     if bad.any():
         raise IndexError("Target %d is out of bounds." % int(t[bad][0]))
     safe = np.where(valid, t, 0)
-    with _quiet:
+    with _quiet():
         s = x - x.max(axis=1, keepdims=True)
         lsm = s - np.log(np.exp(s).sum(axis=1, keepdims=True))
     w = np.ones(C, x.dtype) if weight is None else weight._data.astype(x.dtype)
@@ -614,7 +614,7 @@ def _cross_entropy_2d(input, target, weight, ignore_index, reduction):
     picked = lsm[np.arange(N), safe]
     total = -(picked * wt).sum()
     denom = float(wt.sum()) if reduction == "mean" else 1.0
-    with _quiet:
+    with _quiet():
         out = np.asarray(total / denom if reduction == "mean" else total, x.dtype)
     onehot = np.zeros_like(x)
     onehot[np.arange(N), safe] = wt

@@ -17,6 +17,7 @@ from ..autograd.graph import Node
 from ._dispatch import binary_operands, broadcast_error, record, to_tensor
 
 from .._quiet import quiet as _quiet
+from .._quiet import _IGNORE, _reset, _set
 
 
 def _node(name, backward, saves=True, **extra):
@@ -44,11 +45,12 @@ def _unary(fwd, node_name, vjp, save="x", floating=True, quiet=False, doc=""):
         x = input._data
         if floating and x.dtype.kind not in "fc":
             x = x.astype(_dtype.get_default_dtype().np)
-        if quiet:
-            with _quiet:
-                out = fwd(x)
-        else:
+        # every op is quiet: inf * 0, inf - inf, overflow are silent in PyTorch
+        tok = _set(_IGNORE)
+        try:
             out = fwd(x)
+        finally:
+            _reset(tok)
         return record(cls, out, (input,), saved=(input,) if save == "x" else None,
                       save_result=save == "result")
     op.__doc__ = doc
@@ -158,14 +160,13 @@ def _binary(fwd, node_name, da, db, save=True, floating=False, quiet=False, doc=
 
     def op(input, other):
         ta, tb, xa, xb = binary_operands(input, other, floating)
+        tok = _set(_IGNORE)
         try:
-            if quiet:
-                with _quiet:
-                    out = fwd(xa, xb)
-            else:
-                out = fwd(xa, xb)
+            out = fwd(xa, xb)
         except ValueError:
             raise broadcast_error(xa, xb) from None
+        finally:
+            _reset(tok)
         if save:
             return record(cls, out, (ta, tb), saved=(input if ta is None else ta,
                                                         other if tb is None else tb))
@@ -291,7 +292,7 @@ def pow(input, exponent):
 def floor_divide(input, other):
     """Floor division (``//``); not differentiable (PyTorch has no derivative)."""
     ta, tb, xa, xb = binary_operands(input, other)
-    with _quiet:
+    with _quiet():
         out = _int_div_check(np.floor_divide)(xa, xb)
     return Tensor._make_plain(np.asarray(out))
 

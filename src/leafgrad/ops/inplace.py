@@ -118,7 +118,7 @@ def _arith(np_fn, name, fallback):
         if not x.flags.writeable:
             return apply(self, name, fallback, other)
         try:
-            with _quiet:
+            with _quiet():
                 np_fn(x, o, out=x, casting="same_kind")
         except (TypeError, np.exceptions.DTypePromotionError if hasattr(np, "exceptions") else TypeError):
             res = np.result_type(x, o)

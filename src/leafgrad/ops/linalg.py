@@ -10,6 +10,7 @@ import numpy as np
 from .. import _errors
 from .._tensor import Tensor
 from ..autograd.graph import Node
+from .._quiet import quiet as _quiet
 from ._dispatch import record, to_tensor
 
 
@@ -98,7 +99,8 @@ def matmul(input, other):
         raise RuntimeError("both arguments to matmul need to be at least 1D, but they are %dD "
                            "and %dD" % (xa.ndim, xb.ndim))
     try:
-        out = np.matmul(xa, xb)
+        with _quiet():
+            out = np.matmul(xa, xb)
     except ValueError:
         if xa.ndim > 2 or xb.ndim > 2:
             k1 = xa.shape[-1]
@@ -147,7 +149,9 @@ def bmm(input, mat2):
         raise RuntimeError("Expected size for first two dimensions of batch2 tensor to be: "
                            "[%d, %d] but got: [%d, %d]." % (xa.shape[0], xa.shape[2],
                                                             xb.shape[0], xb.shape[1]))
-    return record(BmmBackward0, np.matmul(xa, xb), (a, b), saved=(a, b))
+    with _quiet():
+        out = np.matmul(xa, xb)
+    return record(BmmBackward0, out, (a, b), saved=(a, b))
 
 
 def outer(input, vec2):
@@ -179,8 +183,9 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1):
     if xa.shape[1] != xb.shape[0]:
         raise _shape_error(xa, xb)
     bias = to_tensor(input)
-    out = np.matmul(xa, xb)
-    out += bias._data
+    with _quiet():
+        out = np.matmul(xa, xb)
+        out += bias._data
     return record(AddmmBackward0, out, (bias, a, b), saved=(a, b))
 
 
@@ -226,9 +231,11 @@ def linear(input, weight, bias=None):
     if x.dtype != w.dtype:
         raise RuntimeError("mat1 and mat2 must have the same dtype, but got %s and %s"
                            % (_tn(x.dtype), _tn(w.dtype)))
-    out = np.matmul(x, w.T)
+    with _quiet():
+        out = np.matmul(x, w.T)
+        if bias is not None:
+            out += bias._data
     if bias is not None:
-        out += bias._data
         cls = LinearAddmm if x.ndim == 2 else LinearAdd
     else:
         cls = LinearMm if x.ndim == 2 else LinearUnsafeView

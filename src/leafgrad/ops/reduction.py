@@ -69,7 +69,8 @@ def sum(input, dim=None, keepdim=False, *, dtype=None):
         x = x.astype(dtype.np)
     elif x.dtype.kind in "biu":
         x = x.astype(np.int64)
-    out = x.sum(axis=dims, keepdims=keepdim) if x.ndim else x.copy()
+    with _quiet():
+        out = x.sum(axis=dims, keepdims=keepdim) if x.ndim else x.copy()
     cls = SumBackward0 if dim is None else SumBackward1
     return record(cls, out, (input,), args=(input._data.shape, dims, keepdim))
 
@@ -101,7 +102,7 @@ def mean(input, dim=None, keepdim=False, *, dtype=None):
     n = 1
     for d in dims:
         n *= x.shape[d]
-    with _quiet:
+    with _quiet():
         out = x.mean(axis=dims, keepdims=keepdim) if x.ndim else x.copy()
     cls = MeanBackward0 if dim is None else MeanBackward1
     return record(cls, np.asarray(out, dtype=x.dtype), (input,),
@@ -301,7 +302,7 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
                            "input. Got %s" % _long_name(x.dtype))
     dims = _dims(dim, x.ndim)
     ax = np.abs(x)
-    with _quiet:
+    with _quiet():
         if p == 2:
             out = np.sqrt((x * x).sum(axis=dims, keepdims=keepdim))
         elif p == float("inf"):
@@ -355,7 +356,7 @@ def _var_args(input, dim, unbiased, keepdim, correction):
 def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
     """Variance with Bessel's correction by default (``correction=1``)."""
     x, dims, keepdim, c, n = _var_args(input, dim, unbiased, keepdim, correction)
-    with _quiet:
+    with _quiet():
         out = np.var(x, axis=dims, ddof=c, keepdims=keepdim)
     return record(VarBackward0, np.asarray(out, x.dtype), (input,), saved=(input,),
                   args=(dims, keepdim, c, n))
@@ -364,7 +365,7 @@ def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
 def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
     """Standard deviation with Bessel's correction by default."""
     x, dims, keepdim, c, n = _var_args(input, dim, unbiased, keepdim, correction)
-    with _quiet:
+    with _quiet():
         out = np.std(x, axis=dims, ddof=c, keepdims=keepdim)
     return record(StdBackward0, np.asarray(out, x.dtype), (input,), saved=(input,),
                   save_result=True, args=(dims, keepdim, c, n))
@@ -401,7 +402,8 @@ def prod(input, dim=None, keepdim=False, *, dtype=None):
     dims = _dims(dim, x.ndim)
     if x.dtype.kind in "biu":
         x = x.astype(np.int64)
-    out = np.prod(x, axis=dims, keepdims=keepdim) if x.ndim else x.copy()
+    with _quiet():
+        out = np.prod(x, axis=dims, keepdims=keepdim) if x.ndim else x.copy()
     return record(ProdBackward0 if dim is None else ProdBackward1, out, (input,), saved=(input,),
                   save_result=True, args=(dims, keepdim))
 
@@ -422,7 +424,7 @@ def logsumexp(input, dim, keepdim=False):
     if x.dtype.kind not in "fc":
         x = x.astype(_dtype.get_default_dtype().np)
     dims = _dims(dim, x.ndim)
-    with _quiet:
+    with _quiet():
         m = np.max(x, axis=dims, keepdims=True) if x.size else np.zeros((1,) * x.ndim, x.dtype)
         m = np.where(np.isfinite(m), m, 0)
         out = np.log(np.sum(np.exp(x - m), axis=dims, keepdims=True)) + m
@@ -448,7 +450,9 @@ def cumsum(input, dim, *, dtype=None):
         x = x.astype(dtype.np)
     elif x.dtype.kind in "biu":
         x = x.astype(np.int64)
-    return record(CumsumBackward0, np.cumsum(x, axis=d) if x.ndim else x.copy(), (input,), args=d)
+    with _quiet():
+        out = np.cumsum(x, axis=d) if x.ndim else x.copy()
+    return record(CumsumBackward0, out, (input,), args=d)
 
 
 def all(input, dim=None, keepdim=False):

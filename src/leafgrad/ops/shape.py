@@ -327,7 +327,7 @@ def to_dtype(input, dtype, copy=False):
 
 def _cast(x, npd):
     if x.dtype.kind == "f" and npd.kind in "iu":
-        with _quiet:
+        with _quiet():
             return np.trunc(x).astype(npd)
     return x.astype(npd)
 
