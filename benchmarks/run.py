@@ -76,6 +76,7 @@ def child_main(name, fw, size, threads):
             fn = W.WORKLOADS[name]
             call = lambda clock: fn(mod, clock, **W.SIZES[name][size])  # noqa: E731
             out["version"] = mod.__version__
+            out["module_file"] = mod.__file__
         else:
             import adapters
             mod = __import__(fw)
@@ -121,8 +122,35 @@ def available(fw):
         return False
 
 
+def snapshot(rev):
+    """Export ``src/`` at git revision ``rev`` into a temporary folder (the
+    working tree may be mid-edit by others); returns the path of its src/."""
+    import tempfile
+    d = tempfile.mkdtemp(prefix="leafgrad-bench-")
+    archive = subprocess.run(["git", "-C", ROOT, "archive", "--format=tar", rev, "src"],
+                             capture_output=True, check=True).stdout
+    subprocess.run(["tar", "-x", "-C", d], input=archive, check=True)
+    return os.path.join(d, "src")
+
+
+def source_label(rev):
+    def git(*a):
+        r = subprocess.run(["git", "-C", ROOT] + list(a), capture_output=True, text=True)
+        return r.stdout.strip() if r.returncode == 0 else "?"
+    if rev:
+        return "leafgrad from git %s (%s)" % (rev, git("rev-parse", "--short", rev))
+    dirty = git("status", "--porcelain", "--", "src")
+    return "leafgrad from the working tree at %s%s" % (
+        git("rev-parse", "--short", "HEAD"), " + uncommitted changes in src/" if dirty else "")
+
+
+SRC_OVERRIDE = [None]
+
+
 def run_child(name, fw, size, threads, timeout):
     env = dict(os.environ)
+    if fw == "leafgrad" and SRC_OVERRIDE[0]:
+        env["PYTHONPATH"] = SRC_OVERRIDE[0] + os.pathsep + env.get("PYTHONPATH", "")
     for v in THREAD_VARS:
         env[v] = str(threads)
     env["PYTHONHASHSEED"] = "0"
@@ -189,8 +217,13 @@ def summarize(records, names, frameworks):
         for fw in frameworks:
             recs = [r for r in records if r["workload"] == name and r["framework"] == fw]
             good = [r for r in recs if "metrics" in r]
+            quiet = [r for r in good if not r.get("noisy")]
             entry = {"n": len(good), "reruns": sum(r.get("reruns", 0) for r in recs),
                      "noisy": sum(1 for r in good if r.get("noisy"))}
+            if quiet and len(quiet) < len(good):
+                # medians over the quiet measurements only; the noisy ones stay in the JSON
+                entry["noisy_excluded"] = len(good) - len(quiet)
+                good = quiet
             if any(r.get("na") for r in recs):
                 entry["na"] = True
             errs = [r["error"] for r in recs if "error" in r]
@@ -237,7 +270,8 @@ def render(summary, names, frameworks, args, machine):
     lines.append("- threads per framework: %d; repeats: %d (reference libraries: %d); "
                  "noise limit %.2f cores, up to %d reruns"
                  % (args.threads, args.repeats, args.ref_repeats, args.noise_limit, args.max_reruns))
-    lines.append("- python %s, numpy %s" % (machine["python"], machine["numpy"]))
+    lines.append("- python %s, numpy %s; %s" % (machine["python"], machine["numpy"],
+                                                machine.get("leafgrad_source", "")))
     lines.append("")
     lines.append("| workload | metric | leafgrad | torch | ratio | autograd | mygrad | noise |")
     lines.append("|---|---|---|---|---|---|---|---|")
@@ -257,9 +291,12 @@ def render(summary, names, frameworks, args, machine):
             reruns = sum(e.get("reruns", 0) for e in fws.values())
             if reruns and key == W.METRICS[name][0][0]:
                 noise.append("%d reruns" % reruns)
-            noisy = sum(e.get("noisy", 0) for e in fws.values())
+            excl = sum(e.get("noisy_excluded", 0) for e in fws.values())
+            noisy = sum(e.get("noisy", 0) for e in fws.values()) - excl
+            if excl and key == W.METRICS[name][0][0]:
+                noise.append("%d noisy excluded" % excl)
             if noisy and key == W.METRICS[name][0][0]:
-                noise.append("%d noisy kept" % noisy)
+                noise.append("%d noisy used" % noisy)
             cells = [name, label, _cell(lg, key), _cell(th, key), ratio,
                      _cell(fws.get("autograd"), key) if "autograd" in frameworks else "—",
                      _cell(fws.get("mygrad"), key) if "mygrad" in frameworks else "—",
@@ -408,6 +445,9 @@ def main(argv=None):
     ap.add_argument("--timeout", type=int, default=None, help="seconds per child (default 1200)")
     ap.add_argument("--out", default=os.path.join(ROOT, "bench-results"),
                     help="directory for latest.md and latest.json")
+    ap.add_argument("--rev", metavar="REV",
+                    help="measure leafgrad's src/ as committed at this git revision (e.g. HEAD) "
+                         "instead of the working tree")
     ap.add_argument("--install", action="store_true",
                     help="pip-install autograd, mygrad and threadpoolctl into this Python first")
     args = ap.parse_args(argv)
@@ -428,7 +468,10 @@ def main(argv=None):
         if fw not in frameworks:
             print("note: %s is not installed; skipped" % fw)
 
+    if args.rev:
+        SRC_OVERRIDE[0] = snapshot(args.rev)
     machine = machine_info()
+    machine["leafgrad_source"] = source_label(args.rev)
     print("leafgrad benchmarks, %s size: %s x %s, %d repeats, %d threads; load average %s"
           % (args.size, ", ".join(names), ", ".join(frameworks), args.repeats, args.threads,
              machine["load_before"]), flush=True)
@@ -450,6 +493,9 @@ def main(argv=None):
                 print("  [%d/%d] %-17s %-8s %s" % (rep + 1, args.repeats, name, fw, status),
                       flush=True)
     machine["load_after"] = _loadavg()
+    if SRC_OVERRIDE[0]:
+        import shutil
+        shutil.rmtree(os.path.dirname(SRC_OVERRIDE[0]), ignore_errors=True)
     summary = summarize(records, names, frameworks)
     md = render(summary, names, frameworks, args, machine)
     print()
