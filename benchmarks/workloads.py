@@ -264,7 +264,7 @@ def time_against_floor(clock, step, batch, sizes, steps, warmup):
             floor()
     ms, fl = clock.median("step") * 1e3, clock.median("floor") * 1e3
     return {"ms_per_step": ms, "floor_ms": fl, "x_floor": ms / fl, "peak_rss_mib": peak,
-            "rss_growth_mib": peak - rss0}
+            "rss_growth_mib": max(0.0, peak - rss0)}   # peak is in coarser units than rss0
 
 
 # ---------------------------------------------------------------------------

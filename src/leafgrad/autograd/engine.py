@@ -244,12 +244,19 @@ def run_backward(roots, root_grads, retain_graph, create_graph, inputs=None,
             if n not in needed:
                 raise _errors.unused_input(i)
 
+    # Without create_graph, gradients flow as plain ndarrays between nodes that
+    # have a NumPy rule (``np_backward``): no Tensor is made per gradient and
+    # no op dispatch runs, about 3 us less per node (tiny_ops backward 7.8 ->
+    # 4 us/op). Other nodes get Tensors and run their differentiable rule.
+    arrays = not create_graph
     buffers = {}
     for (node, nr), g in zip(root_edges, root_grads):
+        if arrays:
+            g = g._data
         buf = buffers.get(node)
         if buf is None:
             buf = buffers[node] = [None] * node.n_outputs
-        buf[nr] = g if buf[nr] is None else buf[nr] + g
+        buf[nr] = g if buf[nr] is None else np.asarray(buf[nr] + g) if arrays else buf[nr] + g
     ready = [n for n in buffers if deps.get(n, 0) == 0]
 
     pruning = needed is not None
@@ -262,7 +269,9 @@ def run_backward(roots, root_grads, retain_graph, create_graph, inputs=None,
             node = ready.pop()
             grads = buffers.pop(node)
             if node._tensor_hooks or node._retained:
-                grads = _run_tensor_hooks(node, grads)
+                grads = _run_tensor_hooks(node, _tensors(grads) if arrays else grads)
+                if arrays:
+                    grads = _arrays(grads)
             if capture_out:
                 for nr, g in enumerate(grads):
                     idx = capture_out.get((node, nr))
@@ -270,33 +279,48 @@ def run_backward(roots, root_grads, retain_graph, create_graph, inputs=None,
                         for i in idx:
                             results[i] = g
             if type(node) is AccumulateGrad:
+                g = grads[0]
+                del grads
+                if g is None:
+                    continue
+                if arrays:
+                    g = _make_plain(g)
                 if capture_leaf is not None:
                     idx = capture_leaf.get(node)
                     if idx:
-                        g = grads[0]
                         hooks = node.variable._hooks
-                        if hooks and g is not None:
+                        if hooks:
                             g = _call_hooks(hooks, g)
                         for i in idx:
                             results[i] = g
-                        if accumulate and g is not None:
+                        if accumulate:
                             _accumulate(node, g, create_graph, run_hooks=False)
                     continue
-                g = grads[0]
-                del grads
-                if g is not None:
-                    _accumulate(node, g, create_graph)
+                _accumulate(node, g, create_graph)
                 continue
             if pruning and node not in needed:
                 continue
             if node._prehooks:
+                if arrays:
+                    grads = _tensors(grads)
                 for h in tuple(node._prehooks):
                     r = h(tuple(grads))
                     if r is not None:
                         grads = list(r)
+                if arrays:
+                    grads = _arrays(grads)
+            if arrays:
+                # rules on arrays can drift in dtype (a Python float times a bool
+                # array is float64); gradients keep their input's dtype
+                gdt = next((g.dtype for g in grads if g is not None), None)
             if (grads[0] is None) if len(grads) == 1 else all(g is None for g in grads):
                 grad_inputs = (None,) * len(node.next_functions)
+            elif (arrays and node.np_backward is not None and node._anomaly is None
+                    and node._hooks is None):
+                grad_inputs = node.np_backward(*grads)
             else:
+                if arrays:
+                    grads = _tensors(grads)
                 if node.n_outputs > 1 and any(g is None for g in grads):
                     grads = _materialize(node, grads)
                 if node._anomaly is None:
@@ -312,6 +336,9 @@ def run_backward(roots, root_grads, retain_graph, create_graph, inputs=None,
                             grad_inputs = tuple(r)
                 if node._anomaly is not None:
                     node._anomaly.check(grad_inputs)
+                if arrays:
+                    grad_inputs = tuple(None if r is None else _as_array(r, node._metas[i])
+                                        for i, r in enumerate(grad_inputs))
             if not retain_graph:
                 node._release(freed_by)
             del grads
@@ -322,22 +349,37 @@ def run_backward(roots, root_grads, retain_graph, create_graph, inputs=None,
                 g = grad_inputs[i]
                 if g is not None:
                     meta = metas[i]
-                    if type(g) is not Tensor and not isinstance(g, Tensor):
-                        g = Tensor._wrap_grad(g, meta)
-                    # meta None: the input had the output's shape and dtype (the
-                    # common elementwise case), so the gradient already fits
-                    if meta is not None:
-                        shape, npdt = meta
-                        gd = g._data
-                        if gd.shape != shape:
-                            g = _fit_shape(g, shape, node, i)
-                        if gd.dtype != npdt:
-                            g = g.to(_dtype_of(npdt))
+                    if arrays:
+                        if type(g) is not _ndarray:    # NumPy gives scalars for 0-d
+                            g = _as_array(g, meta)
+                        if meta is not None:
+                            shape, npdt = meta
+                            if g.shape != shape:
+                                g = _sum_to(g, shape, node, i)
+                            if g.dtype != npdt:
+                                g = g.astype(npdt)
+                        elif g.dtype != gdt:
+                            g = g.astype(gdt)
+                    else:
+                        if type(g) is not Tensor and not isinstance(g, Tensor):
+                            g = Tensor._wrap_grad(g, meta)
+                        # meta None: the input had the output's shape and dtype
+                        # (the common elementwise case), so the gradient fits
+                        if meta is not None:
+                            shape, npdt = meta
+                            gd = g._data
+                            if gd.shape != shape:
+                                g = _fit_shape(g, shape, node, i)
+                            if gd.dtype != npdt:
+                                g = g.to(_dtype_of(npdt))
                     buf = buffers.get(child)
                     if buf is None:
                         buffers[child] = [g] if child.n_outputs == 1 else _slot(child.n_outputs, nr, g)
                     elif buf[nr] is None:
                         buf[nr] = g
+                    elif arrays:
+                        g = buf[nr] + g
+                        buf[nr] = g if type(g) is _ndarray else np.asarray(g)
                     else:
                         buf[nr] = buf[nr] + g
                 d = deps[child] - 1
@@ -353,7 +395,51 @@ def run_backward(roots, root_grads, retain_graph, create_graph, inputs=None,
     finally:
         q.__exit__(None, None, None)
         mode.enabled = prev_enabled
+    if arrays:
+        results = [_make_plain(r) if type(r) is _ndarray else r for r in results]
     return tuple(results)
+
+
+_ndarray = np.ndarray
+
+
+def _make_plain(arr):
+    from .._tensor import Tensor
+    return Tensor._make_plain(arr)
+
+
+def _tensors(grads):
+    return [g if g is None or type(g) is not _ndarray else _make_plain(g) for g in grads]
+
+
+def _arrays(grads):
+    return [g._data if g is not None and type(g) is not _ndarray else g for g in grads]
+
+
+def _as_array(r, meta):
+    """A rule's result (Tensor, array, NumPy scalar or number) as an ndarray."""
+    if type(r) is _ndarray:
+        return r
+    d = getattr(r, "_data", None)
+    if d is not None:
+        return d
+    if isinstance(r, np.generic):
+        return np.asarray(r)
+    return np.asarray(r, dtype=None if meta is None else meta[1])
+
+
+def _sum_to(g, shape, node, i):
+    """Sum a broadcast gradient array back to ``shape`` (PyTorch's sum_to)."""
+    lead = g.ndim - len(shape)
+    if lead < 0 or any(s != 1 and s != g.shape[k + lead] for k, s in enumerate(shape)):
+        raise RuntimeError(
+            "Function %s returned an invalid gradient at index %d - got %s but expected shape "
+            "compatible with %s" % (node.name(), i, list(g.shape), list(shape)))
+    axes = tuple(range(lead)) + tuple(k + lead for k, s in enumerate(shape)
+                                      if s == 1 and g.shape[k + lead] != 1)
+    if axes:
+        g = g.sum(axis=axes, keepdims=True)
+    return g.reshape(shape) if lead else g
 
 
 def _slot(n, nr, g):

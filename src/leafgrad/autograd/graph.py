@@ -49,6 +49,9 @@ class Node:
                  "_out", "_out_version", "args", "_released", "_tensor_hooks", "_retained",
                  "_hooks", "_prehooks", "_anomaly", "__weakref__")
     n_outputs = 1
+    # Optional fast rule on ndarrays, used when the backward pass is not itself
+    # recorded (create_graph=False): np_backward(ctx, *grad_arrays) -> arrays.
+    np_backward = None
     saves = False           # True when backward() reads saved tensors (freed after backward)
 
     def __init__(self):
@@ -100,6 +103,19 @@ class Node:
             raise _errors.saved_modified(t.shape, self.name(), self._out_version[1],
                                          self._out_version[0][0], _type_name(t))
         return t
+
+    def saved_arrays(self):
+        """``saved_tensors`` as ndarrays (numbers stay numbers), for NumPy rules."""
+        return tuple(getattr(t, "_data", t) for t in self.saved_tensors)
+
+    def result_array(self):
+        """The saved output as an ndarray (same checks as ``result``)."""
+        if self._released:
+            raise _errors.graph_freed(self.name(), self._released)
+        ov = self._out_version
+        if ov is not None and ov[1] != ov[0][0]:
+            return self.result._data      # raises with the full message
+        return self._out
 
     def _release(self, freed_by=True):
         """Drop saved tensors; ``freed_by`` describes the call that freed them."""

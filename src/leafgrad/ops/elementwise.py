@@ -25,8 +25,10 @@ def _node(name, backward, saves=True, **extra):
 
 
 # ---------------------------------------------------------------- unary ops
-def _unary(fwd, node_name, vjp, save="x", floating=True, quiet=False, doc=""):
-    """Define a one-input op. ``save``: 'x' (input), 'result' (output) or None."""
+def _unary(fwd, node_name, vjp, save="x", floating=True, quiet=False, doc="", np_ok=False):
+    """Define a one-input op. ``save``: 'x' (input), 'result' (output) or None.
+    ``np_ok``: the formula uses only arithmetic operators, so the engine may run
+    it on ndarrays when the backward pass is not recorded."""
     if save == "x":
         def backward(ctx, g):
             (x,) = ctx.saved_tensors
@@ -38,6 +40,18 @@ def _unary(fwd, node_name, vjp, save="x", floating=True, quiet=False, doc=""):
         def backward(ctx, g):
             return (vjp(g, None, None),)
     cls = _node(node_name, backward, saves=save is not None)
+    if np_ok:   # the formula uses only arithmetic: it also runs on plain arrays
+        if save == "x":
+            def np_backward(ctx, g):
+                (x,) = ctx.saved_tensors
+                return (vjp(g, x._data, None),)
+        elif save == "result":
+            def np_backward(ctx, g):
+                return (vjp(g, None, ctx.result_array()),)
+        else:
+            def np_backward(ctx, g):
+                return (vjp(g, None, None),)
+        cls.np_backward = np_backward
 
     def op(input):
         if not isinstance(input, Tensor):
@@ -58,31 +72,35 @@ def _unary(fwd, node_name, vjp, save="x", floating=True, quiet=False, doc=""):
     return op
 
 
+def _unary_np(*args, **kwargs):
+    return _unary(*args, np_ok=True, **kwargs)
+
+
 def _zero(g, x, r):
     return g * 0
 
 
-neg = _unary(np.negative, "NegBackward0", lambda g, x, r: -g, save=None, floating=False,
+neg = _unary_np(np.negative, "NegBackward0", lambda g, x, r: -g, save=None, floating=False,
              doc="-x elementwise. d/dx = -1.")
-exp = _unary(np.exp, "ExpBackward0", lambda g, x, r: g * r, save="result", quiet=True,
+exp = _unary_np(np.exp, "ExpBackward0", lambda g, x, r: g * r, save="result", quiet=True,
              doc="e**x. d/dx = exp(x) (reuses the result).")
 exp2 = _unary(np.exp2, "Exp2Backward0", lambda g, x, r: g * r * np.log(2.0), save="result",
               quiet=True, doc="2**x. d/dx = 2**x ln 2.")
-expm1 = _unary(np.expm1, "Expm1Backward0", lambda g, x, r: g * (r + 1), save="result", quiet=True,
+expm1 = _unary_np(np.expm1, "Expm1Backward0", lambda g, x, r: g * (r + 1), save="result", quiet=True,
                doc="exp(x) - 1, accurate near 0. d/dx = result + 1.")
-log = _unary(np.log, "LogBackward0", lambda g, x, r: g / x, quiet=True,
+log = _unary_np(np.log, "LogBackward0", lambda g, x, r: g / x, quiet=True,
              doc="Natural log; log(0) = -inf and log(<0) = nan silently, as PyTorch. d/dx = 1/x.")
 log2 = _unary(np.log2, "Log2Backward0", lambda g, x, r: g / (x * np.log(2.0)), quiet=True,
               doc="Base-2 log. d/dx = 1/(x ln 2).")
 log10 = _unary(np.log10, "Log10Backward0", lambda g, x, r: g / (x * np.log(10.0)), quiet=True,
                doc="Base-10 log. d/dx = 1/(x ln 10).")
-log1p = _unary(np.log1p, "Log1PBackward0", lambda g, x, r: g / (x + 1), quiet=True,
+log1p = _unary_np(np.log1p, "Log1PBackward0", lambda g, x, r: g / (x + 1), quiet=True,
                doc="log(1 + x), accurate near 0. d/dx = 1/(1+x).")
-sqrt = _unary(np.sqrt, "SqrtBackward0", lambda g, x, r: g / (2 * r), save="result", quiet=True,
+sqrt = _unary_np(np.sqrt, "SqrtBackward0", lambda g, x, r: g / (2 * r), save="result", quiet=True,
               doc="Square root. d/dx = 1/(2 sqrt(x)) (inf at 0, as PyTorch).")
-rsqrt = _unary(lambda x: 1 / np.sqrt(x), "RsqrtBackward0", lambda g, x, r: -0.5 * g * r ** 3,
+rsqrt = _unary_np(lambda x: 1 / np.sqrt(x), "RsqrtBackward0", lambda g, x, r: -0.5 * g * r ** 3,
                save="result", quiet=True, doc="1/sqrt(x). d/dx = -1/2 x^(-3/2).")
-reciprocal = _unary(lambda x: 1 / x, "ReciprocalBackward0", lambda g, x, r: -g * r * r,
+reciprocal = _unary_np(lambda x: 1 / x, "ReciprocalBackward0", lambda g, x, r: -g * r * r,
                     save="result", quiet=True, doc="1/x. d/dx = -1/x^2.")
 abs = _unary(np.abs, "AbsBackward0", lambda g, x, r: g * x.sign(), floating=False,
              doc="|x|. d/dx = sign(x) (0 at 0, as PyTorch).")
@@ -93,27 +111,27 @@ ceil = _unary(np.ceil, "CeilBackward0", _zero, save=None, floating=False, doc="C
 round_ = _unary(np.round, "RoundBackward0", _zero, save=None, floating=False,
                 doc="Round half to even (as PyTorch); gradient 0.")
 trunc = _unary(np.trunc, "TruncBackward0", _zero, save=None, floating=False, doc="Truncate; gradient 0.")
-frac = _unary(lambda x: x - np.trunc(x), "FracBackward0", lambda g, x, r: g, save=None,
+frac = _unary_np(lambda x: x - np.trunc(x), "FracBackward0", lambda g, x, r: g, save=None,
               doc="x - trunc(x). d/dx = 1.")
 sin = _unary(np.sin, "SinBackward0", lambda g, x, r: g * x.cos(), doc="Sine. d/dx = cos x.")
 cos = _unary(np.cos, "CosBackward0", lambda g, x, r: -g * x.sin(), doc="Cosine. d/dx = -sin x.")
-tan = _unary(np.tan, "TanBackward0", lambda g, x, r: g * (1 + r * r), save="result",
+tan = _unary_np(np.tan, "TanBackward0", lambda g, x, r: g * (1 + r * r), save="result",
              doc="Tangent. d/dx = 1 + tan^2 x.")
 asin = _unary(np.arcsin, "AsinBackward0", lambda g, x, r: g * (1 - x * x).rsqrt(), quiet=True,
               doc="Arcsine. d/dx = 1/sqrt(1-x^2).")
 acos = _unary(np.arccos, "AcosBackward0", lambda g, x, r: -g * (1 - x * x).rsqrt(), quiet=True,
               doc="Arccosine. d/dx = -1/sqrt(1-x^2).")
-atan = _unary(np.arctan, "AtanBackward0", lambda g, x, r: g / (1 + x * x),
+atan = _unary_np(np.arctan, "AtanBackward0", lambda g, x, r: g / (1 + x * x),
               doc="Arctangent. d/dx = 1/(1+x^2).")
 sinh = _unary(np.sinh, "SinhBackward0", lambda g, x, r: g * x.cosh(), quiet=True,
               doc="Hyperbolic sine. d/dx = cosh x.")
 cosh = _unary(np.cosh, "CoshBackward0", lambda g, x, r: g * x.sinh(), quiet=True,
               doc="Hyperbolic cosine. d/dx = sinh x.")
-tanh = _unary(np.tanh, "TanhBackward0", lambda g, x, r: g * (1 - r * r), save="result",
+tanh = _unary_np(np.tanh, "TanhBackward0", lambda g, x, r: g * (1 - r * r), save="result",
               doc="Hyperbolic tangent. d/dx = 1 - tanh^2 x (reuses the result).")
 asinh = _unary(np.arcsinh, "AsinhBackward0", lambda g, x, r: g * (x * x + 1).rsqrt(),
                doc="Inverse hyperbolic sine. d/dx = 1/sqrt(x^2+1).")
-atanh = _unary(np.arctanh, "AtanhBackward0", lambda g, x, r: g / (1 - x * x), quiet=True,
+atanh = _unary_np(np.arctanh, "AtanhBackward0", lambda g, x, r: g / (1 - x * x), quiet=True,
                doc="Inverse hyperbolic tangent. d/dx = 1/(1-x^2).")
 
 
@@ -123,12 +141,12 @@ def _sigmoid_np(x):
     return 1 / (1 + np.exp(-x))
 
 
-sigmoid = _unary(_sigmoid_np, "SigmoidBackward0", lambda g, x, r: g * r * (1 - r), save="result",
+sigmoid = _unary_np(_sigmoid_np, "SigmoidBackward0", lambda g, x, r: g * r * (1 - r), save="result",
                  quiet=True,
                  doc="Logistic sigmoid 1/(1+exp(-x)), stable for large |x|. d/dx = s(1-s).")
-relu = _unary(lambda x: np.maximum(x, 0), "ReluBackward0", lambda g, x, r: g * (r > 0),
+relu = _unary_np(lambda x: np.maximum(x, 0), "ReluBackward0", lambda g, x, r: g * (r > 0),
               save="result", floating=False, doc="max(x, 0). d/dx = 1 where x > 0, else 0.")
-square = _unary(np.square, "PowBackward0", lambda g, x, r: g * 2 * x, floating=False,
+square = _unary_np(np.square, "PowBackward0", lambda g, x, r: g * 2 * x, floating=False,
                 doc="x**2. d/dx = 2x.")
 
 
@@ -145,7 +163,7 @@ erf = _unary(_erf_np, "ErfBackward0",
 
 
 # --------------------------------------------------------------- binary ops
-def _binary(fwd, node_name, da, db, save=True, floating=False, quiet=False, doc=""):
+def _binary(fwd, node_name, da, db, save=True, floating=False, quiet=False, doc="", np_ok=False):
     """Define a two-input op; ``da``/``db`` give d(out)/d(a) and d(out)/d(b) times g."""
     if save:
         def backward(ctx, g):
@@ -157,6 +175,18 @@ def _binary(fwd, node_name, da, db, save=True, floating=False, quiet=False, doc=
             na, nb = ctx.needs_input_grad
             return (da(g, None, None) if na else None), (db(g, None, None) if nb else None)
     cls = _node(node_name, backward, saves=save)
+    if np_ok:
+        if save:
+            def np_backward(ctx, g):
+                a, b = ctx.saved_tensors
+                a, b = getattr(a, "_data", a), getattr(b, "_data", b)
+                na, nb = ctx.needs_input_grad
+                return (da(g, a, b) if na else None), (db(g, a, b) if nb else None)
+        else:
+            def np_backward(ctx, g):
+                na, nb = ctx.needs_input_grad
+                return (da(g, None, None) if na else None), (db(g, None, None) if nb else None)
+        cls.np_backward = np_backward
 
     def op(input, other):
         ta, tb, xa, xb = binary_operands(input, other, floating)
@@ -176,10 +206,14 @@ def _binary(fwd, node_name, da, db, save=True, floating=False, quiet=False, doc=
     return op
 
 
-add = _binary(np.add, "AddBackward0", lambda g, a, b: g, lambda g, a, b: g, save=False,
+def _binary_np(*args, **kwargs):
+    return _binary(*args, np_ok=True, **kwargs)
+
+
+add = _binary_np(np.add, "AddBackward0", lambda g, a, b: g, lambda g, a, b: g, save=False,
               doc="a + b with broadcasting. Gradient g to both (summed to each shape).")
-_sub = _binary(np.subtract, "SubBackward0", lambda g, a, b: g, lambda g, a, b: -g, save=False)
-_rsub = _binary(lambda a, b: np.subtract(b, a), "RsubBackward1", lambda g, a, b: -g,
+_sub = _binary_np(np.subtract, "SubBackward0", lambda g, a, b: g, lambda g, a, b: -g, save=False)
+_rsub = _binary_np(lambda a, b: np.subtract(b, a), "RsubBackward1", lambda g, a, b: -g,
                 lambda g, a, b: g, save=False)
 
 
@@ -210,9 +244,9 @@ def rsub(input, other):
 
 
 sub.node, rsub.node = _sub.node, _rsub.node
-mul = _binary(np.multiply, "MulBackward0", lambda g, a, b: g * b, lambda g, a, b: g * a,
+mul = _binary_np(np.multiply, "MulBackward0", lambda g, a, b: g * b, lambda g, a, b: g * a,
               doc="a * b with broadcasting. d/da = b, d/db = a.")
-div = _binary(np.true_divide, "DivBackward0", lambda g, a, b: g / b,
+div = _binary_np(np.true_divide, "DivBackward0", lambda g, a, b: g / b,
               lambda g, a, b: -g * a / (b * b), floating=True, quiet=True,
               doc="True division a / b (integers give floats). d/da = 1/b, d/db = -a/b^2.")
 maximum = _binary(np.maximum, "MaximumBackward0",
