@@ -39,6 +39,14 @@ def _softmax_backward(ctx, g):
 SoftmaxBackward0 = _node("SoftmaxBackward0", _softmax_backward, saves=True)
 
 
+def _softmax_np(ctx, g):
+    y = ctx.result_array()
+    return ((g - (g * y).sum(ctx.args, keepdims=True)) * y,)
+
+
+SoftmaxBackward0.np_backward = _softmax_np
+
+
 def _log_softmax_backward(ctx, g):
     y = ctx.result
     d = ctx.args
@@ -46,6 +54,14 @@ def _log_softmax_backward(ctx, g):
 
 
 LogSoftmaxBackward0 = _node("LogSoftmaxBackward0", _log_softmax_backward, saves=True)
+
+
+def _log_softmax_np(ctx, g):
+    y = ctx.result_array()
+    return (g - np.exp(y) * g.sum(ctx.args, keepdims=True),)
+
+
+LogSoftmaxBackward0.np_backward = _log_softmax_np
 
 
 def _prep(input, dim, dtype, name):
@@ -320,6 +336,17 @@ def _mse_backward(ctx, g):
 MseLossBackward0 = _node("MseLossBackward0", _mse_backward, saves=True)
 
 
+def _mse_np(ctx, g):
+    a, b = ctx.saved_arrays()
+    reduction, n = ctx.args
+    gd = (g * (2.0 / n) if reduction == "mean" else g * 2.0) * (a - b)
+    na, nb = ctx.needs_input_grad
+    return (gd if na else None), (-gd if nb else None)
+
+
+MseLossBackward0.np_backward = _mse_np
+
+
 def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
     """Mean squared error: mean((input - target)^2) (``reduction`` 'mean' | 'sum' | 'none')."""
     reduction = _legacy(size_average, reduce, reduction)
@@ -382,6 +409,27 @@ def _bce_backward(ctx, g):
 
 
 BinaryCrossEntropyBackward0 = _node("BinaryCrossEntropyBackward0", _bce_backward, saves=True)
+
+
+def _bce_np(ctx, g):
+    p, y, w = ctx.saved_arrays()
+    reduction, n = ctx.args
+    if reduction == "mean":
+        g = g / n
+    np_, ny = ctx.needs_input_grad[:2]
+    gp = gy = None
+    if np_:
+        gp = g * (p - y) / np.maximum((1 - p) * p, 1e-12)
+        if w is not None:
+            gp = gp * w
+    if ny:
+        gy = g * (np.maximum(np.log1p(-p), -100) - np.maximum(np.log(p), -100))
+        if w is not None:
+            gy = gy * w
+    return gp, gy
+
+
+BinaryCrossEntropyBackward0.np_backward = _bce_np
 
 
 def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None,
@@ -520,6 +568,14 @@ class _NllNode(Node):
         rowsum = onehot_w.sum(1, keepdim=True)
         grad = p * rowsum - onehot_w
         return (grad * (g / denom),)
+
+    def np_backward(ctx, g):
+        (x,) = ctx.saved_arrays()
+        onehot_w, denom = ctx.args
+        w = onehot_w._data
+        e = np.exp(x - x.max(axis=1, keepdims=True))
+        p = e / e.sum(axis=1, keepdims=True)
+        return ((p * w.sum(axis=1, keepdims=True) - w) * (g / denom),)
 
 
 NllLossBackward0 = type("NllLossBackward0", (_NllNode,), {"__slots__": ()})

@@ -40,8 +40,34 @@ def _matmul_grads(ctx, g):
     return ga, gb
 
 
+def _matmul_np(ctx, g):
+    a, b = ctx.saved_arrays()
+    na, nb = ctx.needs_input_grad
+    ga = gb = None
+    if a.ndim == 1 and b.ndim == 1:
+        ga = g * b if na else None
+        gb = g * a if nb else None
+    elif a.ndim == 1:
+        if na:
+            ga = (g[..., None, :] @ np.swapaxes(b, -1, -2))[..., 0, :]
+        if nb:
+            gb = a[:, None] * g[..., None, :]
+    elif b.ndim == 1:
+        if na:
+            ga = g[..., :, None] * b
+        if nb:
+            gb = (np.swapaxes(a, -1, -2) @ g[..., :, None])[..., 0]
+    else:
+        if na:
+            ga = g @ np.swapaxes(b, -1, -2)
+        if nb:
+            gb = np.swapaxes(a, -1, -2) @ g
+    return ga, gb
+
+
 def _node(name):
-    return type(name, (Node,), {"__slots__": (), "saves": True, "backward": _matmul_grads})
+    return type(name, (Node,), {"__slots__": (), "saves": True, "backward": _matmul_grads,
+                                "np_backward": _matmul_np})
 
 
 MmBackward0 = _node("MmBackward0")
@@ -200,6 +226,14 @@ class _LinearNode(Node):
                 (g.mT @ x if g.dim() == 2 else (g.reshape(-1, g.shape[-1]).t()
                                                 @ x.reshape(-1, x.shape[-1]))) if nw else None,
                 g if nb else None)
+
+    def np_backward(ctx, g):
+        x, w = ctx.saved_arrays()
+        nx, nw, nb = ctx.needs_input_grad
+        g2 = g if g.ndim == 2 else g.reshape(-1, g.shape[-1])
+        return ((g @ w) if nx else None,
+                (g2.T @ (x if x.ndim == 2 else x.reshape(-1, x.shape[-1]))) if nw else None,
+                g2.sum(0) if nb else None)
 
 
 LinearAddmm = type("AddmmBackward0", (_LinearNode,), {"__slots__": ()})

@@ -56,6 +56,28 @@ SumBackward0 = _node("SumBackward0", _sum_backward)
 SumBackward1 = _node("SumBackward1", _sum_backward)
 
 
+def _unreduce_np(g, shape, dims, keepdim):
+    if not keepdim and dims and len(shape):
+        kept = list(shape)
+        for d in dims:
+            kept[d] = 1
+        g = np.reshape(g, kept)
+    return np.broadcast_to(g, shape)
+
+
+def _sum_np(ctx, g):
+    shape, dims, keepdim = ctx.args
+    return (_unreduce_np(g, shape, dims, keepdim),)
+
+
+def _mean_np(ctx, g):
+    shape, dims, keepdim, n = ctx.args
+    return (_unreduce_np(g / n, shape, dims, keepdim),)
+
+
+SumBackward0.np_backward = SumBackward1.np_backward = _sum_np
+
+
 def sum(input, dim=None, keepdim=False, *, dtype=None):
     """Sum over ``dim`` (int, tuple, or all). Integer and bool inputs give int64.
 
@@ -82,6 +104,7 @@ def _mean_backward(ctx, g):
 
 MeanBackward0 = _node("MeanBackward0", _mean_backward)
 MeanBackward1 = _node("MeanBackward1", _mean_backward)
+MeanBackward0.np_backward = MeanBackward1.np_backward = _mean_np
 
 
 def mean(input, dim=None, keepdim=False, *, dtype=None):

@@ -56,6 +56,7 @@ def _infer(shape, numel):
 
 # ------------------------------------------------------------------- views
 ViewBackward0 = _node("ViewBackward0", lambda ctx, g: (g.reshape(ctx.args),))
+ViewBackward0.np_backward = lambda ctx, g: (g.reshape(ctx.args),)
 
 
 def reshape(input, *shape):
@@ -127,6 +128,7 @@ def _transpose_backward(ctx, g):
 
 TransposeBackward0 = _node("TransposeBackward0", _transpose_backward)
 TBackward0 = _node("TBackward0", lambda ctx, g: (g.t(),))
+TBackward0.np_backward = lambda ctx, g: (g.T,)
 
 
 def transpose(input, dim0, dim1):
@@ -188,6 +190,7 @@ def mT(input):
 
 
 UnsqueezeBackward0 = _node("UnsqueezeBackward0", lambda ctx, g: (g.squeeze(ctx.args),))
+UnsqueezeBackward0.np_backward = lambda ctx, g: (np.squeeze(g, ctx.args),)
 
 
 def unsqueeze(input, dim):
@@ -198,6 +201,7 @@ def unsqueeze(input, dim):
 
 
 SqueezeBackward0 = _node("SqueezeBackward0", lambda ctx, g: (g.reshape(ctx.args),))
+SqueezeBackward0.np_backward = lambda ctx, g: (np.reshape(g, ctx.args),)
 
 
 def squeeze(input, dim=None):
@@ -293,6 +297,7 @@ def sum_to_size(input, *size):
 
 # ------------------------------------------------------------------ copies
 CloneBackward0 = _node("CloneBackward0", lambda ctx, g: (g,))
+CloneBackward0.np_backward = lambda ctx, g: (g,)
 
 
 def clone(input, memory_format=None):
