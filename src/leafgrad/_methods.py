@@ -208,9 +208,10 @@ def _square_(self):
 
 _METHODS = {
     # arithmetic operators
-    "__add__": _tuple_guard(E.add, "+"), "__radd__": _tuple_guard(E.add, "+", True),
-    "__sub__": _tuple_guard(E.sub, "-"), "__rsub__": _tuple_guard(E.rsub, "-", True),
-    "__mul__": _tuple_guard(E.mul, "*"), "__rmul__": _tuple_guard(E.mul, "*", True),
+    # (binary_operands explains a tuple operand: grad()'s result used as a tensor)
+    "__add__": E.add, "__radd__": E.add,
+    "__sub__": E.sub, "__rsub__": E.rsub,
+    "__mul__": E.mul, "__rmul__": E.mul,
     "__truediv__": _tuple_guard(E.div, "/"), "__rtruediv__": _tuple_guard(_rdiv, "/", True),
     "__floordiv__": E.floor_divide, "__rfloordiv__": lambda s, o: E.floor_divide(o, s),
     "__mod__": E.remainder, "__rmod__": lambda s, o: E.remainder(o, s),

@@ -498,3 +498,14 @@ def _wrap_dim(dim, ndim):
 
 
 _ = (_ndarray, mode)
+
+
+def _bind_autograd():
+    # autograd's modules need the class but cannot import this module at load
+    # time (it imports them); a per-call import would cost ~3 us per backward
+    from . import autograd
+    from .autograd import engine, graph
+    autograd.Tensor = engine.Tensor = graph.Tensor = Tensor
+
+
+_bind_autograd()

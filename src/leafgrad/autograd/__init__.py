@@ -18,6 +18,8 @@ from .anomaly_mode import (detect_anomaly, set_detect_anomaly, is_anomaly_enable
                            is_anomaly_check_nan_enabled)
 from .gradcheck import gradcheck, gradgradcheck
 
+
+Tensor = None   # set by leafgrad._tensor (importing it here would be circular)
 __all__ = ["backward", "grad", "no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled",
            "inference_mode", "is_inference_mode_enabled", "Function", "once_differentiable",
            "functional", "graph", "Node", "detect_anomaly", "set_detect_anomaly",
@@ -25,7 +27,6 @@ __all__ = ["backward", "grad", "no_grad", "enable_grad", "set_grad_enabled", "is
 
 
 def _tensors(x, what):
-    from .._tensor import Tensor
     if isinstance(x, Tensor):
         return (x,)
     if isinstance(x, (tuple, list)):
@@ -38,7 +39,6 @@ def _tensors(x, what):
 
 
 def _make_grads(outputs, grad_outputs, create_graph):
-    from .._tensor import Tensor
     grads = []
     for i, (out, g) in enumerate(zip(outputs, grad_outputs)):
         if g is None:
@@ -132,7 +132,6 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         RuntimeError: an input that is unused (without allow_unused) or does
             not require grad; an output that does not require grad; a freed graph.
     """
-    from .._tensor import Tensor
     outputs = _tensors(outputs, "outputs")
     inputs = _tensors(inputs, "inputs")
     if allow_unused is None:

@@ -26,6 +26,8 @@ from .._quiet import quiet
 from .graph import AccumulateGrad
 from .grad_mode import mode
 
+
+Tensor = None   # set by leafgrad._tensor (importing it here would be circular)
 __all__ = ["run_backward"]
 
 _getrefcount = sys.getrefcount
@@ -45,7 +47,7 @@ def _call_site(what):
     return "the %s call at %s:%d" % (what, os.path.basename(f.f_code.co_filename), f.f_lineno)
 
 
-def _count_deps(roots):
+def _count_deps(roots, check_freed=True):
     """Number of edges into each node reachable from ``roots`` (explicit stack).
 
     A node's entry in ``deps`` doubles as its 'seen' mark. A freed node
@@ -56,7 +58,7 @@ def _count_deps(roots):
     stack = []
     for r in roots:
         if r is not None and r not in stack:
-            if r._released:
+            if r._released and check_freed:
                 raise _errors.graph_freed(r.name(), r._released)
             stack.append(r)
     visited_roots = set(stack)
@@ -71,7 +73,7 @@ def _count_deps(roots):
             deps[child] = 1
             if child in visited_roots:     # a root reached from another root
                 continue
-            if child._released:
+            if child._released and check_freed:
                 raise _errors.graph_freed(child.name(), child._released)
             stack.append(child)
     return deps
@@ -85,39 +87,29 @@ def _collect(roots, targets):
     """
     if targets is None:
         return _count_deps(roots), None
-    deps = {}
-    order = []                     # post-order, for pruning
-    seen = set()
-    stack = []
-    for r in roots:
-        if r is not None and r not in seen:
-            seen.add(r)
-            stack.append((r, iter(r.next_functions)))
-            if r._released and targets is None:
-                raise _errors.graph_freed(r.name(), r._released)
+    # topological order (consumers first) by Kahn's algorithm over the full graph
+    full = _count_deps(roots, check_freed=False)
+    remaining = dict(full)
+    order = []
+    stack = [r for r in dict.fromkeys(roots) if r is not None and r not in full]
     while stack:
-        node, it = stack[-1]
-        for child, _ in it:
-            if child is None:
-                continue
-            deps[child] = deps.get(child, 0) + 1
-            if child not in seen:
-                # a freed node anywhere in the graph fails the whole call before
-                # anything runs, so no .grad is half-updated
-                if child._released and targets is None:
-                    raise _errors.graph_freed(child.name(), child._released)
-                seen.add(child)
-                stack.append((child, iter(child.next_functions)))
-                break
-        else:
-            stack.pop()
-            order.append(node)
-    if targets is None:
-        return deps, None
+        node = stack.pop()
+        order.append(node)
+        for child, _ in node.next_functions:
+            if child is not None:
+                n = remaining[child] - 1
+                remaining[child] = n
+                if n == 0:
+                    stack.append(child)
     needed = set()
-    for node in order:             # children come before their parents
-        if node in targets or any(c in needed for c, _ in node.next_functions if c is not None):
+    for node in reversed(order):   # producers before their consumers
+        if node in targets:
             needed.add(node)
+            continue
+        for child, _ in node.next_functions:
+            if child in needed:
+                needed.add(node)
+                break
     deps = {}
     for node in needed:
         if node._released:
@@ -210,7 +202,6 @@ def run_backward(roots, root_grads, retain_graph, create_graph, inputs=None,
     Returns:
         A tuple with the captured gradient (or None) for each of ``inputs``.
     """
-    from .._tensor import Tensor
 
     freed_by = None if retain_graph else _call_site("backward()" if accumulate else
                                                     "autograd.grad()")
@@ -268,7 +259,8 @@ def run_backward(roots, root_grads, retain_graph, create_graph, inputs=None,
         while ready:
             node = ready.pop()
             grads = buffers.pop(node)
-            if node._tensor_hooks or node._retained:
+            extra = node._extra
+            if extra is not None and (extra.tensor_hooks or extra.retained):
                 grads = _run_tensor_hooks(node, _tensors(grads) if arrays else grads)
                 if arrays:
                     grads = _arrays(grads)
@@ -300,7 +292,7 @@ def run_backward(roots, root_grads, retain_graph, create_graph, inputs=None,
                 continue
             if pruning and node not in needed:
                 continue
-            if node._prehooks:
+            if extra is not None and extra.prehooks:
                 if arrays:
                     grads = _tensors(grads)
                 for h in tuple(node._prehooks):
@@ -315,8 +307,7 @@ def run_backward(roots, root_grads, retain_graph, create_graph, inputs=None,
                 gdt = next((g.dtype for g in grads if g is not None), None)
             if (grads[0] is None) if len(grads) == 1 else all(g is None for g in grads):
                 grad_inputs = (None,) * len(node.next_functions)
-            elif (arrays and node.np_backward is not None and node._anomaly is None
-                    and node._hooks is None):
+            elif arrays and extra is None and node.np_backward is not None:
                 grad_inputs = node.np_backward(*grads)
             else:
                 if arrays:
@@ -404,7 +395,6 @@ _ndarray = np.ndarray
 
 
 def _make_plain(arr):
-    from .._tensor import Tensor
     return Tensor._make_plain(arr)
 
 
@@ -450,7 +440,6 @@ def _slot(n, nr, g):
 
 def _materialize(node, grads):
     """Multi-output nodes get zeros for outputs that received no gradient."""
-    from .._tensor import Tensor
     shapes = getattr(node, "out_metas", None)
     out = list(grads)
     for i, g in enumerate(out):

@@ -12,6 +12,8 @@ input and is written with leafgrad ops, so ``create_graph=True`` records it.
 """
 from .. import _errors
 
+
+Tensor = None   # set by leafgrad._tensor (importing it here would be circular)
 __all__ = ["Node", "AccumulateGrad", "RemovableHandle"]
 
 
@@ -36,6 +38,13 @@ class RemovableHandle:
         self.remove()
 
 
+class _NodeExtra:
+    __slots__ = ("tensor_hooks", "retained", "hooks", "prehooks", "anomaly")
+
+    def __init__(self):
+        self.tensor_hooks = self.retained = self.hooks = self.prehooks = self.anomaly = None
+
+
 class Node:
     """Base of every backward function (``MulBackward0``, ``SumBackward1``, ...).
 
@@ -46,8 +55,7 @@ class Node:
     """
 
     __slots__ = ("next_functions", "needs_input_grad", "_metas", "_saved", "_saved_versions",
-                 "_out", "_out_version", "args", "_released", "_tensor_hooks", "_retained",
-                 "_hooks", "_prehooks", "_anomaly", "__weakref__")
+                 "_out", "_out_version", "args", "_released", "_extra", "__weakref__")
     n_outputs = 1
     # Optional fast rule on ndarrays, used when the backward pass is not itself
     # recorded (create_graph=False): np_backward(ctx, *grad_arrays) -> arrays.
@@ -58,11 +66,27 @@ class Node:
         self._saved = None
         self._out = None
         self._released = False
-        self._tensor_hooks = None
-        self._retained = None
-        self._hooks = None
-        self._prehooks = None
-        self._anomaly = None
+        self._extra = None
+
+    # Hooks, retained grads and anomaly data are rare: they live in one
+    # ``_extra`` object, created on first use, so that recording a node sets
+    # one slot instead of five and the engine tests one attribute per node.
+    def _get_extra(self):
+        ex = self._extra
+        if ex is None:
+            ex = self._extra = _NodeExtra()
+        return ex
+
+    _tensor_hooks = property(lambda self: self._extra and self._extra.tensor_hooks,
+                             lambda self, v: setattr(self._get_extra(), "tensor_hooks", v))
+    _retained = property(lambda self: self._extra and self._extra.retained,
+                         lambda self, v: setattr(self._get_extra(), "retained", v))
+    _hooks = property(lambda self: self._extra and self._extra.hooks,
+                      lambda self, v: setattr(self._get_extra(), "hooks", v))
+    _prehooks = property(lambda self: self._extra and self._extra.prehooks,
+                         lambda self, v: setattr(self._get_extra(), "prehooks", v))
+    _anomaly = property(lambda self: self._extra and self._extra.anomaly,
+                        lambda self, v: setattr(self._get_extra(), "anomaly", v))
 
     def name(self):
         """The node's PyTorch name, e.g. ``'MulBackward0'``."""
@@ -97,7 +121,6 @@ class Node:
         that uses it can itself be differentiated)."""
         if self._released:
             raise _errors.graph_freed(self.name(), self._released)
-        from .._tensor import Tensor
         t = Tensor._make_nonleaf(self._out, self, 0)
         if self._out_version is not None and self._out_version[1] != self._out_version[0][0]:
             raise _errors.saved_modified(t.shape, self.name(), self._out_version[1],

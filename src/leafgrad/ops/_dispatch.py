@@ -103,14 +103,24 @@ def record(cls, out, inputs, saved=None, save_result=False, args=None):
         node._metas = tuple(None if t is None else (t._data.shape, t._data.dtype)
                             for t in inputs)
     node._released = False
-    node._tensor_hooks = node._retained = node._hooks = node._prehooks = node._anomaly = None
+    node._extra = None
     node.args = args
     if saved is not None:
         node._saved = saved
-        # a tuple of ints is untracked by the garbage collector after its first pass
-        node._saved_versions = tuple([((0 if t._vc is None else t._vc[0])
-                                       if type(t) is not InferenceTensor else _refuse_inference())
-                                      if isinstance(t, Tensor) else None for t in saved])
+        # versions at save time, checked at backward (a tuple of ints, which the
+        # garbage collector stops tracking after its first pass)
+        if len(saved) == 2:     # unrolled: binary ops
+            s0, s1 = saved
+            node._saved_versions = (
+                None if not isinstance(s0, Tensor) else 0 if s0._vc is None else s0._vc[0],
+                None if not isinstance(s1, Tensor) else 0 if s1._vc is None else s1._vc[0])
+            if type(s0) is InferenceTensor or type(s1) is InferenceTensor:
+                _refuse_inference()
+        else:
+            node._saved_versions = tuple([((0 if t._vc is None else t._vc[0])
+                                           if type(t) is not InferenceTensor
+                                           else _refuse_inference())
+                                          if isinstance(t, Tensor) else None for t in saved])
     else:
         node._saved = None
     res = _make_nonleaf(out, node, 0)
@@ -140,7 +150,7 @@ def record_multi(cls, outs, inputs, saved=None, args=None, differentiable=None):
         return tuple(make(o) for o in outs)
     node = _new(cls)
     node._released = False
-    node._tensor_hooks = node._retained = node._hooks = node._prehooks = node._anomaly = None
+    node._extra = None
     node.next_functions = tuple((None, 0) if t is None or not t._requires_grad else _edge(t)
                                 for t in inputs)
     node.needs_input_grad = tuple(t is not None and t._requires_grad for t in inputs)
@@ -207,6 +217,10 @@ def binary_operands(a, b, floating=False):
                 not floating or kind in "fc"):
             return None, tb, a, xb
     # slow path: mixed dtypes, arrays, numpy scalars
+    if type(a) is tuple or type(b) is tuple:
+        # most often the result of autograd.grad() used as a tensor
+        pair = "'tuple' and 'Tensor'" if type(a) is tuple else "'Tensor' and 'tuple'"
+        raise TypeError("unsupported operand type(s): %s. %s" % (pair, _errors.grad_tuple_hint()))
     if ta is None and not isinstance(a, _NUMBER):
         ta = to_tensor(a)
         a = ta

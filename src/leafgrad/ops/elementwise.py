@@ -217,8 +217,11 @@ _rsub = _binary_np(lambda a, b: np.subtract(b, a), "RsubBackward1", lambda g, a,
                 lambda g, a, b: g, save=False)
 
 
+_BOOL = np.dtype(np.bool_)
+
+
 def _is_bool(x):
-    return x is True or x is False or (isinstance(x, Tensor) and x._data.dtype == np.bool_)
+    return x is True or x is False or (isinstance(x, Tensor) and x._data.dtype is _BOOL)
 
 
 def _check_bool_sub(a, b):
@@ -233,8 +236,14 @@ def _check_bool_sub(a, b):
 
 def sub(input, other):
     """a - b with broadcasting. Raises RuntimeError with a bool operand (as PyTorch)."""
-    _check_bool_sub(input, other)
+    if (input is True or input is False or other is True or other is False
+            or getattr(input, "_data", _F32).dtype is _BOOL
+            or getattr(other, "_data", _F32).dtype is _BOOL):
+        _check_bool_sub(input, other)
     return _sub(input, other)
+
+
+_F32 = np.zeros(0, np.float32)
 
 
 def rsub(input, other):
