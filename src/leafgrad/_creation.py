@@ -6,6 +6,7 @@ Random numbers come from leafgrad's own generator (a NumPy PCG64 seeded by
 ``manual_seed``): reproducible, but not the same stream as PyTorch's.
 """
 import numbers
+import operator
 import warnings
 
 import numpy as np
@@ -192,9 +193,11 @@ def _size(size):
     if len(size) == 1 and isinstance(size[0], (tuple, list)):
         size = size[0]
     try:
-        size = tuple(int(s) for s in size)
+        size = tuple(operator.index(s) for s in size)
     except TypeError:
-        raise TypeError("size must be a sequence of ints, got %r" % (size,)) from None
+        bad = next((s for s in size if not hasattr(s, "__index__")), None)
+        raise TypeError("size must be a tuple of ints, but found element of type %s: %r"
+                        % (type(bad).__name__, tuple(size))) from None
     if any(s < 0 for s in size):
         raise RuntimeError("Trying to create tensor with negative dimension %d: %s"
                            % (min(size), list(size)))

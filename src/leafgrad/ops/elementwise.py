@@ -55,7 +55,8 @@ def _unary(fwd, node_name, vjp, save="x", floating=True, quiet=False, doc="", np
 
     def op(input):
         if not isinstance(input, Tensor):
-            input = to_tensor(input)
+            raise TypeError("%s(): argument 'input' (position 1) must be Tensor, not %s"
+                            % (op.__name__, type(input).__name__))
         x = input._data
         if floating and x.dtype.kind not in "fc":
             x = x.astype(_dtype.get_default_dtype().np)
@@ -455,3 +456,13 @@ def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
 def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     return Tensor._make_plain(np.isclose(input._data, to_tensor(other)._data, rtol=rtol,
                                          atol=atol, equal_nan=equal_nan))
+
+
+def _name_ops():
+    # generated ops are all called "op"; give them their public names (errors, help())
+    for name, obj in list(globals().items()):
+        if callable(obj) and getattr(obj, "__name__", None) == "op" and not name.startswith("_"):
+            obj.__name__ = obj.__qualname__ = name.rstrip("_")
+
+
+_name_ops()

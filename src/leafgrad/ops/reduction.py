@@ -187,10 +187,13 @@ def _return_type(name, fields=("values", "indices")):
 
 
 def _empty_check(x, name, dim=None):
-    if x.size == 0 and (dim is None or x.shape[dim] == 0):
-        raise IndexError(
-            "%s(): Expected reduction dim to be specified for input.numel() == 0. Specify the "
-            "reduction dim with the 'dim' argument." % name)
+    if x.size == 0 and dim is None:
+        # PyTorch: RuntimeError for max()/min(), IndexError for argmax()/argmin()
+        cls = IndexError if name.startswith("arg") else RuntimeError
+        raise cls("%s(): Expected reduction dim to be specified for input.numel() == 0. Specify "
+                  "the reduction dim with the 'dim' argument." % name)
+    if dim is not None and x.shape[dim] == 0:
+        raise IndexError("%s(): Expected reduction dim %d to have non-zero size." % (name, dim))
 
 
 def _extreme(input, dim, keepdim, np_red, np_arg, name, full_cls, dim_cls, other=None):

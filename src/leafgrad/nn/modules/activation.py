@@ -27,7 +27,7 @@ class ReLU(Module):
         self.inplace = inplace
 
     def forward(self, input):
-        return input.relu_() if self.inplace else input.relu()
+        return F.relu(input, inplace=self.inplace)
 
     def extra_repr(self):
         return _inplace_repr(self.inplace)
@@ -37,12 +37,12 @@ class Sigmoid(Module):
     """1 / (1 + exp(-x))."""
 
     def forward(self, input):
-        return input.sigmoid()
+        return F.sigmoid(input)
 
 
 class Tanh(Module):
     def forward(self, input):
-        return input.tanh()
+        return F.tanh(input)
 
 
 class LeakyReLU(Module):
