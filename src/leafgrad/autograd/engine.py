@@ -304,7 +304,9 @@ def run_backward(roots, root_grads, retain_graph, create_graph, inputs=None,
             if arrays:
                 # rules on arrays can drift in dtype (a Python float times a bool
                 # array is float64); gradients keep their input's dtype
-                gdt = next((g.dtype for g in grads if g is not None), None)
+                g0 = grads[0]
+                gdt = g0.dtype if g0 is not None else next(
+                    (g.dtype for g in grads if g is not None), None)
             if (grads[0] is None) if len(grads) == 1 else all(g is None for g in grads):
                 grad_inputs = (None,) * len(node.next_functions)
             elif arrays and extra is None and node.np_backward is not None:
@@ -330,7 +332,7 @@ def run_backward(roots, root_grads, retain_graph, create_graph, inputs=None,
                 if arrays:
                     grad_inputs = tuple(None if r is None else _as_array(r, node._metas[i])
                                         for i, r in enumerate(grad_inputs))
-            if not retain_graph:
+            if not retain_graph and node.saves:
                 node._release(freed_by)
             del grads
             metas = node._metas

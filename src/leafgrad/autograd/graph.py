@@ -122,9 +122,14 @@ class Node:
         if self._released:
             raise _errors.graph_freed(self.name(), self._released)
         t = Tensor._make_nonleaf(self._out, self, 0)
-        if self._out_version is not None and self._out_version[1] != self._out_version[0][0]:
-            raise _errors.saved_modified(t.shape, self.name(), self._out_version[1],
-                                         self._out_version[0][0], _type_name(t))
+        ov = self._out_version
+        if ov is not None:
+            # a list: the output's version counter, saved at version 0; or
+            # (counter, version) after an in-place op re-pointed the output
+            counter, saved = (ov, 0) if type(ov) is list else ov
+            if counter[0] != saved:
+                raise _errors.saved_modified(t.shape, self.name(), saved, counter[0],
+                                             _type_name(t))
         return t
 
     def saved_arrays(self):
@@ -136,7 +141,7 @@ class Node:
         if self._released:
             raise _errors.graph_freed(self.name(), self._released)
         ov = self._out_version
-        if ov is not None and ov[1] != ov[0][0]:
+        if ov is not None and ((ov[0] != 0) if type(ov) is list else (ov[1] != ov[0][0])):
             return self.result._data      # raises with the full message
         return self._out
 
