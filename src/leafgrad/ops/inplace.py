@@ -288,8 +288,10 @@ class CopySlices(Node):
         k = key if len(key) != 1 else key[0]
         gs = gv = None
         if ns:
-            gs = g.clone()
-            gs._data[k] = 0
+            # zero where the value was written; masked_fill keeps it differentiable
+            mask = np.zeros(g._data.shape, bool)
+            mask[k] = True
+            gs = g.masked_fill(Tensor._make_plain(mask), 0.0)
         if nv:
             gv = g[k]
             if tuple(gv.shape) != tuple(vshape):

@@ -20,21 +20,37 @@ __all__ = ["Embedding"]
 
 
 def _embedding_backward(ctx, g):
+    # scatter-add of the rows' gradients, written with leafgrad ops so that it
+    # is itself differentiable (double backward through an embedding)
+    from ...ops.indexing import index_put_zeros
     idx, num, padding_idx, scale = ctx.args
-    gd = g._data.reshape(-1, g._data.shape[-1])
+    g2 = g.reshape(-1, g.shape[-1])
+    flat = idx.reshape(-1)
+    if scale:
+        counts = np.bincount(flat, minlength=num)
+        g2 = g2 / Tensor._make_plain(counts[flat][:, None].astype(g._data.dtype))
+    if padding_idx is not None:
+        g2 = g2 * Tensor._make_plain((flat != padding_idx)[:, None])
+    return (index_put_zeros(g2, (num, g2.shape[1]), (flat,)),)
+
+
+def _embedding_np(ctx, g):
+    idx, num, padding_idx, scale = ctx.args
+    gd = g.reshape(-1, g.shape[-1])
     flat = idx.reshape(-1)
     if scale:
         counts = np.bincount(flat, minlength=num)
         gd = gd / counts[flat][:, None]
-    out = np.zeros((num, gd.shape[1]), dtype=g._data.dtype)
+    out = np.zeros((num, gd.shape[1]), dtype=g.dtype)
     np.add.at(out, flat, gd)
     if padding_idx is not None:
         out[padding_idx] = 0
-    return (Tensor._make_plain(out),)
+    return (out,)
 
 
 EmbeddingBackward0 = type("EmbeddingBackward0", (Node,), {
-    "__slots__": (), "saves": False, "backward": _embedding_backward})
+    "__slots__": (), "saves": False, "backward": _embedding_backward,
+    "np_backward": _embedding_np})
 
 
 def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
