@@ -4,7 +4,7 @@ A tensor is a *leaf* when no recorded op made it (``grad_fn is None``); a
 leaf with ``requires_grad=True`` receives its gradient in ``.grad``. A tensor
 made by an op on inputs that require grad has a ``grad_fn``: the graph node
 whose backward turns the gradient of this tensor into gradients of the
-inputs. ``_version`` is the version counter (a one-element list shared with
+inputs. ``_version`` is the version counter (kept in ``_vlist``, a one-element list shared with
 views), bumped by every in-place change; saved tensors check it at backward.
 
 Ops live in ``leafgrad.ops``; the methods are bound to the class in
@@ -166,7 +166,7 @@ class Tensor:
         return self._output_nr
 
     @property
-    def _version(self):
+    def _vlist(self):
         """The version counter: a one-element list, shared with views, bumped by
         every in-place change. Created on first use: most tensors are never
         viewed or changed in place, and one list less per tensor is one object
@@ -176,13 +176,20 @@ class Tensor:
             v = self._vc = [0]
         return v
 
-    @_version.setter
-    def _version(self, v):
+    @_vlist.setter
+    def _vlist(self, v):
         self._vc = v
 
     @property
+    def _version(self):
+        """How many in-place changes this tensor (or a view of it) has had (an int,
+        as ``torch.Tensor._version``)."""
+        v = self._vc
+        return 0 if v is None else v[0]
+
+    @property
     def _version_value(self):
-        return self._version[0]
+        return self._vlist[0]
 
     @property
     def grad(self):
@@ -289,7 +296,7 @@ class Tensor:
     def detach(self):
         """A new tensor sharing data (and version counter), out of the graph."""
         t = Tensor._make_plain(self._data)
-        t._version = self._version
+        t._vlist = self._vlist
         if type(self) is InferenceTensor:
             t.__class__ = InferenceTensor
         return t

@@ -158,7 +158,7 @@ def _accumulate(node, grad, create_graph, run_hooks=True):
         oa = old._data
         if oa.flags.writeable and oa.shape == grad._data.shape:
             np.add(oa, grad._data, out=oa, casting="unsafe")
-            old._version[0] += 1
+            old._vlist[0] += 1
         else:
             old._data = oa + grad._data
     post = var._post_hooks

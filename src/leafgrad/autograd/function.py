@@ -210,11 +210,11 @@ class Function(metaclass=_FunctionMeta):
                 continue
             if any(o is t for t in dirty):
                 o._grad_fn, o._output_nr, o._requires_grad = node, nr, True
-                o._version[0] += 1
+                o._vlist[0] += 1
                 results.append(o)
                 continue
             t = Tensor._make_nonleaf(o._data, node, nr)
-            t._version = o._version
+            t._vlist = o._vlist
             if o._base is not None or not any(o is a for a in args):
                 t._base = o._base
             results.append(t)

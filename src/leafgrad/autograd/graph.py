@@ -98,7 +98,7 @@ class Node:
     # -- saved tensors -------------------------------------------------------
     def save_for_backward(self, *tensors):
         self._saved = tensors
-        self._saved_versions = tuple(getattr(t, "_version", (None,))[0] for t in tensors)
+        self._saved_versions = tuple(t._vlist[0] if hasattr(t, "_vlist") else None for t in tensors)
 
     @property
     def saved_tensors(self):
@@ -110,8 +110,8 @@ class Node:
         if saved is None:
             return ()
         for t, v in zip(saved, self._saved_versions):
-            if v is not None and t._version[0] != v:
-                raise _errors.saved_modified(t.shape, self.name(), v, t._version[0],
+            if v is not None and t._vlist[0] != v:
+                raise _errors.saved_modified(t.shape, self.name(), v, t._vlist[0],
                                              _type_name(t))
         return saved
 

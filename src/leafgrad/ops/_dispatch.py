@@ -169,7 +169,7 @@ def record_multi(cls, outs, inputs, saved=None, args=None, differentiable=None):
     node._out = None
     node._saved = saved
     if saved is not None:
-        node._saved_versions = tuple((t._version[0] if type(t) is not InferenceTensor
+        node._saved_versions = tuple((t._vlist[0] if type(t) is not InferenceTensor
                                       else _refuse_inference())
                                      if isinstance(t, Tensor) else None for t in saved)
     res = []

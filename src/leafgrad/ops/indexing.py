@@ -102,7 +102,7 @@ def getitem(input, key):
         cls = SliceBackward0
     res = record(cls, out, (input,), args=(x.shape, key, x.dtype))
     if not adv:
-        res._version = input._version
+        res._vlist = input._vlist
         res._base = input if input._base is None else input._base
     if type(out) is not np.ndarray:
         res._data = np.asarray(out)

@@ -67,7 +67,7 @@ def _write(self, arr):
             "unsupported operation: more than one element of the written-to tensor refers to a "
             "single memory location. Please clone() the tensor before performing the operation.")
     np.copyto(dst, arr, casting="unsafe")
-    self._version[0] += 1
+    self._vlist[0] += 1
 
 
 def apply(self, name, fn, *others):
@@ -88,7 +88,7 @@ def apply(self, name, fn, *others):
             self._requires_grad = True
             node = new._grad_fn
             if node._out is not None:   # the saved result is now self
-                node._out_version = (self._version, self._version[0])
+                node._out_version = (self._vlist, self._vlist[0])
         return self
     prev = mode.enabled
     mode.enabled = False
@@ -128,7 +128,7 @@ def _arith(np_fn, name, fallback):
                 "output with shape %s doesn't match the broadcast shape %s: an in-place op "
                 "cannot change the tensor's shape. Fix: use the out-of-place op."
                 % (list(x.shape), list(np.broadcast_shapes(x.shape, np.shape(o))))) from None
-        self._version[0] += 1
+        self._vlist[0] += 1
         return self
     op.__name__ = name
     return op
@@ -237,7 +237,7 @@ def fill_(self, value, _name="fill_"):
             raise RuntimeError("fill_ only supports 0-dimension value tensor but got tensor "
                                "with %d dimensions." % value._data.ndim)
         self._data[...] = value._data if isinstance(value, Tensor) else value
-        self._version[0] += 1
+        self._vlist[0] += 1
         return self
     if _name == "zero_":
         return apply(self, "zero_", lambda a, v: _filled(a, v, ZeroBackward0), value)
@@ -268,7 +268,7 @@ def copy_(self, src, non_blocking=False):
         except ValueError:
             raise RuntimeError("The size of tensor a (%s) must match the size of tensor b (%s)"
                                % (self._data.shape, np.shape(s))) from None
-        self._version[0] += 1
+        self._vlist[0] += 1
         return self
     return apply(self, "copy_", _copy, src)
 
@@ -327,7 +327,7 @@ def index_put_(self, key, value):
                                "indexing result (%s)" % (list(np.shape(v)), e)) from None
         except IndexError as e:
             raise IndexError(str(e).replace("axis", "dimension")) from None
-        self._version[0] += 1
+        self._vlist[0] += 1
         return self
     return apply(self, "__setitem__", _index_put, key, value)
 
@@ -342,7 +342,7 @@ def uniform_(self, a=0.0, b=1.0, generator=None):
     if mode.enabled:
         _check_leaf(self, "uniform_")
     self._data[...] = _rng(generator).uniform(a, b, self._data.shape)
-    self._version[0] += 1
+    self._vlist[0] += 1
     return self
 
 
@@ -351,5 +351,5 @@ def normal_(self, mean=0.0, std=1.0, generator=None):
     if mode.enabled:
         _check_leaf(self, "normal_")
     self._data[...] = _rng(generator).normal(mean, std, self._data.shape)
-    self._version[0] += 1
+    self._vlist[0] += 1
     return self

@@ -20,7 +20,7 @@ def _node(name, backward, saves=False, slots=()):
 
 def _as_view(res, base):
     """Make ``res`` share ``base``'s version counter (it shares its memory)."""
-    res._version = base._version
+    res._vlist = base._vlist
     res._base = base if base._base is None else base._base
     return res
 

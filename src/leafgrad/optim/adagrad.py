@@ -65,5 +65,5 @@ class Adagrad(Optimizer):
                 std = np.sqrt(s)
                 std += eps
                 x += (-clr) * (g / std)
-                p._version[0] += 1
+                p._vlist[0] += 1
         return loss

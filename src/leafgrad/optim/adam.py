@@ -105,7 +105,7 @@ class Adam(Optimizer):
                     denom = np.sqrt(v) / bc2_sqrt
                 denom += eps
                 x += (-step_size) * (m / denom)
-                p._version[0] += 1
+                p._vlist[0] += 1
         return loss
 
 

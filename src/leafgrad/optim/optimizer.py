@@ -207,7 +207,7 @@ class Optimizer:
                     else:
                         g._requires_grad = False
                     g._data[...] = 0
-                    g._version[0] += 1
+                    g._vlist[0] += 1
 
     def step(self, closure=None):
         """Update the parameters once (subclasses implement it).
@@ -322,7 +322,7 @@ def _check_non_negative(name, value, label=None):
 
 
 def _bump(p):
-    p._version[0] += 1
+    p._vlist[0] += 1
 
 
 def _state_tensor(arr):

@@ -78,5 +78,5 @@ class RMSprop(Optimizer):
                     x += (-lr) * b
                 else:
                     x += (-lr) * (g / avg)
-                p._version[0] += 1
+                p._vlist[0] += 1
         return loss

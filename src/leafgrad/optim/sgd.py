@@ -65,8 +65,8 @@ class SGD(Optimizer):
                         b = buf._data
                         b *= momentum
                         b += (1 - dampening) * g
-                        buf._version[0] += 1
+                        buf._vlist[0] += 1
                     g = g + momentum * buf._data if nesterov else buf._data
                 x += (-lr) * g
-                p._version[0] += 1
+                p._vlist[0] += 1
         return loss
