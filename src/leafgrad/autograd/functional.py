@@ -321,6 +321,26 @@ def _scalar_function_checks(outputs, is_outputs_tuple, name):
                            "single element" % name)
 
 
+def _scalar_fn_jacobian(func, inputs, v, create_graph, strict, name):
+    """Shared first half of vhp/hvp: checked inputs and ``v``, the function's
+    outputs, and its gradient recorded with create_graph=True."""
+    is_inputs_tuple, inputs = _as_tuple(inputs, "inputs", name)
+    inputs = _grad_preprocess(inputs, create_graph=create_graph, need_graph=True)
+    if v is not None:
+        _, v = _as_tuple(v, "v", name)
+        v = _grad_preprocess(v, create_graph=create_graph, need_graph=False)
+        _validate_v(v, inputs, is_inputs_tuple)
+    elif len(inputs) != 1 or inputs[0].nelement() != 1:
+        raise _v_none_error("input to the user-provided function is")
+    outputs = func(*inputs)
+    is_outputs_tuple, outputs = _as_tuple(outputs, "outputs of the user-provided function", name)
+    _check_requires_grad(outputs, "outputs", strict=strict)
+    _scalar_function_checks(outputs, is_outputs_tuple, name)
+    jac = _autograd_grad(outputs, inputs, create_graph=True)
+    _check_requires_grad(jac, "jacobian", strict=strict)
+    return is_inputs_tuple, inputs, v, is_outputs_tuple, outputs, jac
+
+
 def vhp(func, inputs, v=None, create_graph=False, strict=False):
     """Vector-Hessian product ``v^T H`` of a function with a one-element output.
 
@@ -328,21 +348,8 @@ def vhp(func, inputs, v=None, create_graph=False, strict=False):
         ``(func_output, vhp)``; the vhp has the structure of the inputs.
     """
     with enable_grad():
-        is_inputs_tuple, inputs = _as_tuple(inputs, "inputs", "vhp")
-        inputs = _grad_preprocess(inputs, create_graph=create_graph, need_graph=True)
-        if v is not None:
-            _, v = _as_tuple(v, "v", "vhp")
-            v = _grad_preprocess(v, create_graph=create_graph, need_graph=False)
-            _validate_v(v, inputs, is_inputs_tuple)
-        elif len(inputs) != 1 or inputs[0].nelement() != 1:
-            raise _v_none_error("input to the user-provided function is")
-        outputs = func(*inputs)
-        is_outputs_tuple, outputs = _as_tuple(outputs, "outputs of the user-provided function",
-                                              "vhp")
-        _check_requires_grad(outputs, "outputs", strict=strict)
-        _scalar_function_checks(outputs, is_outputs_tuple, "vhp")
-        jac = _autograd_grad(outputs, inputs, create_graph=True)
-        _check_requires_grad(jac, "jacobian", strict=strict)
+        is_inputs_tuple, inputs, v, is_outputs_tuple, outputs, jac = _scalar_fn_jacobian(
+            func, inputs, v, create_graph, strict, "vhp")
     with set_grad_enabled(True if create_graph else is_grad_enabled()):
         grad_res = _autograd_grad(jac, inputs, v, create_graph=create_graph)
         res = _fill_in_zeros(grad_res, inputs, strict, create_graph, "double_back")
@@ -360,21 +367,8 @@ def hvp(func, inputs, v=None, create_graph=False, strict=False):
     """
     from .._creation import zeros_like
     with enable_grad():
-        is_inputs_tuple, inputs = _as_tuple(inputs, "inputs", "hvp")
-        inputs = _grad_preprocess(inputs, create_graph=create_graph, need_graph=True)
-        if v is not None:
-            _, v = _as_tuple(v, "v", "hvp")
-            v = _grad_preprocess(v, create_graph=create_graph, need_graph=False)
-            _validate_v(v, inputs, is_inputs_tuple)
-        elif len(inputs) != 1 or inputs[0].nelement() != 1:
-            raise _v_none_error("input to the user-provided function is")
-        outputs = func(*inputs)
-        is_outputs_tuple, outputs = _as_tuple(outputs, "outputs of the user-provided function",
-                                              "hvp")
-        _check_requires_grad(outputs, "outputs", strict=strict)
-        _scalar_function_checks(outputs, is_outputs_tuple, "hvp")
-        jac = _autograd_grad(outputs, inputs, create_graph=True)
-        _check_requires_grad(jac, "jacobian", strict=strict)
+        is_inputs_tuple, inputs, v, is_outputs_tuple, outputs, jac = _scalar_fn_jacobian(
+            func, inputs, v, create_graph, strict, "hvp")
         grad_jac = tuple(zeros_like(inp, requires_grad=True) for inp in inputs)
         double_back = _autograd_grad(jac, inputs, grad_jac, create_graph=True)
         _check_requires_grad(jac, "hessian", strict=strict)
