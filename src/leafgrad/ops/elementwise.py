@@ -40,6 +40,7 @@ def _unary(fwd, node_name, vjp, save="x", floating=True, quiet=False, doc="", np
         def backward(ctx, g):
             return (vjp(g, None, None),)
     cls = _node(node_name, backward, saves=save is not None)
+    bool_rule = _BOOL_RULES.get(node_name)
     if np_ok:   # the formula uses only arithmetic: it also runs on plain arrays
         if save == "x":
             def np_backward(ctx, g):
@@ -58,8 +59,11 @@ def _unary(fwd, node_name, vjp, save="x", floating=True, quiet=False, doc="", np
             raise TypeError("%s(): argument 'input' (position 1) must be Tensor, not %s"
                             % (op.__name__, type(input).__name__))
         x = input._data
-        if floating and x.dtype.kind not in "fc":
-            x = x.astype(_dtype.get_default_dtype().np)
+        if floating:
+            if x.dtype.kind not in "fc":
+                x = x.astype(_dtype.get_default_dtype().np)
+        elif x.dtype is _BOOL and bool_rule is not None:
+            x = bool_rule(x)        # PyTorch's own rule for bool tensors (or its error)
         # every op is quiet: inf * 0, inf - inf, overflow are silent in PyTorch
         tok = _set(_IGNORE)
         try:
@@ -71,6 +75,33 @@ def _unary(fwd, node_name, vjp, save="x", floating=True, quiet=False, doc="", np
     op.__doc__ = doc
     op.node = cls
     return op
+
+
+_BOOL = np.dtype(np.bool_)
+
+
+def _not_for_bool(kernel):
+    def rule(x):
+        raise NotImplementedError("\"%s\" not implemented for 'Bool': convert the mask first, "
+                                  "e.g. x.float() or x.long()" % kernel)
+    return rule
+
+
+def _relu_bool(x):
+    raise RuntimeError("Boolean inputs not supported for relu: convert with x.float() first")
+
+
+# What PyTorch does with bool tensors for non-floating unary ops (NumPy's bool
+# rules differ): raise, or compute in another dtype. Keyed by node name.
+_BOOL_RULES = {
+    "AbsBackward0": _not_for_bool("abs_cpu"),
+    "FloorBackward0": _not_for_bool("floor_vml_cpu"),
+    "CeilBackward0": _not_for_bool("ceil_vml_cpu"),
+    "RoundBackward0": _not_for_bool("round_vml_cpu"),
+    "TruncBackward0": _not_for_bool("trunc_vml_cpu"),
+    "ReluBackward0": _relu_bool,
+    "PowBackward0": lambda x: x.astype(np.int64),     # square(bool) is int64
+}
 
 
 def _unary_np(*args, **kwargs):
@@ -105,7 +136,7 @@ reciprocal = _unary_np(lambda x: 1 / x, "ReciprocalBackward0", lambda g, x, r: -
                     save="result", quiet=True, doc="1/x. d/dx = -1/x^2.")
 abs = _unary(np.abs, "AbsBackward0", lambda g, x, r: g * x.sign(), floating=False,
              doc="|x|. d/dx = sign(x) (0 at 0, as PyTorch).")
-sign = _unary(np.sign, "SignBackward0", _zero, save=None, floating=False,
+sign = _unary(lambda x: x.copy() if x.dtype is _BOOL else np.sign(x), "SignBackward0", _zero, save=None, floating=False,
               doc="Sign of x (-1, 0, 1). Gradient 0 everywhere.")
 floor = _unary(np.floor, "FloorBackward0", _zero, save=None, floating=False, doc="Floor; gradient 0.")
 ceil = _unary(np.ceil, "CeilBackward0", _zero, save=None, floating=False, doc="Ceil; gradient 0.")
@@ -218,9 +249,6 @@ _rsub = _binary_np(lambda a, b: np.subtract(b, a), "RsubBackward1", lambda g, a,
                 lambda g, a, b: g, save=False)
 
 
-_BOOL = np.dtype(np.bool_)
-
-
 def _is_bool(x):
     return x is True or x is False or (isinstance(x, Tensor) and x._data.dtype is _BOOL)
 
@@ -316,6 +344,23 @@ def _np_pow(a, b):
 _pow0 = _binary(_np_pow, "PowBackward0", _pow_da, None, quiet=True)
 _pow1 = _binary(_np_pow, "PowBackward1", _pow_da, _pow_db, quiet=True)
 _pow2 = _binary(_np_pow, "PowBackward2", None, _pow_db, quiet=True)
+
+
+def _no_bool_pair(fn, kernel):
+    """PyTorch has no bool-by-bool kernel for these ops (NumPy has)."""
+    def op(input, other):
+        if _is_bool(input) and _is_bool(other):
+            raise NotImplementedError("\"%s\" not implemented for 'Bool': convert the operands "
+                                      "first, e.g. x.long()" % kernel)
+        return fn(input, other)
+    op.__name__ = fn.__name__
+    op.__doc__ = fn.__doc__
+    op.node = getattr(fn, "node", None)
+    return op
+
+
+fmod = _no_bool_pair(fmod, "fmod_cpu")
+remainder = _no_bool_pair(remainder, "remainder_cpu")
 
 
 def pow(input, exponent):
@@ -466,3 +511,24 @@ def _name_ops():
 
 
 _name_ops()
+
+
+def _pow_bool(fn):
+    def op(input, exponent):
+        if isinstance(input, Tensor) and input._data.dtype is _BOOL and \
+                (exponent is True or exponent is False):
+            # bool tensor ** Python bool stays bool in PyTorch: x**True = x, x**False = True
+            return Tensor._make_plain(input._data.copy() if exponent
+                                      else np.ones_like(input._data))
+        if isinstance(exponent, Tensor) and exponent._data.dtype is _BOOL and (
+                input is True or input is False
+                or (isinstance(input, Tensor) and input._data.dtype is _BOOL)):
+            raise NotImplementedError("\"pow\" not implemented for 'Bool': convert the "
+                                      "operands first, e.g. x.long()")
+        return fn(input, exponent)
+    op.__name__, op.__doc__ = fn.__name__, fn.__doc__
+    return op
+
+
+pow = _pow_bool(pow)
+floor_divide = _no_bool_pair(floor_divide, "div_floor_cpu")

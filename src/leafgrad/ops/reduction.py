@@ -268,6 +268,9 @@ def amin(input, dim=(), keepdim=False):
 
 def _arg(input, dim, keepdim, f, name):
     x = input._data
+    if x.dtype == np.bool_:
+        raise RuntimeError("%s(): does not support bool input: convert with x.long() or "
+                           "x.float() first" % name)
     if dim is None:
         _empty_check(x, name)
         r = f(x.reshape(-1), axis=0, keepdims=False)
