@@ -30,6 +30,14 @@ def _flatten(obj, prefix, tensors, meta):
         for i, v in enumerate(obj):
             _flatten(v, "%s%s#%d" % (prefix, "\x1f" if prefix else "", i), tensors, meta)
     else:
+        if not (obj is None or isinstance(obj, (bool, int, float, str))):
+            raise TypeError(
+                "leafgrad.save writes tensors, numbers, strings and dicts/lists of them in the "
+                "safetensors format (never pickle), so it cannot store a %s%s. Fix: save the "
+                "state instead, e.g. leafgrad.save(model.state_dict(), path), and restore it "
+                "with model.load_state_dict(leafgrad.load(path))."
+                % (type(obj).__name__, " (at key %r)" % prefix.replace("\x1f", ".") if prefix
+                   else ""))
         meta.setdefault("__values__", {})[prefix] = obj
 
 

@@ -428,9 +428,16 @@ class Tensor:
             warnings.warn("Converting a tensor with requires_grad=True to a scalar may lead to "
                           "unexpected behavior.\nConsider using tensor.detach() first.",
                           UserWarning, stacklevel=2)
+        if self._data.size != 1:
+            raise ValueError("only one element tensors can be converted to Python scalars "
+                             "(this one has %d). Fix: reduce it first (.sum(), .mean()) or pick "
+                             "one element." % self._data.size)
         return float(self.item())
 
     def __int__(self):
+        if self._data.size != 1:
+            raise ValueError("only one element tensors can be converted to Python scalars "
+                             "(this one has %d)." % self._data.size)
         return int(self.item())
 
     def __index__(self):
@@ -449,9 +456,13 @@ class Tensor:
         return complex(self.item())
 
     def __format__(self, spec):
-        if self._data.ndim == 0 or (self._data.size == 1 and spec):
+        if self._data.ndim == 0:
             return self.item().__format__(spec)
-        return repr(self).__format__(spec)
+        if spec:
+            raise TypeError("unsupported format string passed to Tensor.__format__: only 0-d "
+                            "tensors take a format spec. Fix: format t.item() (one element) or "
+                            "t.tolist().")
+        return repr(self)
 
     def __repr__(self):
         from ._format import tensor_repr

@@ -352,13 +352,21 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", we
     reduction = _legacy(size_average, reduce, reduction)
     target = to_tensor(target)
     _same_shape(input, target, "mse_loss")
+    x, y = input._data, target._data
+    if x.dtype.kind not in "fc" and y.dtype.kind not in "fc":
+        raise NotImplementedError("\"mse_cpu\" not implemented for '%s': mse_loss takes floats. "
+                                  "Fix: convert with .float()" % _tname(x.dtype))
+    if y.dtype != x.dtype:      # PyTorch's promotion: int targets take the input's float dtype
+        from .._dtype import result_type
+        npd = result_type(input, target).np
+        x, y = x.astype(npd, copy=False), y.astype(npd, copy=False)
     try:
-        d = input._data - target._data
+        d = x - y
     except ValueError:
         raise _errors.broadcast(tuple(input.shape), tuple(target.shape)) from None
     sq = d * d
     if reduction == "mean":
-        out = sq.mean()
+        out = sq.sum() / sq.size if sq.size else np.float32("nan")
     elif reduction == "sum":
         out = sq.sum()
     elif reduction == "none":
@@ -446,7 +454,14 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
         raise ValueError(
             "Using a target size (%s) that is different to the input size (%s) is deprecated. "
             "Please ensure they have the same size." % (target.shape, input.shape))
+    if target._data.dtype.kind not in "fc":
+        raise RuntimeError("Found dtype %s but expected %s: binary_cross_entropy takes float "
+                           "targets. Fix: target.float()" % (_tname(target._data.dtype),
+                                                            _tname(input._data.dtype)))
     p, y = input._data, target._data.astype(input._data.dtype, copy=False)
+    if y.size and (np.any(y < 0) or np.any(y > 1)):
+        raise RuntimeError("all elements of target should be between 0 and 1: targets of "
+                           "binary_cross_entropy are probabilities (0 or 1 for labels).")
     if p.size and (np.any(p < 0) or np.any(p > 1) or np.any(np.isnan(p))):
         raise RuntimeError(
             "all elements of input should be between 0 and 1: binary_cross_entropy takes "
@@ -459,7 +474,7 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
         w = to_tensor(weight)
         loss = loss * w._data
     if reduction == "mean":
-        out = loss.mean()
+        out = loss.sum() / loss.size if loss.size else np.float32("nan")
     elif reduction == "sum":
         out = loss.sum()
     elif reduction == "none":
@@ -482,7 +497,11 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
     if tuple(target.shape) != tuple(input.shape):
         raise ValueError("Target size (%s) must be the same as input size (%s)"
                          % (target.shape, input.shape))
-    sp = softplus(-input) if False else _softplus_neg(input)
+    if target._data.dtype.kind not in "fc":
+        raise RuntimeError("result type Float can't be cast to the desired output type %s: "
+                           "binary_cross_entropy_with_logits takes float targets. Fix: "
+                           "target.float()" % _tname(target._data.dtype))
+    sp = _softplus_neg(input)
     if pos_weight is not None:
         lw = 1 + (pos_weight - 1) * target
         loss = (1 - target) * input + lw * sp
@@ -551,8 +570,8 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
 
 
 def _tname(npd):
-    return {"float32": "Float", "float64": "Double", "int32": "Int", "bool": "Bool"}.get(
-        np.dtype(npd).name, str(npd))
+    return {"float32": "Float", "float64": "Double", "int32": "Int", "int64": "Long",
+            "bool": "Bool", "uint8": "Byte"}.get(np.dtype(npd).name, str(npd))
 
 
 class _NllNode(Node):
@@ -597,6 +616,19 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
     target = to_tensor(target)
     t = target._data
     x = input._data
+    if x.dtype.kind not in "fc":
+        raise NotImplementedError("\"log_softmax_lastdim_kernel_impl\" not implemented for '%s': "
+                                  "cross_entropy takes float logits. Fix: input.float()"
+                                  % _tname(x.dtype))
+    if t.dtype.kind in "iub" and t.dtype not in (np.int64, np.uint8):
+        raise RuntimeError("expected target dtype to be Long or Byte, but got %s. Fix: "
+                           "target.long()" % _tname(t.dtype))
+    if t.dtype.kind != "f" and x.ndim >= 1 and t.ndim == x.ndim and x.ndim > 1 and \
+            t.shape[-1:] == (1,) and x.shape[-1] != 1 and x.ndim == 2:
+        raise RuntimeError("0D or 1D target tensor expected, multi-target not supported: the "
+                           "target has shape %s. Fix: class indices go in a 1-D tensor of shape "
+                           "(N,), e.g. target.squeeze(1) or target.view(-1)."
+                           % (tuple(t.shape),))
     if t.dtype.kind == "f":
         if tuple(target.shape) != tuple(input.shape):
             raise RuntimeError(
@@ -671,7 +703,8 @@ def _cross_entropy_2d(input, target, weight, ignore_index, reduction):
     total = -(picked * wt).sum()
     denom = float(wt.sum()) if reduction == "mean" else 1.0
     with _quiet():
-        out = np.asarray(total / denom if reduction == "mean" else total, x.dtype)
+        # + 0.0 turns -0.0 (a perfectly fitted batch) into 0.0, as PyTorch prints it
+        out = np.asarray((total / denom if reduction == "mean" else total) + 0.0, x.dtype)
     onehot = np.zeros_like(x)
     onehot[np.arange(N), safe] = wt
     return record(NllLossBackward0, out, (input,), saved=(input,),

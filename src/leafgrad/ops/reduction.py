@@ -126,7 +126,10 @@ def mean(input, dim=None, keepdim=False, *, dtype=None):
     for d in dims:
         n *= x.shape[d]
     with _quiet():
-        out = x.mean(axis=dims, keepdims=keepdim) if x.ndim else x.copy()
+        # sum / n, not np.mean: NumPy warns "Mean of empty slice" where PyTorch gives nan quietly
+        out = (x.sum(axis=dims, keepdims=keepdim) / n if n else
+               np.full(np.sum(x, axis=dims, keepdims=keepdim).shape, np.nan, x.dtype)) \
+            if x.ndim else x.copy()
     cls = MeanBackward0 if dim is None else MeanBackward1
     return record(cls, np.asarray(out, dtype=x.dtype), (input,),
                   args=(x.shape, dims, keepdim, n))
@@ -363,7 +366,8 @@ def _std_backward(ctx, g):
     r = _unreduce(ctx.result, x.shape, dims, keepdim)
     g = _unreduce(g, x.shape, dims, keepdim)
     m = x.mean(dims, keepdim=True)
-    return (g * (x - m) / ((n - correction) * r),)
+    # 0 where the std is 0 (constant input), as PyTorch masks it, not 0/0 = nan
+    return (g * (x - m) / ((n - correction) * r.masked_fill(r == 0, 1.0)) * (r != 0),)
 
 
 StdBackward0 = _node("StdBackward0", _std_backward, saves=True)
@@ -382,11 +386,24 @@ def _var_args(input, dim, unbiased, keepdim, correction):
     return x, dims, keepdim, correction, n
 
 
+def _var_np(x, dims, c, keepdim, n, name):
+    # sums instead of np.var: NumPy warns (RuntimeWarning) where PyTorch gives a
+    # UserWarning or nothing
+    if n - c <= 0:
+        import warnings
+        warnings.warn("%s(): degrees of freedom is <= 0. Correction should be strictly less "
+                      "than the reduction factor (input numel divided by output numel)." % name,
+                      UserWarning, stacklevel=4)
+    with _quiet():
+        m = x.sum(axis=dims, keepdims=True) / n if n else np.full((1,) * x.ndim, np.nan, x.dtype)
+        d = x - m
+        return ((d * d).sum(axis=dims, keepdims=keepdim) / (n - c if n > c else 0)).astype(x.dtype)
+
+
 def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
     """Variance with Bessel's correction by default (``correction=1``)."""
     x, dims, keepdim, c, n = _var_args(input, dim, unbiased, keepdim, correction)
-    with _quiet():
-        out = np.var(x, axis=dims, ddof=c, keepdims=keepdim)
+    out = _var_np(x, dims, c, keepdim, n, "var")
     return record(VarBackward0, np.asarray(out, x.dtype), (input,), saved=(input,),
                   args=(dims, keepdim, c, n))
 
@@ -394,8 +411,7 @@ def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
 def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
     """Standard deviation with Bessel's correction by default."""
     x, dims, keepdim, c, n = _var_args(input, dim, unbiased, keepdim, correction)
-    with _quiet():
-        out = np.std(x, axis=dims, ddof=c, keepdims=keepdim)
+    out = np.sqrt(_var_np(x, dims, c, keepdim, n, "std"))
     return record(StdBackward0, np.asarray(out, x.dtype), (input,), saved=(input,),
                   save_result=True, args=(dims, keepdim, c, n))
 
