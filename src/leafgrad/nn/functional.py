@@ -152,7 +152,8 @@ def relu6(input, inplace=False):
 
 def elu(input, alpha=1.0, inplace=False):
     """x if x > 0 else alpha (exp(x) - 1)."""
-    return E.where(input > 0, input, alpha * E.expm1(E.minimum(input, 0.0)))
+    # clamp (not minimum) so the gradient at 0 is alpha, as PyTorch (minimum would split it)
+    return E.where(input > 0, input, alpha * E.expm1(E.clamp(input, max=0.0)))
 
 
 def selu(input, inplace=False):
