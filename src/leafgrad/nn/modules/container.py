@@ -136,6 +136,16 @@ class Sequential(Module):
         return self
 
 
+def _abs_index(self, idx):
+    """'2' for index 2 or -len+2 (shared by ModuleList and ParameterList)."""
+    idx = operator.index(idx)
+    if not (-len(self) <= idx < len(self)):
+        raise IndexError("index %d is out of range" % idx)
+    if idx < 0:
+        idx += len(self)
+    return str(idx)
+
+
 class ModuleList(Module):
     """A list of modules, registered under '0', '1', ... (it has no ``forward``)."""
 
@@ -144,13 +154,7 @@ class ModuleList(Module):
         if modules is not None:
             self += modules
 
-    def _get_abs_string_index(self, idx):
-        idx = operator.index(idx)
-        if not (-len(self) <= idx < len(self)):
-            raise IndexError("index %d is out of range" % idx)
-        if idx < 0:
-            idx += len(self)
-        return str(idx)
+    _get_abs_string_index = _abs_index
 
     def __getitem__(self, idx):
         if isinstance(idx, slice):
@@ -321,13 +325,7 @@ class ParameterList(Module):
         if values is not None:
             self += values
 
-    def _get_abs_string_index(self, idx):
-        idx = operator.index(idx)
-        if not (-len(self) <= idx < len(self)):
-            raise IndexError("index %d is out of range" % idx)
-        if idx < 0:
-            idx += len(self)
-        return str(idx)
+    _get_abs_string_index = _abs_index
 
     def __getitem__(self, idx):
         if isinstance(idx, slice):
