@@ -743,6 +743,46 @@ def cosine_embedding_loss(input1, input2, target, margin=0.0, reduction="mean", 
 _ = (_dtype,)
 
 
+# ------------------------------------------------ PyTorch's names for composites
+_NAMED = {}
+
+
+def _named(out, name):
+    """``out`` behind a pass-through node called ``name``: ops that leafgrad builds
+    from smaller ones (softplus, gelu, the logits BCE, ...) show PyTorch's
+    ``grad_fn`` name when printed (``grad_fn=<SoftplusBackward0>``)."""
+    if out._grad_fn is None:
+        return out
+    cls = _NAMED.get(name)
+    if cls is None:
+        cls = _NAMED[name] = type(name, (Node,), {
+            "__slots__": (), "saves": False, "backward": lambda ctx, g: (g,),
+            "np_backward": lambda ctx, g: (g,)})
+    return record(cls, out._data, (out,))
+
+
+def _renamed(fn, name):
+    import functools
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        return _named(fn(*args, **kwargs), name)
+    return wrapper
+
+
+softplus = _renamed(softplus, "SoftplusBackward0")
+logsigmoid = _renamed(logsigmoid, "LogSigmoidBackward0")
+gelu = _renamed(gelu, "GeluBackward0")
+elu = _renamed(elu, "EluBackward0")
+silu = _renamed(silu, "SiluBackward0")
+mish = _renamed(mish, "MishBackward0")
+hardsigmoid = _renamed(hardsigmoid, "HardsigmoidBackward0")
+binary_cross_entropy_with_logits = _renamed(binary_cross_entropy_with_logits,
+                                            "BinaryCrossEntropyWithLogitsBackward0")
+smooth_l1_loss = _renamed(smooth_l1_loss, "SmoothL1LossBackward0")
+huber_loss = _renamed(huber_loss, "HuberLossBackward0")
+
+
 # ------------------------------------------------------------ inplace=True
 def _with_inplace(fn, name):
     """``fn(input, ..., inplace=True)`` writes the result into ``input`` (an

@@ -239,8 +239,8 @@ class _LinearNode(Node):
 LinearAddmm = type("AddmmBackward0", (_LinearNode,), {"__slots__": ()})
 LinearMm = type("MmBackward0", (_LinearNode,), {"__slots__": ()})
 LinearView = type("ViewBackward0", (_LinearNode,), {"__slots__": ()})
-LinearAdd = type("AddBackward0", (_LinearNode,), {"__slots__": ()})
 LinearUnsafeView = type("UnsafeViewBackward0", (_LinearNode,), {"__slots__": ()})
+LinearSqueeze = type("SqueezeBackward4", (_LinearNode,), {"__slots__": ()})
 
 
 def linear(input, weight, bias=None):
@@ -270,9 +270,9 @@ def linear(input, weight, bias=None):
         if bias is not None:
             out += bias._data
     if bias is not None:
-        cls = LinearAddmm if x.ndim == 2 else LinearAdd
+        cls = LinearAddmm if x.ndim == 2 else LinearView        # PyTorch's node names
     else:
-        cls = LinearMm if x.ndim == 2 else LinearUnsafeView
+        cls = LinearMm if x.ndim == 2 else LinearSqueeze if x.ndim == 1 else LinearUnsafeView
     return record(cls, out, (input, weight, bias), saved=(input, weight))
 
 
