@@ -195,8 +195,14 @@ erf = _unary(_erf_np, "ErfBackward0",
 
 
 # --------------------------------------------------------------- binary ops
-def _binary(fwd, node_name, da, db, save=True, floating=False, quiet=False, doc="", np_ok=False):
-    """Define a two-input op; ``da``/``db`` give d(out)/d(a) and d(out)/d(b) times g."""
+def _binary(fwd, node_name, da, db, save=True, floating=False, quiet=False, doc="", np_ok=False,
+            a_for="ab", b_for="ab"):
+    """Define a two-input op; ``da``/``db`` give d(out)/d(a) and d(out)/d(b) times g.
+
+    ``a_for``/``b_for``: whose gradient needs the saved a (b): a tensor is saved
+    only when a gradient that uses it will be computed, as PyTorch does (for
+    ``y * 2`` nothing but 2 is kept, so changing y in place afterwards is fine).
+    """
     if save:
         def backward(ctx, g):
             a, b = ctx.saved_tensors
@@ -207,6 +213,7 @@ def _binary(fwd, node_name, da, db, save=True, floating=False, quiet=False, doc=
             na, nb = ctx.needs_input_grad
             return (da(g, None, None) if na else None), (db(g, None, None) if nb else None)
     cls = _node(node_name, backward, saves=save)
+    a_ra, a_rb, b_ra, b_rb = "a" in a_for, "b" in a_for, "a" in b_for, "b" in b_for
     if np_ok:
         if save:
             def np_backward(ctx, g):
@@ -230,8 +237,11 @@ def _binary(fwd, node_name, da, db, save=True, floating=False, quiet=False, doc=
         finally:
             _reset(tok)
         if save:
-            return record(cls, out, (ta, tb), saved=(input if ta is None else ta,
-                                                        other if tb is None else tb))
+            ra = ta is not None and ta._requires_grad
+            rb = tb is not None and tb._requires_grad
+            sa = input if ta is None else (ta if (ra and a_ra) or (rb and a_rb) else None)
+            sb = other if tb is None else (tb if (ra and b_ra) or (rb and b_rb) else None)
+            return record(cls, out, (ta, tb), saved=(sa, sb))
         return record(cls, out, (ta, tb))
     op.__doc__ = doc
     op.node = cls
@@ -283,9 +293,11 @@ def rsub(input, other):
 
 sub.node, rsub.node = _sub.node, _rsub.node
 mul = _binary_np(np.multiply, "MulBackward0", lambda g, a, b: g * b, lambda g, a, b: g * a,
+                 a_for="b", b_for="a",
               doc="a * b with broadcasting. d/da = b, d/db = a.")
 div = _binary_np(np.true_divide, "DivBackward0", lambda g, a, b: g / b,
               lambda g, a, b: -g * a / (b * b), floating=True, quiet=True,
+              a_for="b", b_for="ab",
               doc="True division a / b (integers give floats). d/da = 1/b, d/db = -a/b^2.")
 maximum = _binary(np.maximum, "MaximumBackward0",
                   lambda g, a, b: g * ((a > b) + (a == b) * 0.5),
