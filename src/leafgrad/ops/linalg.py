@@ -263,8 +263,12 @@ def linear(input, weight, bias=None):
                "x".join(map(str, w.shape[::-1])), x.shape[-1], w.shape[-1], tuple(w.shape),
                w.shape[-1], x.shape[-1]))
     if x.dtype != w.dtype:
-        raise RuntimeError("mat1 and mat2 must have the same dtype, but got %s and %s"
-                           % (_tn(x.dtype), _tn(w.dtype)))
+        names = {"float32": "Float", "float64": "Double", "int64": "Long", "int32": "Int"}
+        raise RuntimeError(
+            "mat1 and mat2 must have the same dtype, but got %s and %s: the input is %s but the "
+            "layer's weight is %s. Fix: convert the input, e.g. x.float() (or the layer with "
+            "layer.to(x.dtype))." % tuple([names.get(d.name, d.name) for d in (x.dtype, w.dtype)]
+                                          + [x.dtype.name, w.dtype.name]))
     with _quiet():
         out = np.matmul(x, w.T)
         if bias is not None:
