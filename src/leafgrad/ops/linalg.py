@@ -24,14 +24,15 @@ def _matmul_grads(ctx, g):
         gb = g * a if nb else None
     elif ad == 1:                        # (k) @ (..., k, n) -> (..., n)
         if na:
-            ga = (g.unsqueeze(-2) @ b.mT).squeeze(-2)
+            # plain matrix-vector product when b is a matrix: one op, not four
+            ga = b @ g if bd == 2 else (g.unsqueeze(-2) @ b.mT).squeeze(-2)
         if nb:
             gb = a.unsqueeze(-1) * g.unsqueeze(-2)
     elif bd == 1:                        # (..., m, k) @ (k) -> (..., m)
         if na:
             ga = g.unsqueeze(-1) * b
         if nb:
-            gb = (a.mT @ g.unsqueeze(-1)).squeeze(-1)
+            gb = g @ a if ad == 2 else (a.mT @ g.unsqueeze(-1)).squeeze(-1)
     else:
         if na:
             ga = g @ b.mT
@@ -49,14 +50,14 @@ def _matmul_np(ctx, g):
         gb = g * a if nb else None
     elif a.ndim == 1:
         if na:
-            ga = (g[..., None, :] @ np.swapaxes(b, -1, -2))[..., 0, :]
+            ga = b @ g if b.ndim == 2 else (g[..., None, :] @ np.swapaxes(b, -1, -2))[..., 0, :]
         if nb:
             gb = a[:, None] * g[..., None, :]
     elif b.ndim == 1:
         if na:
             ga = g[..., :, None] * b
         if nb:
-            gb = (np.swapaxes(a, -1, -2) @ g[..., :, None])[..., 0]
+            gb = g @ a if a.ndim == 2 else (np.swapaxes(a, -1, -2) @ g[..., :, None])[..., 0]
     else:
         if na:
             ga = g @ np.swapaxes(b, -1, -2)

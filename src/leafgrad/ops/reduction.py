@@ -39,7 +39,7 @@ def _dims(dim, ndim):
 
 def _unreduce(g, shape, dims, keepdim):
     """Broadcast a reduced gradient back to ``shape``."""
-    if not keepdim and dims and len(shape):
+    if not keepdim and dims and len(shape) and len(dims) < len(shape):
         kept = list(shape)
         for d in dims:
             kept[d] = 1
