@@ -48,9 +48,7 @@ CASES = [
     "T.tensor([[1e-3, 1e3], [5., 6.]])", "T.tensor([[1, -1000], [10, 5]])",
     "T.tensor([1e16, 1.])", "T.tensor([9007199254740993])", "T.tensor([-1e-4, 5e-5])",
     "T.tensor([[float('nan'), -0.], [1e-9, 3.]])", "T.tensor([2.5e-3, 7e2], dtype=T.float64)",
-    pytest.param("T.linspace(-1, 1, 7)", marks=pytest.mark.xfail(
-        strict=True, reason="linspace rounds differently from torch's float32 kernel: the "
-        "middle value is 0 where torch gives -2.98e-08 (a _creation.py issue, not the formatter)")),
+    "T.linspace(-1, 1, 7)",       # middle value -2.98e-08, bit for bit as torch's kernel
     "T.tensor([[[1.]]])", "T.ones(1, 1, 1, 1, dtype=T.int64)",
 ]
 

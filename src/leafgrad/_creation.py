@@ -295,6 +295,10 @@ def linspace(start, end, steps, *, dtype=None, device=None, requires_grad=False,
     arr = np.linspace(float(start), float(end), int(steps), dtype=np.float64)
     if steps > 1:
         step = (float(end) - float(start)) / (steps - 1)
+        if dt.itemsize < 8:
+            # PyTorch rounds the step to the output dtype first, then evaluates
+            # start + step*i exactly (so linspace(-1, 1, 7)[3] is -2.98e-08, not 0)
+            step = float(np.asarray(step, dt))
         i = np.arange(steps)
         half = steps // 2
         arr = np.where(i < half, float(start) + step * i, float(end) - step * (steps - i - 1))
