@@ -45,18 +45,12 @@ class Adagrad(Optimizer):
         loss = self._closure(closure)
         for group in self.param_groups:
             lr, lr_decay, eps = group["lr"], group["lr_decay"], group["eps"]
-            wd, maximize = group["weight_decay"], group["maximize"]
-            for p in group["params"]:
-                if p._grad is None:
-                    continue
-                x = p._data
-                g = p._grad._data
+            wd = group["weight_decay"]
+            for p, x, g in self._params_with_grad(group):
                 state = self.state[p]
                 st = state["step"]
                 st._data = st._data + np.float32(1)
                 step = float(st._data)
-                if maximize:
-                    g = -g
                 if wd != 0:
                     g = g + wd * x
                 clr = lr / (1 + (step - 1) * lr_decay)

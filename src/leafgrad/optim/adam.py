@@ -64,15 +64,8 @@ class Adam(Optimizer):
             eps = group["eps"]
             wd = group["weight_decay"]
             amsgrad = group["amsgrad"]
-            maximize = group["maximize"]
             decoupled = group["decoupled_weight_decay"]
-            for p in group["params"]:
-                if p._grad is None:
-                    continue
-                x = p._data
-                g = p._grad._data
-                if maximize:
-                    g = -g
+            for p, x, g in self._params_with_grad(group):
                 state = self.state[p]
                 if len(state) == 0:
                     state["step"] = Tensor._make_plain(np.asarray(0.0, dtype=np.float32))

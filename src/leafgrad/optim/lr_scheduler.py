@@ -105,23 +105,19 @@ class LRScheduler:
 _LRScheduler = LRScheduler
 
 
-class LambdaLR(LRScheduler):
-    """lr = base_lr * lr_lambda(epoch) (one function, or one per group).
+def _per_group(lr_lambda, optimizer):
+    """One function per param group (a single function is used for all)."""
+    n = len(optimizer.param_groups)
+    if not isinstance(lr_lambda, (list, tuple)):
+        return [lr_lambda] * n
+    if len(lr_lambda) != n:
+        raise ValueError("Expected %d lr_lambdas, but got %d" % (n, len(lr_lambda)))
+    return list(lr_lambda)
 
-    Raises:
-        ValueError: when the number of functions differs from the number of groups.
-    """
 
-    def __init__(self, optimizer, lr_lambda, last_epoch=-1):
-        self.optimizer = optimizer
-        if not isinstance(lr_lambda, (list, tuple)):
-            self.lr_lambdas = [lr_lambda] * len(optimizer.param_groups)
-        else:
-            if len(lr_lambda) != len(optimizer.param_groups):
-                raise ValueError("Expected %d lr_lambdas, but got %d"
-                                 % (len(optimizer.param_groups), len(lr_lambda)))
-            self.lr_lambdas = list(lr_lambda)
-        super().__init__(optimizer, last_epoch)
+class _LambdaState:
+    """state_dict for schedulers holding functions: plain functions are not saved,
+    callable objects save their ``__dict__`` (as PyTorch)."""
 
     def state_dict(self):
         sd = {k: v for k, v in self.__dict__.items() if k not in ("optimizer", "lr_lambdas")}
@@ -137,23 +133,30 @@ class LambdaLR(LRScheduler):
             if fn is not None:
                 self.lr_lambdas[idx].__dict__.update(fn)
 
+
+class LambdaLR(_LambdaState, LRScheduler):
+    """lr = base_lr * lr_lambda(epoch) (one function, or one per group).
+
+    Raises:
+        ValueError: when the number of functions differs from the number of groups.
+    """
+
+    def __init__(self, optimizer, lr_lambda, last_epoch=-1):
+        self.optimizer = optimizer
+        self.lr_lambdas = _per_group(lr_lambda, optimizer)
+        super().__init__(optimizer, last_epoch)
+
     def get_lr(self):
         return [base_lr * lmbda(self.last_epoch)
                 for lmbda, base_lr in zip(self.lr_lambdas, self.base_lrs)]
 
 
-class MultiplicativeLR(LRScheduler):
+class MultiplicativeLR(_LambdaState, LRScheduler):
     """lr *= lr_lambda(epoch) at every step after the first."""
 
     def __init__(self, optimizer, lr_lambda, last_epoch=-1):
         self.optimizer = optimizer
-        if not isinstance(lr_lambda, (list, tuple)):
-            self.lr_lambdas = [lr_lambda] * len(optimizer.param_groups)
-        else:
-            if len(lr_lambda) != len(optimizer.param_groups):
-                raise ValueError("Expected %d lr_lambdas, but got %d"
-                                 % (len(optimizer.param_groups), len(lr_lambda)))
-            self.lr_lambdas = list(lr_lambda)
+        self.lr_lambdas = _per_group(lr_lambda, optimizer)
         super().__init__(optimizer, last_epoch)
 
     def get_lr(self):

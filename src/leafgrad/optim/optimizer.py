@@ -306,14 +306,15 @@ class Optimizer:
         self.param_groups = [update_group(g, ng) for g, ng in zip(groups, saved_groups)]
 
     # -------------------------------------------------------------- helpers
-    def _params_with_grad(self, group):
-        """(param, grad ndarray) for the params of ``group`` that have a gradient."""
-        out = []
+    @staticmethod
+    def _params_with_grad(group):
+        """(param, data ndarray, grad ndarray) for the params of ``group`` that have a
+        gradient; the gradient is negated when the group has ``maximize=True``."""
+        maximize = group.get("maximize", False)
         for p in group["params"]:
             g = p._grad
             if g is not None:
-                out.append((p, g._data))
-        return out
+                yield p, p._data, (-g._data if maximize else g._data)
 
 
 def _check_non_negative(name, value, label=None):

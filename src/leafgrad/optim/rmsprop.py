@@ -41,14 +41,7 @@ class RMSprop(Optimizer):
         for group in self.param_groups:
             lr, alpha, eps = group["lr"], group["alpha"], group["eps"]
             wd, momentum, centered = group["weight_decay"], group["momentum"], group["centered"]
-            maximize = group["maximize"]
-            for p in group["params"]:
-                if p._grad is None:
-                    continue
-                x = p._data
-                g = p._grad._data
-                if maximize:
-                    g = -g
+            for p, x, g in self._params_with_grad(group):
                 state = self.state[p]
                 if len(state) == 0:
                     state["step"] = Tensor._make_plain(np.asarray(0.0, dtype=np.float32))

@@ -46,14 +46,7 @@ class SGD(Optimizer):
             dampening = group["dampening"]
             wd = group["weight_decay"]
             nesterov = group["nesterov"]
-            maximize = group["maximize"]
-            for p in group["params"]:
-                if p._grad is None:
-                    continue
-                x = p._data
-                g = p._grad._data
-                if maximize:
-                    g = -g
+            for p, x, g in self._params_with_grad(group):
                 if wd != 0:
                     g = g + wd * x
                 if momentum != 0:
