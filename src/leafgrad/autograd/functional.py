@@ -148,6 +148,19 @@ def _v_none_error(what):
                         "element." % what)
 
 
+def _last_vjp(ys, xs, v, like, stage, outputs, is_outputs_tuple, is_res_tuple, create_graph,
+              strict):
+    """Shared last step of vjp/jvp/vhp/hvp: the vector-Jacobian product of ``ys``
+    w.r.t. ``xs`` with ``v`` (recorded only with create_graph), zeros where
+    unused, and both results in the caller's tuple structure."""
+    with set_grad_enabled(True if create_graph else is_grad_enabled()):
+        grad_res = _autograd_grad(ys, xs, v, create_graph=create_graph)
+        res = _fill_in_zeros(grad_res, like, strict, create_graph, stage)
+    outputs = _grad_postprocess(outputs, create_graph)
+    res = _grad_postprocess(res, create_graph)
+    return _tuple_postprocess(outputs, is_outputs_tuple), _tuple_postprocess(res, is_res_tuple)
+
+
 def vjp(func, inputs, v=None, create_graph=False, strict=False):
     """Vector-Jacobian product ``v^T J`` of ``func`` at ``inputs``.
 
@@ -167,12 +180,8 @@ def vjp(func, inputs, v=None, create_graph=False, strict=False):
             _validate_v(v, outputs, is_outputs_tuple)
         elif len(outputs) != 1 or outputs[0].nelement() != 1:
             raise _v_none_error("user-provided function returns")
-    with set_grad_enabled(True if create_graph else is_grad_enabled()):
-        grad_res = _autograd_grad(outputs, inputs, v, create_graph=create_graph)
-        res = _fill_in_zeros(grad_res, inputs, strict, create_graph, "back")
-    outputs = _grad_postprocess(outputs, create_graph)
-    res = _grad_postprocess(res, create_graph)
-    return _tuple_postprocess(outputs, is_outputs_tuple), _tuple_postprocess(res, is_inputs_tuple)
+    return _last_vjp(outputs, inputs, v, inputs, "back", outputs, is_outputs_tuple, is_inputs_tuple,
+                     create_graph, strict)
 
 
 def jvp(func, inputs, v=None, create_graph=False, strict=False):
@@ -199,12 +208,8 @@ def jvp(func, inputs, v=None, create_graph=False, strict=False):
         grad_outputs = tuple(zeros_like(out, requires_grad=True) for out in outputs)
         grad_inputs = _autograd_grad(outputs, inputs, grad_outputs, create_graph=True)
         _check_requires_grad(grad_inputs, "grad_inputs", strict=strict)
-    with set_grad_enabled(True if create_graph else is_grad_enabled()):
-        grad_res = _autograd_grad(grad_inputs, grad_outputs, v, create_graph=create_graph)
-        res = _fill_in_zeros(grad_res, outputs, strict, create_graph, "back_trick")
-    outputs = _grad_postprocess(outputs, create_graph)
-    res = _grad_postprocess(res, create_graph)
-    return _tuple_postprocess(outputs, is_outputs_tuple), _tuple_postprocess(res, is_outputs_tuple)
+    return _last_vjp(grad_inputs, grad_outputs, v, outputs, "back_trick", outputs, is_outputs_tuple, is_outputs_tuple,
+                     create_graph, strict)
 
 
 def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False,
@@ -350,12 +355,8 @@ def vhp(func, inputs, v=None, create_graph=False, strict=False):
     with enable_grad():
         is_inputs_tuple, inputs, v, is_outputs_tuple, outputs, jac = _scalar_fn_jacobian(
             func, inputs, v, create_graph, strict, "vhp")
-    with set_grad_enabled(True if create_graph else is_grad_enabled()):
-        grad_res = _autograd_grad(jac, inputs, v, create_graph=create_graph)
-        res = _fill_in_zeros(grad_res, inputs, strict, create_graph, "double_back")
-    outputs = _grad_postprocess(outputs, create_graph)
-    res = _grad_postprocess(res, create_graph)
-    return _tuple_postprocess(outputs, is_outputs_tuple), _tuple_postprocess(res, is_inputs_tuple)
+    return _last_vjp(jac, inputs, v, inputs, "double_back", outputs, is_outputs_tuple, is_inputs_tuple,
+                     create_graph, strict)
 
 
 def hvp(func, inputs, v=None, create_graph=False, strict=False):
@@ -372,9 +373,5 @@ def hvp(func, inputs, v=None, create_graph=False, strict=False):
         grad_jac = tuple(zeros_like(inp, requires_grad=True) for inp in inputs)
         double_back = _autograd_grad(jac, inputs, grad_jac, create_graph=True)
         _check_requires_grad(jac, "hessian", strict=strict)
-    with set_grad_enabled(True if create_graph else is_grad_enabled()):
-        grad_res = _autograd_grad(double_back, grad_jac, v, create_graph=create_graph)
-        res = _fill_in_zeros(grad_res, inputs, strict, create_graph, "double_back_trick")
-    outputs = _grad_postprocess(outputs, create_graph)
-    res = _grad_postprocess(res, create_graph)
-    return _tuple_postprocess(outputs, is_outputs_tuple), _tuple_postprocess(res, is_inputs_tuple)
+    return _last_vjp(double_back, grad_jac, v, inputs, "double_back_trick", outputs, is_outputs_tuple, is_inputs_tuple,
+                     create_graph, strict)
