@@ -22,7 +22,6 @@ from .autograd.graph import AccumulateGrad
 
 __all__ = ["Tensor", "Size"]
 
-_ndarray = np.ndarray
 _new = object.__new__
 
 
@@ -514,8 +513,6 @@ def _wrap_dim(dim, ndim):
                          % (-n, n - 1, dim))
     return dim % n
 
-
-_ = (_ndarray, mode)
 
 
 def _bind_autograd():

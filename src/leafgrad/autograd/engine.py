@@ -17,7 +17,6 @@ the part of the graph that leads to those inputs.
 """
 import os
 import sys
-import weakref
 
 import numpy as np
 
@@ -464,5 +463,3 @@ def _dtype_of(npdt):
     from .._dtype import from_numpy_dtype
     return from_numpy_dtype(npdt)
 
-
-_ = weakref

@@ -8,7 +8,7 @@ import warnings
 
 import numpy as np
 
-from .. import _dtype, _errors
+from .. import _errors
 from .._tensor import Tensor, _wrap_dim
 from ..autograd.graph import Node
 from ..ops import elementwise as E
@@ -739,8 +739,6 @@ def cosine_embedding_loss(input1, input2, target, margin=0.0, reduction="mean", 
     cos = cosine_similarity(input1, input2, 1)
     return _reduce(E.where(target == 1, 1 - cos, E.clamp(cos - margin, min=0.0)), reduction)
 
-
-_ = (_dtype,)
 
 
 # ------------------------------------------------ PyTorch's names for composites

@@ -10,7 +10,7 @@ import numpy as np
 
 from .._tensor import Tensor, _wrap_dim
 from ..autograd.graph import Node
-from ._dispatch import record, to_tensor
+from ._dispatch import record
 
 
 def _node(name, backward, saves=False):
@@ -298,5 +298,3 @@ def tril(input, diagonal=0):
 def triu(input, diagonal=0):
     return record(TriuBackward0, np.triu(input._data, diagonal), (input,), args=(diagonal, True))
 
-
-_ = to_tensor

@@ -8,7 +8,6 @@ summed by the engine. Products are only computed for inputs that need them.
 import numpy as np
 
 from .. import _errors
-from .._tensor import Tensor
 from ..autograd.graph import Node
 from .._quiet import quiet as _quiet
 from ._dispatch import record, to_tensor
@@ -320,5 +319,3 @@ def einsum(equation, *operands):
         raise NotImplementedError("einsum needs an explicit '->' output in leafgrad")
     return record(EinsumBackward, np.asarray(out), tuple(ops), saved=tuple(ops))
 
-
-_ = Tensor
