@@ -469,8 +469,8 @@ class Tensor:
 
     __str__ = __repr__
 
-    def __hash__(self):
-        return id(self)
+    # identity hash as PyTorch; the C slot avoids a Python call per dict lookup
+    __hash__ = object.__hash__
 
     def __iter__(self):
         if self._data.ndim == 0:

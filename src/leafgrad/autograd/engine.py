@@ -166,6 +166,30 @@ def _accumulate(node, grad, create_graph, run_hooks=True):
             h(var)
 
 
+def _accumulate_array(var, arr):
+    """``_accumulate`` for a plain ndarray gradient (no create_graph), without
+    wrapping it in a Tensor first; False when the leaf has hooks (then the
+    general path runs them)."""
+    if var._hooks or var._post_hooks:
+        return False
+    old = var._grad
+    if old is None:
+        # steal the array unless someone else holds it (see _accumulate)
+        if _getrefcount(arr) > 3 or arr.base is not None or not arr.flags.writeable:
+            arr = np.array(arr, copy=True)
+        var._grad = _make_plain(arr)
+        return True
+    if old._grad_fn is not None or old._requires_grad:
+        return False
+    oa = old._data
+    if oa.flags.writeable and oa.shape == arr.shape:
+        np.add(oa, arr, out=oa, casting="unsafe")
+        old._vlist[0] += 1
+    else:
+        old._data = oa + arr
+    return True
+
+
 def _run_tensor_hooks(node, grads):
     th = node._tensor_hooks
     if th:
@@ -275,6 +299,8 @@ def run_backward(roots, root_grads, retain_graph, create_graph, inputs=None,
                 if g is None:
                     continue
                 if arrays:
+                    if capture_leaf is None and _accumulate_array(node.variable, g):
+                        continue
                     g = _make_plain(g)
                 if capture_leaf is not None:
                     idx = capture_leaf.get(node)

@@ -110,9 +110,11 @@ class Node:
         if saved is None:
             return ()
         for t, v in zip(saved, self._saved_versions):
-            if v is not None and t._vlist[0] != v:
-                raise _errors.saved_modified(t.shape, self.name(), v, t._vlist[0],
-                                             _type_name(t))
+            if v is not None:
+                vc = t._vc
+                if (0 if vc is None else vc[0]) != v:
+                    raise _errors.saved_modified(t.shape, self.name(), v, t._vlist[0],
+                                                 _type_name(t))
         return saved
 
     @property
@@ -134,7 +136,8 @@ class Node:
 
     def saved_arrays(self):
         """``saved_tensors`` as ndarrays (numbers stay numbers), for NumPy rules."""
-        return tuple(getattr(t, "_data", t) for t in self.saved_tensors)
+        saved = self.saved_tensors
+        return tuple([t._data if isinstance(t, Tensor) else t for t in saved])
 
     def result_array(self):
         """The saved output as an ndarray (same checks as ``result``)."""

@@ -576,26 +576,42 @@ def _tname(npd):
 
 
 class _NllNode(Node):
-    """Fused cross-entropy over class indices (log_softmax + nll in one node)."""
+    """Fused cross-entropy over class indices (log_softmax + nll in one node).
+
+    d loss / d x = (softmax(x) * sum_c(w) - w) * g / denom, with w the
+    per-row weight on the target class (0 for ignored rows); args =
+    (targets, row weights or None for all ones, denom, softmax from the forward).
+    """
 
     __slots__ = ()
     saves = True
 
+    def _onehot(ctx, dtype):
+        t, wt, _, p = ctx.args
+        onehot = np.zeros(p.shape, dtype)
+        onehot[np.arange(len(t)), t] = 1 if wt is None else wt
+        return onehot
+
     def backward(ctx, g):
         (x,) = ctx.saved_tensors
-        onehot_w, denom = ctx.args
+        denom = ctx.args[2]
+        onehot_w = Tensor._make_plain(ctx._onehot(x._data.dtype))
         p = softmax(x, 1)
         rowsum = onehot_w.sum(1, keepdim=True)
         grad = p * rowsum - onehot_w
         return (grad * (g / denom),)
 
     def np_backward(ctx, g):
-        (x,) = ctx.saved_arrays()
-        onehot_w, denom = ctx.args
-        w = onehot_w._data
-        e = np.exp(x - x.max(axis=1, keepdims=True))
-        p = e / e.sum(axis=1, keepdims=True)
-        return ((p * w.sum(axis=1, keepdims=True) - w) * (g / denom),)
+        t, wt, denom, p = ctx.args
+        if wt is None:
+            # every row weighs 1: p - onehot, written into a copy of p
+            grad = p.copy()
+            grad[np.arange(len(t)), t] -= 1
+        else:
+            w = ctx._onehot(p.dtype)
+            grad = p * w.sum(axis=1, keepdims=True) - w
+        grad *= g / denom
+        return (grad,)
 
 
 NllLossBackward0 = type("NllLossBackward0", (_NllNode,), {"__slots__": ()})
@@ -690,26 +706,33 @@ def _cross_entropy_2d(input, target, weight, ignore_index, reduction):
     if t.shape != (N,):
         raise ValueError("Expected input batch_size (%d) to match target batch_size (%d)."
                          % (N, t.shape[0] if t.ndim else 1))
-    valid = t != ignore_index
-    bad = valid & ((t < 0) | (t >= C))
-    if bad.any():
-        raise IndexError("Target %d is out of bounds." % int(t[bad][0]))
-    safe = np.where(valid, t, 0)
+    # common case first: every target a class index, no weights, nothing ignored
+    lo, hi = (int(t.min()), int(t.max())) if N else (0, -1)
+    if weight is None and 0 <= lo and hi < C and not (lo <= ignore_index <= hi
+                                                         and (t == ignore_index).any()):
+        safe, wt = t, None
+        denom = float(N) if reduction == "mean" else 1.0
+    else:
+        valid = t != ignore_index
+        bad = valid & ((t < 0) | (t >= C))
+        if bad.any():
+            raise IndexError("Target %d is out of bounds." % int(t[bad][0]))
+        safe = np.where(valid, t, 0)
+        w = np.ones(C, x.dtype) if weight is None else weight._data.astype(x.dtype)
+        wt = w[safe] * valid
+        denom = float(wt.sum()) if reduction == "mean" else 1.0
     with _quiet():
         s = x - x.max(axis=1, keepdims=True)
-        lsm = s - np.log(np.exp(s).sum(axis=1, keepdims=True))
-    w = np.ones(C, x.dtype) if weight is None else weight._data.astype(x.dtype)
-    wt = w[safe] * valid
-    picked = lsm[np.arange(N), safe]
-    total = -(picked * wt).sum()
-    denom = float(wt.sum()) if reduction == "mean" else 1.0
-    with _quiet():
+        e = np.exp(s)
+        se = e.sum(axis=1, keepdims=True)
+        rows = np.arange(N)
+        # log_softmax at the target entries only: s - log(sum(exp(s)))
+        picked = s[rows, safe] - np.log(se[:, 0])
+        total = -(picked.sum() if wt is None else (picked * wt).sum())
         # + 0.0 turns -0.0 (a perfectly fitted batch) into 0.0, as PyTorch prints it
         out = np.asarray((total / denom if reduction == "mean" else total) + 0.0, x.dtype)
-    onehot = np.zeros_like(x)
-    onehot[np.arange(N), safe] = wt
-    return record(NllLossBackward0, out, (input,), saved=(input,),
-                  args=(Tensor._make_plain(onehot), denom))
+        e /= se     # softmax, kept for the backward
+    return record(NllLossBackward0, out, (input,), saved=(input,), args=(safe, wt, denom, e))
 
 
 def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):

@@ -91,17 +91,34 @@ def record(cls, out, inputs, saved=None, save_result=False, args=None):
             else (b._data.shape, b._data.dtype)
         node._metas = _NO_META2 if sa is None and sb is None else (sa, sb)
     else:
+        # one pass over the inputs (lists, not generator expressions: linear
+        # and other 3-input ops record about 1 us faster)
+        edges = []
+        needs = []
+        metas = []
+        oshape, odtype = out.shape, out.dtype
         for t in inputs:
-            if t is not None and t._requires_grad:
-                break
-        else:
+            if t is None:
+                edges.append(_NO_EDGE)
+                needs.append(False)
+                metas.append(None)
+                continue
+            if t._requires_grad:
+                fn = t._grad_fn
+                edges.append((fn, t._output_nr) if fn is not None
+                             else (t._grad_accumulator(), 0))
+                needs.append(True)
+            else:
+                edges.append(_NO_EDGE)
+                needs.append(False)
+            d = t._data
+            metas.append(None if d.shape == oshape and d.dtype == odtype else (d.shape, d.dtype))
+        if True not in needs:
             return _make_plain(out)
         node = _new(cls)
-        node.next_functions = tuple(_edge(t) if t is not None and t._requires_grad else _NO_EDGE
-                                    for t in inputs)
-        node.needs_input_grad = tuple(t is not None and t._requires_grad for t in inputs)
-        node._metas = tuple(None if t is None else (t._data.shape, t._data.dtype)
-                            for t in inputs)
+        node.next_functions = tuple(edges)
+        node.needs_input_grad = tuple(needs)
+        node._metas = tuple(metas)
     node._released = False
     node._extra = None
     node.args = args
