@@ -84,9 +84,13 @@ def getitem(input, key):
         IndexError: for out-of-range indices or too many indices.
     """
     x = input._data
-    key, adv = _convert_key(key)
-    if not adv:
-        _check_bounds(x, key)
+    if type(key) is slice and x.ndim:
+        # x[i:j], the minibatch slice of every training loop: nothing to convert or check
+        key, adv = (key,), False
+    else:
+        key, adv = _convert_key(key)
+        if not adv:
+            _check_bounds(x, key)
     try:
         out = x[key if len(key) != 1 else key[0]]
     except IndexError as e:

@@ -215,6 +215,9 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1):
     return record(AddmmBackward0, out, (bias, a, b), saved=(a, b))
 
 
+_add_reduce = np.add.reduce     # g.sum(0) without ndarray.sum's Python wrapper
+
+
 class _LinearNode(Node):
     __slots__ = ()
     saves = True
@@ -233,7 +236,7 @@ class _LinearNode(Node):
         g2 = g if g.ndim == 2 else g.reshape(-1, g.shape[-1])
         return ((g @ w) if nx else None,
                 (g2.T @ (x if x.ndim == 2 else x.reshape(-1, x.shape[-1]))) if nw else None,
-                g2.sum(0) if nb else None)
+                _add_reduce(g2, 0) if nb else None)
 
 
 LinearAddmm = type("AddmmBackward0", (_LinearNode,), {"__slots__": ()})
