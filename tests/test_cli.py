@@ -1,6 +1,7 @@
 """The ``leafgrad`` command: ``train``, ``run``, ``--version``, and the torch alias."""
 import importlib.util
 import re
+import struct
 import subprocess
 import sys
 import textwrap
@@ -91,7 +92,8 @@ def test_train_digits(tmp_path):
 def test_train_help_with_python_m():
     p = run(["train", "--help"], cmd=[sys.executable, "-m", "leafgrad"])
     assert p.returncode == 0, p.stderr
-    for opt in ("--dataset", "--epochs", "--lr", "--hidden", "--batch-size", "--seed", "--save"):
+    for opt in ("--dataset", "--epochs", "--lr", "--hidden", "--batch-size", "--seed", "--save",
+                "--plot"):
         assert opt in p.stdout
 
 
@@ -117,6 +119,81 @@ def test_train_without_tqdm_prints_epochs():
         """)
     assert p.returncode == 0, p.stderr
     assert len(re.findall(r"^epoch \d/2 ", p.stdout, re.M)) == 2
+
+
+needs_matplotlib = pytest.mark.skipif(importlib.util.find_spec("matplotlib") is None,
+                                      reason="matplotlib is not installed")
+
+
+@needs_sklearn
+@needs_matplotlib
+def test_train_plot_writes_a_png(tmp_path):
+    from matplotlib.image import imread
+    png = tmp_path / "curves.png"
+    p = run(["train", "--no-progress", "--epochs", "3", "--plot", str(png)])
+    assert p.returncode == 0, p.stderr
+    data = png.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR"
+    assert struct.unpack(">II", data[16:24]) == (900, 360)
+    pixels = imread(str(png))            # decodes the whole file
+    assert pixels.shape[:2] == (360, 900) and pixels.std() > 0    # not a blank image
+    # the output of the same run without --plot, plus one line before the test results
+    plain = run(["train", "--no-progress", "--epochs", "3"])
+    assert plain.returncode == 0, plain.stderr
+    note = "saved the loss and accuracy curves (3 epochs) to %s" % png
+    lines = p.stdout.splitlines()
+    assert lines[-3] == note
+    assert [line for line in lines if line != note] == plain.stdout.splitlines()
+
+
+@needs_sklearn
+@needs_matplotlib
+def test_train_plot_shows_the_recorded_history(tmp_path, monkeypatch, capsys):
+    from leafgrad import train
+    seen = {}
+    plot_history = train.plot_history
+
+    def spy(history, path=None, title=None):
+        seen["history"] = list(history)
+        seen["figure"] = plot_history(history, path, title)
+        return seen["figure"]
+
+    monkeypatch.setattr(train, "plot_history", spy)
+    png = tmp_path / "digits.png"
+    assert train.main(["--dataset", "digits", "--epochs", "4", "--no-progress",
+                       "--plot", str(png)]) == 0
+    assert png.stat().st_size > 0
+    printed = [tuple(float(v) for v in m) for m in re.findall(
+        r"^epoch \d/4  loss (\S+)  acc (\S+)  test loss (\S+)  test acc (\S+)$",
+        capsys.readouterr().out, re.M)]
+    history = seen["history"]
+    assert len(history) == len(printed) == 4
+    for row, shown in zip(history, printed):       # the history is what the epochs printed
+        assert row == pytest.approx(shown, abs=5e-5)
+    fig = seen["figure"]
+    assert fig._suptitle.get_text() == "digits, leafgrad"
+    ax_loss, ax_acc = fig.axes
+    for ax, ylabel, cols in ((ax_loss, "loss", (0, 2)), (ax_acc, "accuracy", (1, 3))):
+        assert ax.get_ylabel() == ylabel
+        lines = ax.get_lines()
+        assert [line.get_label() for line in lines] == ["train", "test"]
+        for line, c in zip(lines, cols):
+            assert list(line.get_xdata()) == [1, 2, 3, 4]
+            assert list(line.get_ydata()) == [row[c] for row in history]
+
+
+def test_train_plot_without_matplotlib(tmp_path):
+    png = tmp_path / "curves.png"
+    p = py("""
+        import sys
+        sys.modules['matplotlib'] = None        # makes `import matplotlib` fail
+        from leafgrad.cli import main
+        sys.exit(main(['train', '--plot', %r]))
+        """ % str(png))
+    assert p.returncode == 1
+    assert "pip install leafgrad[plot]" in p.stderr
+    assert "Traceback" not in p.stderr
+    assert p.stdout == "" and not png.exists()     # refused before training
 
 
 def test_train_bad_option():

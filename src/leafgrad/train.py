@@ -13,7 +13,9 @@ standardised with the training set's mean and standard deviation. A tqdm bar
 (when tqdm is installed) follows loss and accuracy per epoch; the run ends
 with the gradients of the last mini-batch per parameter (as in the
 tutorial's ``named_parameters`` loop) and the line ``test accuracy: 0.xxxx``.
-The same ``--seed`` gives the same numbers.
+The same ``--seed`` gives the same numbers. ``--plot PATH`` also draws the
+per-epoch loss and accuracy curves into a PNG (needs matplotlib:
+``pip install leafgrad[plot]``).
 
 The training code only uses the PyTorch API, so ``--backend torch`` runs it
 unchanged on real PyTorch (when installed) for comparison.
@@ -31,6 +33,8 @@ _ALIASES = {"cancer": "breast_cancer", "breast-cancer": "breast_cancer", "bc": "
 
 _NEED_SKLEARN = ("error: scikit-learn is not installed (the datasets come from it).\n"
                  "Install the demo extras:  pip install leafgrad[demo]")
+_NEED_MATPLOTLIB = ("error: --plot needs matplotlib, which is not installed.\n"
+                    "Install the plot extras:  pip install leafgrad[plot]")
 
 
 class DemoError(Exception):
@@ -210,10 +214,64 @@ def train(args, torch, out=print):
         torch.save(model.state_dict(), args.save)
         out("saved the trained state_dict (%d tensors) to %s"
             % (len(model.state_dict()), args.save))
+    if getattr(args, "plot", None):
+        plot_history(history, args.plot, title="%s, %s" % (args.dataset, torch.__name__))
+        out("saved the loss and accuracy curves (%d epochs) to %s" % (len(history), args.plot))
     out("test loss: %.4f" % test_loss)
     out("test accuracy: %.4f" % test_acc)
     return {"test_accuracy": test_acc, "test_loss": test_loss, "history": history,
             "gradients": rows, "seconds": elapsed, "model": model}
+
+
+# ---------------------------------------------------------------- the plot
+def _matplotlib():
+    """``(Figure, MaxNLocator)``, or DemoError when matplotlib is missing."""
+    try:
+        from matplotlib.figure import Figure
+        from matplotlib.ticker import MaxNLocator
+    except ImportError as exc:
+        raise DemoError(_NEED_MATPLOTLIB) from exc
+    return Figure, MaxNLocator
+
+
+def plot_history(history, path=None, title=None):
+    """Draw the per-epoch curves of a run: loss on the left, accuracy on the right.
+
+    Args:
+        history: one ``(train_loss, train_acc, test_loss, test_acc)`` tuple per
+            epoch, as in ``train(...)["history"]``.
+        path: write the figure there as a PNG (``None``: do not write).
+        title: optional title over both panels.
+
+    Returns:
+        matplotlib.figure.Figure: the figure; its two axes hold one line each
+        for train and test (x = epochs 1..N). It is drawn with the Agg
+        renderer and not registered with pyplot, so no display is needed and
+        nothing has to be closed.
+
+    Raises:
+        DemoError: matplotlib is not installed (``pip install leafgrad[plot]``).
+    """
+    Figure, MaxNLocator = _matplotlib()
+    epochs = list(range(1, len(history) + 1))
+    train_loss, train_acc, test_loss, test_acc = (list(c) for c in zip(*history)) \
+        if history else ([], [], [], [])
+    fig = Figure(figsize=(9, 3.6), layout="constrained")
+    ax_loss, ax_acc = fig.subplots(1, 2)
+    for ax, ylabel, (train_y, test_y) in ((ax_loss, "loss", (train_loss, test_loss)),
+                                          (ax_acc, "accuracy", (train_acc, test_acc))):
+        ax.plot(epochs, train_y, marker="o", markersize=3, label="train")
+        ax.plot(epochs, test_y, marker="o", markersize=3, label="test")
+        ax.set_xlabel("epoch")
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        ax.set_ylabel(ylabel)
+        ax.grid(alpha=0.3)
+        ax.legend()
+    if title:
+        fig.suptitle(title)
+    if path is not None:
+        fig.savefig(path, format="png", dpi=100)
+    return fig
 
 
 # ----------------------------------------------------------------------- CLI
@@ -246,6 +304,9 @@ def build_parser(prog="leafgrad train"):
                    help="share of the data held out for testing (default: 0.2)")
     p.add_argument("--save", metavar="PATH",
                    help="write the trained state_dict there (safetensors format)")
+    p.add_argument("--plot", metavar="PATH",
+                   help="draw the per-epoch loss and accuracy curves into a PNG there "
+                        "(needs matplotlib: pip install leafgrad[plot])")
     p.add_argument("--no-progress", dest="progress", action="store_false",
                    help="no tqdm bar: print one line per epoch instead")
     p.add_argument("--backend", choices=("leafgrad", "torch"), default="leafgrad",
@@ -281,6 +342,8 @@ def main(argv=None, prog="leafgrad train"):
         print(line, flush=True)
 
     try:
+        if args.plot:
+            _matplotlib()        # fail before training, not after it
         result = train(args, torch, out=out)
     except DemoError as exc:
         sys.stderr.write("%s: %s\n" % (prog, exc))
