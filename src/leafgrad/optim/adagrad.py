@@ -7,7 +7,7 @@ State (created in the constructor, as PyTorch): ``step``, ``sum``.
 import numpy as np
 
 from .._tensor import Tensor
-from .optimizer import Optimizer
+from .optimizer import Optimizer, _bump
 
 __all__ = ["Adagrad"]
 
@@ -59,5 +59,5 @@ class Adagrad(Optimizer):
                 std = np.sqrt(s)
                 std += eps
                 x += (-clr) * (g / std)
-                p._vlist[0] += 1
+                _bump(p)
         return loss

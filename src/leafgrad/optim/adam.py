@@ -9,7 +9,7 @@ State keys: ``step`` (0-dim float32 tensor), ``exp_avg``, ``exp_avg_sq``, ``max_
 import numpy as np
 
 from .._tensor import Tensor
-from .optimizer import Optimizer
+from .optimizer import Optimizer, _bump
 
 __all__ = ["Adam", "AdamW"]
 
@@ -98,7 +98,7 @@ class Adam(Optimizer):
                     denom = np.sqrt(v) / bc2_sqrt
                 denom += eps
                 x += (-step_size) * (m / denom)
-                p._vlist[0] += 1
+                _bump(p)
         return loss
 
 

@@ -322,8 +322,13 @@ def _check_non_negative(name, value, label=None):
         raise ValueError("Invalid %s: %s" % (label or name, value))
 
 
-def _bump(p):
-    p._vlist[0] += 1
+def _bump(t):
+    """Version counter + 1 (an in-place change), without the ``_vlist`` property."""
+    vc = t._vc
+    if vc is None:
+        t._vc = [1]
+    else:
+        vc[0] += 1
 
 
 def _state_tensor(arr):

@@ -9,7 +9,7 @@ import numpy as np
 
 from .._tensor import Tensor
 from .adam import _lerp_
-from .optimizer import Optimizer
+from .optimizer import Optimizer, _bump
 
 __all__ = ["RMSprop"]
 
@@ -71,5 +71,5 @@ class RMSprop(Optimizer):
                     x += (-lr) * b
                 else:
                     x += (-lr) * (g / avg)
-                p._vlist[0] += 1
+                _bump(p)
         return loss

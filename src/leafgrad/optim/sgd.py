@@ -8,7 +8,7 @@ as a copy of g and then b = momentum * b + (1 - dampening) * g; g = g + momentum
 import numpy as np
 
 from .._tensor import Tensor
-from .optimizer import Optimizer, required
+from .optimizer import Optimizer, _bump, required
 
 __all__ = ["SGD"]
 
@@ -40,6 +40,8 @@ class SGD(Optimizer):
     def step(self, closure=None):
         """One update of every parameter that has a gradient; returns ``closure()``'s loss."""
         loss = self._closure(closure)
+        state = self.state
+        scratch = self._scratch
         for group in self.param_groups:
             lr = group["lr"]
             momentum = group["momentum"]
@@ -50,11 +52,11 @@ class SGD(Optimizer):
                 if wd != 0:
                     g = g + wd * x
                 if momentum != 0:
-                    state = self.state[p]
-                    buf = state.get("momentum_buffer")
+                    st = state[p]
+                    buf = st.get("momentum_buffer")
                     if buf is None:
                         buf = Tensor._make_plain(np.array(g, dtype=x.dtype, copy=True))
-                        state["momentum_buffer"] = buf
+                        st["momentum_buffer"] = buf
                     else:
                         b = buf._data
                         b *= momentum
@@ -62,14 +64,15 @@ class SGD(Optimizer):
                             b += (1 - dampening) * g
                         else:
                             b += g
-                        buf._vlist[0] += 1
+                        _bump(buf)
                     g = g + momentum * buf._data if nesterov else buf._data
                 # lr * g into a buffer kept per parameter: a fresh temporary of a
                 # large layer costs page faults on every step (blas_mlp: ~1 ms)
-                tmp = self._scratch.get(id(p))
+                tmp = scratch.get(id(p))
                 if tmp is None or tmp.shape != x.shape or tmp.dtype != x.dtype:
-                    tmp = self._scratch[id(p)] = np.empty_like(x)
+                    tmp = scratch[id(p)] = np.empty_like(x)
                 np.multiply(g, -lr, out=tmp, casting="unsafe")
                 x += tmp
-                p._vlist[0] += 1
+                _bump(p)
         return loss
+
