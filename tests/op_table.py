@@ -537,6 +537,14 @@ def _F(name, **k):
     return lambda T, *xs, **kw: getattr(T.nn.functional, name)(*xs, **dict(k, **kw))
 
 
+def _aten(T, name):
+    """An op that torch exposes only as torch.ops.aten.NAME (leafgrad: ops.elementwise.NAME)."""
+    if T.__name__ == "torch":
+        return getattr(T.ops.aten, name)
+    from leafgrad.ops import elementwise
+    return getattr(elementwise, name)
+
+
 def _unary(name, dom="real", **k):
     return Row(name, lambda T, x: getattr(T, name)(x), (dom,), **k)
 
@@ -619,6 +627,11 @@ ROWS = [
         broadcasts=True),
     Row("maximum:ties", lambda T, a: T.maximum(a, a.detach()) + T.minimum(a.round(), 0.0 * a),
         ("frac",), covers=("maximum", "minimum"), fd=False),
+    # the fused backward formulas (torch: aten::tanh_backward / sigmoid_backward)
+    Row("tanh_backward", lambda T, g, r: _aten(T, "tanh_backward")(g, r), ("real", "unit"),
+        gen=_bcast(2), broadcasts=True),
+    Row("sigmoid_backward", lambda T, g, r: _aten(T, "sigmoid_backward")(g, r),
+        ("real", "unit"), gen=_bcast(2), broadcasts=True),
     Row("atan2", lambda T, a, b: T.atan2(a, b), ("nonzero", "nonzero"), gen=_bcast(2),
         broadcasts=True),
     Row("fmod", lambda T, a, b: T.fmod(a * 3, b), ("real", "nonzero"), gen=_bcast(2),
