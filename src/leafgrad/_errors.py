@@ -240,3 +240,18 @@ def inference_inplace():
 def grad_tuple_hint():
     return ("torch.autograd.grad returns a tuple of tensors (one per input), not a tensor. "
             "Index it first: g = torch.autograd.grad(loss, w)[0], or unpack: (g,) = ...")
+
+
+def ndarray_on_left(symbol):
+    return TypeError(
+        "unsupported operand type(s) for %s: 'numpy.ndarray' and 'Tensor': PyTorch's operators "
+        "do not take a NumPy array on the left of a tensor (only / and == go through, computed "
+        "by NumPy). Fix: convert the array first, torch.from_numpy(a) %s t (or "
+        "torch.as_tensor(a, dtype=t.dtype)), or put the tensor on the left." % (symbol, symbol))
+
+
+def ndarray_compare():
+    return TypeError(
+        "'<', '<=', '>' and '>=' are not supported between instances of 'Tensor' and "
+        "'numpy.ndarray' (PyTorch refuses them too). Fix: convert the array first, "
+        "torch.from_numpy(a), or compare t.numpy() with it.")

@@ -30,7 +30,58 @@ def _tuple_guard(fn, symbol, reflected=False):
     return op
 
 
+# ------------------------------------------------------ NumPy arrays as operands
+# PyTorch's operators refuse np.ndarray operands (TypeError, which its wrappers turn
+# into NotImplemented); Python then hands ``t + a`` to NumPy's reflected operator,
+# which computes np.add(t, a) on t.__array__() (refused when t requires grad) and
+# wraps the result back with Tensor.__array_wrap__: NumPy's dtype promotion, no
+# graph. ``a + t`` finds no taker (TypeError), except ``a / t``, which PyTorch's
+# __rtruediv__ computes as t.reciprocal() * a, and so again by NumPy. ``==`` takes
+# the array as a tensor; ``!=`` ends in Python's identity test (always True).
+_ndarray = np.ndarray
+
+
+def _or_numpy(fn, ufunc):
+    """``fn`` for the operator ``self OP other``; NumPy computes it when ``other`` is
+    an ndarray (see above)."""
+    def op(self, other):
+        if other.__class__ is not _ndarray:
+            return fn(self, other)
+        return ufunc(self, other)
+    op.__name__ = getattr(fn, "__name__", "op")
+    op.__doc__ = fn.__doc__
+    return op
+
+
+def _no_ndarray_left(fn, symbol):
+    """``fn`` for the reflected operator ``other OP self``: TypeError for an ndarray."""
+    def op(self, other):
+        if other.__class__ is _ndarray:
+            raise _errors.ndarray_on_left(symbol)
+        return fn(self, other)
+    op.__name__ = getattr(fn, "__name__", "op")
+    op.__doc__ = fn.__doc__
+    return op
+
+
+def _no_ndarray_compare(fn):
+    def op(self, other):
+        if other.__class__ is _ndarray:
+            raise _errors.ndarray_compare()
+        return fn(self, other)
+    op.__name__ = fn.__name__
+    return op
+
+
+def _ne(self, other):
+    if other.__class__ is _ndarray:
+        return NotImplemented       # Python's fallback: ``self is not other``, True
+    return E.ne(self, other)
+
+
 def _rdiv(self, other):
+    if other.__class__ is _ndarray:
+        return np.multiply(E.reciprocal(self), other)
     return E.mul(E.reciprocal(self), other)
 
 
@@ -66,11 +117,14 @@ def _div(a, b, *, rounding_mode=None):
     return E.div(a, b)
 
 
-def _iop(inplace_fn, name):
+def _iop(inplace_fn, name, ufunc):
     def op(self, other):
         if type(other) is tuple:
             raise TypeError("unsupported operand type(s) for %s: 'Tensor' and 'tuple'. %s"
                             % (name, _errors.grad_tuple_hint()))
+        if other.__class__ is _ndarray:
+            # as in PyTorch: not in place, NumPy computes a new tensor (t is rebound)
+            return ufunc(self, other)
         return inplace_fn(self, other)
     return op
 
@@ -209,23 +263,32 @@ def _square_(self):
 _METHODS = {
     # arithmetic operators
     # (binary_operands explains a tuple operand: grad()'s result used as a tensor)
-    "__add__": E.add, "__radd__": E.add,
-    "__sub__": E.sub, "__rsub__": E.rsub,
-    "__mul__": E.mul, "__rmul__": E.mul,
-    "__truediv__": _tuple_guard(E.div, "/"), "__rtruediv__": _tuple_guard(_rdiv, "/", True),
-    "__floordiv__": E.floor_divide, "__rfloordiv__": lambda s, o: E.floor_divide(o, s),
-    "__mod__": E.remainder, "__rmod__": lambda s, o: E.remainder(o, s),
-    "__pow__": _tuple_guard(E.pow, "**"), "__rpow__": _rpow,
-    "__matmul__": L.matmul, "__rmatmul__": _rmatmul,
+    "__add__": _or_numpy(E.add, np.add), "__radd__": _no_ndarray_left(E.add, "+"),
+    "__sub__": _or_numpy(E.sub, np.subtract), "__rsub__": _no_ndarray_left(E.rsub, "-"),
+    "__mul__": _or_numpy(E.mul, np.multiply), "__rmul__": _no_ndarray_left(E.mul, "*"),
+    "__truediv__": _or_numpy(_tuple_guard(E.div, "/"), np.true_divide),
+    "__rtruediv__": _tuple_guard(_rdiv, "/", True),
+    "__floordiv__": _or_numpy(E.floor_divide, np.floor_divide),
+    "__rfloordiv__": _no_ndarray_left(lambda s, o: E.floor_divide(o, s), "//"),
+    "__mod__": _or_numpy(E.remainder, np.remainder),
+    "__rmod__": _no_ndarray_left(lambda s, o: E.remainder(o, s), "%"),
+    "__pow__": _or_numpy(_tuple_guard(E.pow, "**"), np.power),
+    "__rpow__": _no_ndarray_left(_rpow, "**"),
+    "__matmul__": _or_numpy(L.matmul, np.matmul), "__rmatmul__": _no_ndarray_left(_rmatmul, "@"),
     "__neg__": _neg, "__pos__": lambda s: s, "__abs__": E.abs,
     "__invert__": E.bitwise_not,
-    "__and__": E.bitwise_and, "__or__": E.bitwise_or, "__xor__": E.bitwise_xor,
-    "__rand__": E.bitwise_and, "__ror__": E.bitwise_or,
-    "__eq__": E.eq, "__ne__": E.ne, "__lt__": E.lt, "__le__": E.le, "__gt__": E.gt,
-    "__ge__": E.ge,
-    "__iadd__": _iop(IP.add_, "+="), "__isub__": _iop(IP.sub_, "-="),
-    "__imul__": _iop(IP.mul_, "*="), "__itruediv__": _iop(IP.div_, "/="),
-    "__ipow__": IP.pow_,
+    "__and__": _or_numpy(E.bitwise_and, np.bitwise_and),
+    "__or__": _or_numpy(E.bitwise_or, np.bitwise_or),
+    "__xor__": _or_numpy(E.bitwise_xor, np.bitwise_xor),
+    "__rand__": _no_ndarray_left(E.bitwise_and, "&"),
+    "__ror__": _no_ndarray_left(E.bitwise_or, "|"),
+    "__eq__": E.eq, "__ne__": _ne, "__lt__": _no_ndarray_compare(E.lt),
+    "__le__": _no_ndarray_compare(E.le), "__gt__": _no_ndarray_compare(E.gt),
+    "__ge__": _no_ndarray_compare(E.ge),
+    "__iadd__": _iop(IP.add_, "+=", np.add), "__isub__": _iop(IP.sub_, "-=", np.subtract),
+    "__imul__": _iop(IP.mul_, "*=", np.multiply),
+    "__itruediv__": _iop(IP.div_, "/=", np.true_divide),
+    "__ipow__": _iop(IP.pow_, "**=", np.power),
     "__getitem__": I.getitem, "__setitem__": _setitem,
     # elementwise
     "add": _add, "sub": _sub, "subtract": _sub, "mul": E.mul, "multiply": E.mul,

@@ -422,6 +422,15 @@ class Tensor:
             raise _errors.numpy_requires_grad()
         return self._data if dtype is None else self._data.astype(dtype)
 
+    def __array_wrap__(self, array, context=None, return_scalar=False):
+        """NumPy's result of a ufunc on tensors (``np.sin(t)``, ``np.add(a, t)``) back as
+        a tensor, as PyTorch's ``__array_wrap__`` does: a new tensor sharing the array,
+        bool results as uint8 (PyTorch's workaround), never requiring grad."""
+        array = np.asarray(array)
+        if array.dtype == np.bool_:
+            array = array.astype(np.uint8)
+        return Tensor._make_plain(array)
+
     def __float__(self):
         if self._requires_grad:
             warnings.warn("Converting a tensor with requires_grad=True to a scalar may lead to "

@@ -132,16 +132,19 @@ def leaky_relu(input, negative_slope=0.01, inplace=False):
 
 
 def _hardtanh_backward(ctx, g):
+    # PyTorch's hardtanh_backward: 0 where x <= min_val or x >= max_val, else g
+    # (so g passes at nan)
     (x,) = ctx.saved_tensors
     lo, hi = ctx.args
-    return (g * Tensor._make_plain((x._data > lo) & (x._data < hi)),)
+    return (g * Tensor._make_plain(~((x._data <= lo) | (x._data >= hi))),)
 
 
 HardtanhBackward0 = _node("HardtanhBackward0", _hardtanh_backward, saves=True)
 
 
 def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
-    """clip(x, min_val, max_val); the gradient is 0 at and beyond the edges (as PyTorch)."""
+    """clip(x, min_val, max_val) (nan stays nan). The gradient is 0 at and beyond the
+    edges and passes elsewhere, nan included (PyTorch's hardtanh_backward)."""
     return record(HardtanhBackward0, np.clip(input._data, min_val, max_val), (input,),
                   saved=(input,), args=(min_val, max_val))
 
@@ -150,19 +153,54 @@ def relu6(input, inplace=False):
     return hardtanh(input, 0.0, 6.0)
 
 
+def _elu_backward(ctx, g):
+    # PyTorch's elu_backward: g input_scale alpha scale exp(input_scale x) where x <= 0,
+    # else g scale (so at nan). The x < 0 part is taken first (xn): a nan input gives
+    # no nan through the branch where() leaves out, and the second derivative is 0 at
+    # x = 0, as in PyTorch's elu_double_backward (which masks with x < 0).
+    (x,) = ctx.saved_tensors
+    alpha, scale, iscale = ctx.args
+    xn = E.where(x < 0, x, 0.0)
+    neg = g * (iscale * alpha * scale) * (xn * iscale).exp()
+    return (E.where(x <= 0, neg, g * scale),)
+
+
+EluBackward0 = _node("EluBackward0", _elu_backward, saves=True)
+CeluBackward0 = _node("CeluBackward0", _elu_backward, saves=True)
+
+
+def _elu(input, alpha, scale, input_scale, cls, back_args=None):
+    # ATen's elu kernel: x <= 0 ? expm1(x input_scale) (alpha scale) : x scale, with the
+    # coefficients rounded to the input's dtype first (bit for bit)
+    x = input._data
+    if x.dtype.kind != "f":
+        x = x.astype(np.float32)
+    t = x.dtype.type
+    with _quiet():
+        out = np.where(x <= 0, np.expm1(x * t(input_scale)) * (t(alpha) * t(scale)), x * t(scale))
+    return record(cls, out.astype(x.dtype, copy=False), (input,), saved=(input,),
+                  args=back_args or (alpha, scale, input_scale))
+
+
 def elu(input, alpha=1.0, inplace=False):
-    """x if x > 0 else alpha (exp(x) - 1)."""
-    # clamp (not minimum) so the gradient at 0 is alpha, as PyTorch (minimum would split it)
-    return E.where(input > 0, input, alpha * E.expm1(E.clamp(input, max=0.0)))
+    """alpha (exp(x) - 1) where x <= 0, else x. PyTorch's test order: nan takes the
+    x branch, so its gradient is 1; at 0 the gradient is alpha."""
+    return _elu(input, alpha, 1.0, 1.0, EluBackward0)
 
 
 def selu(input, inplace=False):
-    a, s = 1.6732632423543772848170429916717, 1.0507009873554804934193349852946
-    return s * elu(input, a)
+    """scale * elu(x, alpha) with the constants of Klambauer et al. (2017)."""
+    return _elu(input, 1.6732632423543772848170429916717, 1.0507009873554804934193349852946,
+                1.0, EluBackward0)
 
 
 def celu(input, alpha=1.0, inplace=False):
-    return E.maximum(input, 0.0) + E.minimum(alpha * E.expm1(input / alpha), 0.0)
+    """alpha (exp(x / alpha) - 1) where x <= 0, else x (PyTorch's elu with input_scale
+    1/alpha: the gradient is 1 at 0 and at nan)."""
+    # PyTorch's backward takes input_scale as 1 / alpha with alpha rounded to float32
+    # (its forward uses 1 / alpha): the float64 gradient differs in the 8th digit
+    return _elu(input, alpha, 1.0, 1.0 / alpha, CeluBackward0,
+                back_args=(alpha, 1.0, 1.0 / float(np.float32(alpha))))
 
 
 def gelu(input, approximate="none"):
@@ -182,11 +220,31 @@ def mish(input, inplace=False):
     return input * E.tanh(softplus(input))
 
 
+def _softplus_backward(ctx, g):
+    # PyTorch's softplus_backward: g where beta x > threshold, else g sigmoid(beta x);
+    # its second derivative is masked with beta x < threshold (softplus_double_backward),
+    # so at beta x == threshold the sigmoid is taken of a constant copy
+    (x,) = ctx.saved_tensors
+    beta, th = ctx.args
+    bx = x * beta
+    soft = E.where(bx < th, bx, Tensor._make_plain(bx._data)).sigmoid()
+    return (E.where(bx > th, g, g * soft),)
+
+
+SoftplusBackward0 = _node("SoftplusBackward0", _softplus_backward, saves=True)
+
+
 def softplus(input, beta=1.0, threshold=20.0):
-    """log(1 + exp(beta x)) / beta, linear above ``threshold`` (as PyTorch)."""
-    bx = input * beta
-    soft = E.log1p(E.exp(E.minimum(bx, threshold))) / beta
-    return E.where(bx > threshold, input, soft)
+    """log(1 + exp(beta x)) / beta, and x where beta x > ``threshold`` (PyTorch's kernel).
+
+    d/dx = sigmoid(beta x), 1 above the threshold (PyTorch's softplus_backward).
+    """
+    x = input._data
+    with _quiet():
+        bx = x * beta
+        out = np.where(bx > threshold, x, np.log1p(np.exp(bx)) / beta)
+    return record(SoftplusBackward0, out.astype(x.dtype, copy=False), (input,), saved=(input,),
+                  args=(beta, threshold))
 
 
 def logsigmoid(input):
@@ -198,12 +256,44 @@ def softsign(input):
     return input / (1 + E.abs(input))
 
 
+def _hardsigmoid_backward(ctx, g):
+    # 1/6 strictly inside (-3, 3), 0 at the edges and at nan (PyTorch's kernel)
+    (x,) = ctx.saved_tensors
+    xd = x._data
+    # 1/6 rounded to float32, also for float64 inputs (PyTorch's constant is 1.0f / 6.0f)
+    sixth = float(np.float32(1.0) / np.float32(6.0))
+    return (g * Tensor._make_plain(((xd > -3) & (xd < 3)).astype(xd.dtype) * sixth),)
+
+
+HardsigmoidBackward0 = _node("HardsigmoidBackward0", _hardsigmoid_backward, saves=True)
+
+
+def _relu6_of_x_plus_3(x):
+    with _quiet():
+        return np.minimum(np.maximum(x + 3, 0), 6)    # nan propagates
+
+
 def hardsigmoid(input, inplace=False):
-    return E.clamp(input / 6 + 0.5, 0.0, 1.0)
+    """min(max(x + 3, 0), 6) / 6 (PyTorch's formula, bit for bit). The gradient is 1/6
+    on (-3, 3) and 0 elsewhere, edges and nan included."""
+    x = input._data
+    return record(HardsigmoidBackward0, _relu6_of_x_plus_3(x) / 6, (input,), saved=(input,))
+
+
+def _hardswish_backward(ctx, g):
+    # PyTorch's hardswish_backward: 0 for x <= -3, g (x/3 + 1/2) for -3 < x < 3, g
+    # otherwise (nan included); written with ops, so it has PyTorch's second derivative
+    (x,) = ctx.saved_tensors
+    return (E.where(x <= -3, 0.0, E.where(x < 3, g * (x / 3 + 0.5), g)),)
+
+
+HardswishBackward0 = _node("HardswishBackward0", _hardswish_backward, saves=True)
 
 
 def hardswish(input, inplace=False):
-    return input * hardsigmoid(input)
+    """x min(max(x + 3, 0), 6) / 6, with PyTorch's gradient (see ``_hardswish_backward``)."""
+    x = input._data
+    return record(HardswishBackward0, x * _relu6_of_x_plus_3(x) / 6, (input,), saved=(input,))
 
 
 def tanhshrink(input):
@@ -211,7 +301,8 @@ def tanhshrink(input):
 
 
 def threshold(input, threshold, value, inplace=False):
-    return E.where(input > threshold, input, value)
+    """value where x <= threshold, else x (nan stays nan and gets the gradient)."""
+    return E.where(input <= threshold, value, input)
 
 
 def glu(input, dim=-1):
@@ -225,9 +316,29 @@ def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
 
 
 def cosine_similarity(x1, x2, dim=1, eps=1e-8):
-    num = (x1 * x2).sum(dim)
-    den = (x1.norm(2, dim) * x2.norm(2, dim)).clamp_min(eps)
-    return num / den
+    """sum(x1 / max(||x1||, eps) * x2 / max(||x2||, eps), dim), after broadcasting.
+
+    PyTorch's formula (ATen ``cosine_similarity``): each norm is clamped to
+    ``eps`` on its own, and the clamp is invisible to autograd (done in place
+    under no_grad there), so at a zero vector the gradient is x2-hat / eps,
+    not 0.
+
+    Raises:
+        RuntimeError: when neither input is floating point.
+    """
+    from .. import _dtype
+    from ..ops.shape import broadcast_tensors
+    common = _dtype.result_type(x1, x2)
+    if common._category < 2:
+        raise RuntimeError("expected common dtype to be floating point, yet common dtype is %s: "
+                           "convert the inputs first, e.g. x.float()" % _tname(common.np))
+    x1, x2 = (x if x.is_floating_point() else x.to(common) for x in (x1, x2))
+    if x1.shape != x2.shape:
+        x1, x2 = broadcast_tensors(x1, x2)
+    n1, n2 = (_named(x.norm(2, dim, keepdim=True), "CloneBackward0",
+                     data=lambda n: np.maximum(n, np.asarray(eps, n.dtype)))
+              for x in (x1, x2))
+    return ((x1 / n1) * (x2 / n2)).sum(dim)
 
 
 def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
@@ -768,18 +879,25 @@ def cosine_embedding_loss(input1, input2, target, margin=0.0, reduction="mean", 
 _NAMED = {}
 
 
-def _named(out, name):
+def _named(out, name, data=None):
     """``out`` behind a pass-through node called ``name``: ops that leafgrad builds
     from smaller ones (softplus, gelu, the logits BCE, ...) show PyTorch's
-    ``grad_fn`` name when printed (``grad_fn=<SoftplusBackward0>``)."""
-    if out._grad_fn is None:
+    ``grad_fn`` name when printed (``grad_fn=<SoftplusBackward0>``).
+
+    ``data``: a function of ``out``'s array giving the value to return instead
+    (a change autograd does not see, like PyTorch's in-place edits under no_grad)."""
+    if data is not None:
+        arr = data(out._data)
+        if out._grad_fn is None:
+            return Tensor._make_plain(arr)
+    elif out._grad_fn is None:
         return out
     cls = _NAMED.get(name)
     if cls is None:
         cls = _NAMED[name] = type(name, (Node,), {
             "__slots__": (), "saves": False, "backward": lambda ctx, g: (g,),
             "np_backward": lambda ctx, g: (g,)})
-    return record(cls, out._data, (out,))
+    return record(cls, out._data if data is None else arr, (out,))
 
 
 def _renamed(fn, name):
@@ -791,13 +909,11 @@ def _renamed(fn, name):
     return wrapper
 
 
-softplus = _renamed(softplus, "SoftplusBackward0")
 logsigmoid = _renamed(logsigmoid, "LogSigmoidBackward0")
 gelu = _renamed(gelu, "GeluBackward0")
-elu = _renamed(elu, "EluBackward0")
 silu = _renamed(silu, "SiluBackward0")
 mish = _renamed(mish, "MishBackward0")
-hardsigmoid = _renamed(hardsigmoid, "HardsigmoidBackward0")
+threshold = _renamed(threshold, "ThresholdBackward0")
 binary_cross_entropy_with_logits = _renamed(binary_cross_entropy_with_logits,
                                             "BinaryCrossEntropyWithLogitsBackward0")
 smooth_l1_loss = _renamed(smooth_l1_loss, "SmoothL1LossBackward0")

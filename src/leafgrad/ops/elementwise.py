@@ -115,7 +115,8 @@ def _unary_np(*args, **kwargs):
 
 
 def _zero(g, x, r):
-    return g * 0
+    # zeros, not g * 0: a nan or inf g still gives 0 (PyTorch's zeros_like(grad))
+    return Tensor._make_plain(np.zeros_like(g._data))
 
 
 neg = _unary_np(np.negative, "NegBackward0", lambda g, x, r: -g, save=None, floating=False,
@@ -141,9 +142,17 @@ rsqrt = _unary_np(lambda x: 1 / np.sqrt(x), "RsqrtBackward0", lambda g, x, r: -0
 reciprocal = _unary_np(lambda x: 1 / x, "ReciprocalBackward0", lambda g, x, r: -g * r * r,
                     save="result", quiet=True, doc="1/x. d/dx = -1/x^2.")
 abs = _unary(np.abs, "AbsBackward0", lambda g, x, r: g * x.sign(), floating=False,
-             doc="|x|. d/dx = sign(x) (0 at 0, as PyTorch).")
-sign = _unary(lambda x: x.copy() if x.dtype is _BOOL else np.sign(x), "SignBackward0", _zero, save=None, floating=False,
-              doc="Sign of x (-1, 0, 1). Gradient 0 everywhere.")
+             doc="|x|. d/dx = sign(x): 0 at 0 and at nan, as PyTorch.")
+def _sign_np(x):
+    if x.dtype is _BOOL:
+        return x.copy()
+    s = np.sign(x)
+    # PyTorch's sign(nan) is 0 (NumPy's is nan)
+    return np.nan_to_num(s, nan=0.0) if x.dtype.kind == "f" else s
+
+
+sign = _unary(_sign_np, "SignBackward0", _zero, save=None, floating=False,
+              doc="Sign of x (-1, 0, 1; 0 at nan, as PyTorch). Gradient 0 everywhere.")
 floor = _unary(np.floor, "FloorBackward0", _zero, save=None, floating=False, doc="Floor; gradient 0.")
 ceil = _unary(np.ceil, "CeilBackward0", _zero, save=None, floating=False, doc="Ceil; gradient 0.")
 round_ = _unary(np.round, "RoundBackward0", _zero, save=None, floating=False,
@@ -184,8 +193,11 @@ sigmoid = _unary(_sigmoid_np, "SigmoidBackward0", lambda g, x, r: sigmoid_backwa
                  save="result", np_vjp=lambda g, x, r: g * r * (1 - r),
                  quiet=True,
                  doc="Logistic sigmoid 1/(1+exp(-x)), stable for large |x|. d/dx = s(1-s).")
-relu = _unary_np(lambda x: np.maximum(x, 0), "ReluBackward0", lambda g, x, r: g * (r > 0),
-              save="result", floating=False, doc="max(x, 0). d/dx = 1 where x > 0, else 0.")
+# the result is >= 0 or nan, so "result <= 0" is "result != 0" (one pass less)
+relu = _unary_np(lambda x: np.maximum(x, 0), "ReluBackward0", lambda g, x, r: g * (r != 0),
+              save="result", floating=False,
+              doc="max(x, 0) (nan stays nan). d/dx = 0 where the result is <= 0, else 1, so 1 "
+                  "at nan (PyTorch's threshold_backward).")
 square = _unary_np(np.square, "PowBackward0", lambda g, x, r: g * 2 * x, floating=False,
                 doc="x**2. d/dx = 2x.")
 
@@ -323,17 +335,38 @@ sigmoid_backward = _binary_np(
     lambda gg, g, r: gg * g * (1 - 2 * r),
     doc="g * r (1 - r): the gradient of sigmoid given g and the output r. "
         "d/dg = r (1 - r), d/dr = g (1 - 2r) (PyTorch derivatives.yaml, sigmoid_backward).")
+
+
+def _extreme_grad(g, a, b, loses):
+    # PyTorch's maximum/minimum rule: g/2 on ties, 0 where this input loses,
+    # g otherwise -- also at nan, where neither side loses
+    return where(loses, 0.0, where(a == b, g / 2, g))
+
+
 maximum = _binary(np.maximum, "MaximumBackward0",
-                  lambda g, a, b: g * ((a > b) + (a == b) * 0.5),
-                  lambda g, a, b: g * ((b > a) + (a == b) * 0.5),
-                  doc="Elementwise max; ties split the gradient evenly (as PyTorch).")
+                  lambda g, a, b: _extreme_grad(g, a, b, a < b),
+                  lambda g, a, b: _extreme_grad(g, a, b, b < a),
+                  doc="Elementwise max; nan propagates. Gradient (PyTorch's rule): ties split "
+                      "it evenly, the smaller input gets 0, both get it where either is nan.")
 minimum = _binary(np.minimum, "MinimumBackward0",
-                  lambda g, a, b: g * ((a < b) + (a == b) * 0.5),
-                  lambda g, a, b: g * ((b < a) + (a == b) * 0.5),
-                  doc="Elementwise min; ties split the gradient evenly (as PyTorch).")
-atan2 = _binary(np.arctan2, "Atan2Backward0", lambda g, a, b: g * b / (a * a + b * b),
-                lambda g, a, b: -g * a / (a * a + b * b), floating=True, quiet=True,
-                doc="atan2(a, b). d/da = b/(a^2+b^2), d/db = -a/(a^2+b^2).")
+                  lambda g, a, b: _extreme_grad(g, a, b, a > b),
+                  lambda g, a, b: _extreme_grad(g, a, b, b > a),
+                  doc="Elementwise min; nan propagates. Gradient (PyTorch's rule): ties split "
+                      "it evenly, the larger input gets 0, both get it where either is nan.")
+
+
+def _atan2_recip(a, b):
+    # 1/(a^2 + b^2), with 0 where the sum is 0 (PyTorch's atan2_backward masks it)
+    d = a * a + b * b
+    return where(d == 0, 0.0, d.reciprocal())
+
+
+atan2 = _binary(np.arctan2, "Atan2Backward0", lambda g, a, b: g * b * _atan2_recip(a, b),
+                lambda g, a, b: g * -a * _atan2_recip(a, b), floating=True, quiet=True,
+                doc="atan2(a, b). d/da = b/(a^2+b^2), d/db = -a/(a^2+b^2); both 0 where "
+                    "a^2+b^2 == 0 (PyTorch's atan2_backward).")
+
+
 def _int_div_check(np_fn):
     # integer division by zero raises in PyTorch (NumPy silently gives 0)
     def f(a, b):
@@ -467,21 +500,78 @@ def _clamp_backward(ctx, g):
 ClampBackward1 = _node("ClampBackward1", _clamp_backward)
 
 
+def _clamp_tensors_backward(ctx, g):
+    # PyTorch's clamp_backward_min_max: x gets g where lo <= x <= hi (so not at
+    # nan); lo where x < lo (and lo < hi); hi where x > hi, or everywhere when hi < lo
+    x, lo, hi = ctx.saved_tensors
+    nx, nlo, nhi = ctx.needs_input_grad
+    gx = glo = ghi = None
+    if lo is not None and hi is not None:
+        if nx:
+            gx = where((x >= lo) & (x <= hi), g, 0.0)
+        if nlo:
+            glo = where((x < lo) & (lo < hi), g, 0.0)
+        if nhi:
+            ghi = where((x > hi) | (hi < lo), g, 0.0)
+    elif lo is not None:
+        gx = where(x >= lo, g, 0.0) if nx else None
+        glo = where(x < lo, g, 0.0) if nlo else None
+    else:
+        gx = where(x <= hi, g, 0.0) if nx else None
+        ghi = where(x > hi, g, 0.0) if nhi else None
+    return gx, glo, ghi
+
+
+ClampBackward0 = _node("ClampBackward0", _clamp_tensors_backward)
+
+
+def _clamp_tensors(input, min, max):
+    """clamp with tensor bounds: the result broadcasts over all three and has their
+    promoted dtype (numbers count as 0-d tensors here, as in PyTorch)."""
+    bounds = [None if b is None else b if isinstance(b, Tensor) else
+              Tensor._make_plain(np.asarray(b, dtype=_dtype.scalar_dtype(b).np))
+              for b in (min, max)]
+    ops = [input] + [b for b in bounds if b is not None]
+    npd = _dtype.result_type(*ops).np
+    x = input._data.astype(npd, copy=False)
+    out = x
+    for b, f in zip(bounds, (np.maximum, np.minimum)):
+        if b is not None:
+            bd = b._data.astype(npd, copy=False)
+            try:
+                out = f(out, bd)
+            except ValueError:
+                raise broadcast_error(out, bd) from None
+    return record(ClampBackward0, out, (input, bounds[0], bounds[1]),
+                  saved=(input, bounds[0], bounds[1]))
+
+
 def clamp(input, min=None, max=None):
-    """Clip to [min, max]. The gradient passes where min <= x <= max (edges included).
+    """Clip to [min, max] (where min > max, every element is max, as PyTorch).
+
+    The gradient passes to ``input`` where min <= x <= max (edges included,
+    nan excluded); with tensor bounds, ``min`` gets it where x < min and
+    ``max`` where x > max (PyTorch's ``clamp_backward_min_max``).
 
     Raises:
-        RuntimeError: when both bounds are None.
+        RuntimeError: when both bounds are None, or tensor bounds that do not broadcast.
     """
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
     if isinstance(min, Tensor) or isinstance(max, Tensor):
-        out = input
-        if min is not None:
-            out = maximum(out, min)
-        if max is not None:
-            out = minimum(out, max)
-        return out
+        if min is None or max is None or (isinstance(min, Tensor) and isinstance(max, Tensor)):
+            return _clamp_tensors(input, min, max)
+        # a tensor and a number: PyTorch's Number overload, which takes a 0-d
+        # tensor that does not require grad as a number
+        t = min if isinstance(min, Tensor) else max
+        if t._data.ndim or t._requires_grad:
+            raise TypeError(
+                "clamp() received an invalid combination of arguments - got (Tensor, %s, %s): "
+                "min and max must both be tensors or both be numbers. Fix: pass "
+                "torch.tensor(value) for the number, or .item() of the bound."
+                % tuple("Tensor" if isinstance(b, Tensor) else type(b).__name__
+                        for b in (min, max)))
+        min, max = (b.item() if isinstance(b, Tensor) else b for b in (min, max))
     x = input._data
     if x.dtype.kind in "iub" and (isinstance(min, float) or isinstance(max, float)):
         x = x.astype(_dtype.get_default_dtype().np)

@@ -159,8 +159,18 @@ def _evenly_backward(ctx, g):
     return (_unreduce(g, shape, dims, keepdim) * mask / count,)
 
 
-MaxBackward1 = _node("MaxBackward1", _evenly_backward, saves=True)
-MinBackward1 = _node("MinBackward1", _evenly_backward, saves=True)
+def _evenly_distribute_backward(ctx, g):
+    # max()/min() over all elements (PyTorch's evenly_distribute_backward): g split
+    # among the elements equal to the result, or among the nans when it is nan
+    (x,) = ctx.saved_tensors
+    xd, r = x._data, ctx.result_array()
+    mask = np.isnan(xd) if xd.dtype.kind == "f" and np.isnan(r) else xd == r
+    share = mask.astype(xd.dtype) / int(mask.sum())
+    return (g * Tensor._make_plain(share),)
+
+
+MaxBackward1 = _node("MaxBackward1", _evenly_distribute_backward, saves=True)
+MinBackward1 = _node("MinBackward1", _evenly_distribute_backward, saves=True)
 AmaxBackward0 = _node("AmaxBackward0", _evenly_backward, saves=True)
 AminBackward0 = _node("AminBackward0", _evenly_backward, saves=True)
 
@@ -309,8 +319,9 @@ def _norm_backward(ctx, g):
     r = _unreduce(ctx.result, x.shape, dims, keepdim)
     g = _unreduce(g, x.shape, dims, keepdim)
     if p == 2:
-        # x / ||x||, 0 where the norm is 0 (PyTorch's masked rule)
-        return (g * x / r.masked_fill(r == 0, 1.0) * (r != 0),)
+        # g (x / ||x||), 0 where the norm is 0: PyTorch's norm_backward, op for op (so
+        # the second derivative at a zero vector is nan, 0 * (1/0), as there)
+        return (g * (x / r).masked_fill(r == 0, 0.0),)
     if p == 1:
         return (g * x.sign(),)
     if p == float("inf") or p == float("-inf"):
