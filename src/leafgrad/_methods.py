@@ -16,11 +16,14 @@ from .ops import reduction as R
 from .ops import shape as S
 
 
-def _tuple_guard(fn, symbol, reflected=False):
-    """Operators given a tuple (``grad()``'s result) explain that it is a tuple."""
+def _tuple_guard(fn, symbol, reflected=False, ufunc=None):
+    """Operators given a tuple (``grad()``'s result) explain that it is a tuple;
+    ``ufunc``: NumPy computes ``self OP ndarray`` (see _or_numpy)."""
     pair = "'tuple' and 'Tensor'" if reflected else "'Tensor' and 'tuple'"
 
     def op(self, other):
+        if ufunc is not None and other.__class__ is _ndarray:
+            return ufunc(self, other)
         if type(other) is tuple:
             raise TypeError("unsupported operand type(s) for %s: %s. %s"
                             % (symbol, pair, _errors.grad_tuple_hint()))
@@ -51,6 +54,13 @@ def _or_numpy(fn, ufunc):
     op.__name__ = getattr(fn, "__name__", "op")
     op.__doc__ = fn.__doc__
     return op
+
+
+def _refuse_left(symbol):
+    """What ``ndarray OP tensor`` gets (Tensor's reflected operator): TypeError."""
+    def refuse(self, other):
+        raise _errors.ndarray_on_left(symbol)
+    return refuse
 
 
 def _no_ndarray_left(fn, symbol):
@@ -263,16 +273,16 @@ def _square_(self):
 _METHODS = {
     # arithmetic operators
     # (binary_operands explains a tuple operand: grad()'s result used as a tensor)
-    "__add__": _or_numpy(E.add, np.add), "__radd__": _no_ndarray_left(E.add, "+"),
-    "__sub__": _or_numpy(E.sub, np.subtract), "__rsub__": _no_ndarray_left(E.rsub, "-"),
-    "__mul__": _or_numpy(E.mul, np.multiply), "__rmul__": _no_ndarray_left(E.mul, "*"),
-    "__truediv__": _or_numpy(_tuple_guard(E.div, "/"), np.true_divide),
+    "__add__": E.add.operator(np.add), "__radd__": E.add.operator(_refuse_left("+")),
+    "__sub__": E.sub.operator(np.subtract), "__rsub__": E.rsub.operator(_refuse_left("-")),
+    "__mul__": E.mul.operator(np.multiply), "__rmul__": E.mul.operator(_refuse_left("*")),
+    "__truediv__": _tuple_guard(E.div, "/", ufunc=np.true_divide),
     "__rtruediv__": _tuple_guard(_rdiv, "/", True),
     "__floordiv__": _or_numpy(E.floor_divide, np.floor_divide),
     "__rfloordiv__": _no_ndarray_left(lambda s, o: E.floor_divide(o, s), "//"),
     "__mod__": _or_numpy(E.remainder, np.remainder),
     "__rmod__": _no_ndarray_left(lambda s, o: E.remainder(o, s), "%"),
-    "__pow__": _or_numpy(_tuple_guard(E.pow, "**"), np.power),
+    "__pow__": _tuple_guard(E.pow, "**", ufunc=np.power),
     "__rpow__": _no_ndarray_left(_rpow, "**"),
     "__matmul__": _or_numpy(L.matmul, np.matmul), "__rmatmul__": _no_ndarray_left(_rmatmul, "@"),
     "__neg__": _neg, "__pos__": lambda s: s, "__abs__": E.abs,

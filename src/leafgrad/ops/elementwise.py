@@ -84,6 +84,7 @@ def _unary(fwd, node_name, vjp, save="x", floating=True, quiet=False, doc="", np
 
 
 _BOOL = np.dtype(np.bool_)
+_ndarray = np.ndarray
 
 
 def _not_for_bool(kernel):
@@ -247,24 +248,33 @@ def _binary(fwd, node_name, da, db, save=True, floating=False, quiet=False, doc=
                 return (da(g, None, None) if na else None), (db(g, None, None) if nb else None)
         cls.np_backward = np_backward
 
-    def op(input, other):
-        ta, tb, xa, xb = binary_operands(input, other, floating)
-        tok = _set(_IGNORE)
-        try:
-            out = fwd(xa, xb)
-        except ValueError:
-            raise broadcast_error(xa, xb) from None
-        finally:
-            _reset(tok)
-        if save:
-            ra = ta is not None and ta._requires_grad
-            rb = tb is not None and tb._requires_grad
-            sa = input if ta is None else (ta if (ra and a_ra) or (rb and a_rb) else None)
-            sb = other if tb is None else (tb if (ra and b_ra) or (rb and b_rb) else None)
-            return record(cls, out, (ta, tb), saved=(sa, sb))
-        return record(cls, out, (ta, tb))
-    op.__doc__ = doc
-    op.node = cls
+    def make(on_ndarray):
+        # on_ndarray: None for the function; for a Tensor operator, what an
+        # ndarray operand gets (see leafgrad._methods), checked inline here
+        # because a wrapper would add a Python call to every operator
+        def op(input, other):
+            if on_ndarray is not None and other.__class__ is _ndarray:
+                return on_ndarray(input, other)
+            ta, tb, xa, xb = binary_operands(input, other, floating)
+            tok = _set(_IGNORE)
+            try:
+                out = fwd(xa, xb)
+            except ValueError:
+                raise broadcast_error(xa, xb) from None
+            finally:
+                _reset(tok)
+            if save:
+                ra = ta is not None and ta._requires_grad
+                rb = tb is not None and tb._requires_grad
+                sa = input if ta is None else (ta if (ra and a_ra) or (rb and a_rb) else None)
+                sb = other if tb is None else (tb if (ra and b_ra) or (rb and b_rb) else None)
+                return record(cls, out, (ta, tb), saved=(sa, sb))
+            return record(cls, out, (ta, tb))
+        op.__doc__ = doc
+        op.node = cls
+        return op
+    op = make(None)
+    op.operator = make
     return op
 
 
@@ -312,6 +322,24 @@ def rsub(input, other):
 
 
 sub.node, rsub.node = _sub.node, _rsub.node
+
+
+def _sub_operator(binary):
+    """``Tensor.__sub__`` / ``__rsub__`` (self is a tensor): the bool check of
+    ``sub`` inline, then the recorded op (see ``_binary``'s ``operator``)."""
+    def make(on_ndarray):
+        def op(input, other):
+            if other.__class__ is _ndarray:
+                return on_ndarray(input, other)
+            if (other is True or other is False or input._data.dtype is _BOOL
+                    or getattr(other, "_data", _F32).dtype is _BOOL):
+                _check_bool_sub(input, other)
+            return binary(input, other)
+        return op
+    return make
+
+
+sub.operator, rsub.operator = _sub_operator(_sub), _sub_operator(_rsub)
 mul = _binary_np(np.multiply, "MulBackward0", lambda g, a, b: g * b, lambda g, a, b: g * a,
                  a_for="b", b_for="a",
               doc="a * b with broadcasting. d/da = b, d/db = a.")
