@@ -235,3 +235,35 @@ def test_default_hyperparameters_match_torch():
         lo = getattr(loptim, name)([lnn.Parameter(lg.ones(1))])
         to = getattr(torch.optim, name)([torch.nn.Parameter(torch.ones(1))])
         assert lo.defaults == to.defaults, name
+
+
+@pytest.mark.parametrize("kwargs", [dict(lr=0.1), dict(lr=0.1, momentum=0.9),
+                                    dict(lr=0.1, momentum=0.9, nesterov=True),
+                                    dict(lr=0.05, momentum=0.8, dampening=0.3, weight_decay=0.01)])
+def test_sgd_large_parameters_match_torch(kwargs):
+    # more than 2 blocks of leafgrad.optim.sgd._BLOCK elements (updated block by
+    # block), an odd size (a short last block), and a parameter whose gradient is
+    # Fortran-ordered (updated whole)
+    from leafgrad.optim import sgd
+    n = 2 * sgd._BLOCK + 12345
+    rng = np.random.default_rng(0)
+    w0 = rng.standard_normal(n).astype(np.float32)
+    m0 = rng.standard_normal((300, 301)).astype(np.float32)     # > 2 blocks too
+    tw, tm = torch.tensor(w0, requires_grad=True), torch.tensor(m0, requires_grad=True)
+    lw, lm = lg.tensor(w0, requires_grad=True), lg.tensor(m0, requires_grad=True)
+    topt, lopt = torch.optim.SGD([tw, tm], **kwargs), loptim.SGD([lw, lm], **kwargs)
+    for step in range(3):
+        gm = np.asfortranarray(rng.standard_normal((300, 301)).astype(np.float32))
+        for T, w, m, opt in ((torch, tw, tm, topt), (lg, lw, lm, lopt)):
+            opt.zero_grad()
+            ((w * w).sum() * (step + 1) + w.sin().sum()).backward()
+            # Fortran order first (the whole-array path; a Fortran-ordered momentum
+            # buffer), then C order (a C gradient with that buffer)
+            m.grad = T.from_numpy(gm.copy(order="F" if step == 0 else "C"))
+            opt.step()
+        assert lm.grad.numpy().flags.c_contiguous == (step > 0)
+        np.testing.assert_allclose(lw.detach().numpy(), tw.detach().numpy(), rtol=1e-5, atol=1e-6)
+        np.testing.assert_allclose(lm.detach().numpy(), tm.detach().numpy(), rtol=1e-5, atol=1e-6)
+    if kwargs.get("momentum"):
+        np.testing.assert_allclose(lopt.state[lw]["momentum_buffer"].numpy(),
+                                   topt.state[tw]["momentum_buffer"].numpy(), rtol=1e-5, atol=1e-6)
