@@ -329,8 +329,9 @@ def run_backward(roots, root_grads, retain_graph, create_graph, inputs=None,
             if arrays:
                 # rules on arrays can drift in dtype (a Python float times a bool
                 # array is float64); gradients keep their input's dtype
-                g0 = grads[0]
-                gdt = g0.dtype if g0 is not None else next(
+                # (no local name for grads[0]: it would keep that array alive and
+                # stop AccumulateGrad from taking over arrays made from it)
+                gdt = grads[0].dtype if grads[0] is not None else next(
                     (g.dtype for g in grads if g is not None), None)
             if (grads[0] is None) if len(grads) == 1 else all(g is None for g in grads):
                 grad_inputs = (None,) * len(node.next_functions)

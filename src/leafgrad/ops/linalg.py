@@ -10,7 +10,7 @@ import numpy as np
 from .. import _errors
 from ..autograd.graph import Node
 from .._quiet import quiet as _quiet
-from ._dispatch import record, to_tensor
+from ._dispatch import _anomaly_hook, record, to_tensor
 
 
 def _matmul_grads(ctx, g):
@@ -219,24 +219,32 @@ _add_reduce = np.add.reduce     # g.sum(0) without ndarray.sum's Python wrapper
 
 
 class _LinearNode(Node):
+    """y = x W^T (+ b) in one node, with PyTorch's edges: (bias, input, W^T)
+    (``AddmmBackward0``) or (input, W^T) (``MmBackward0``), where W^T is a
+    ``TBackward0`` node in front of the weight. The rule returns the gradient of
+    W^T, computed as dW = g^T x (the weight's layout) and handed over transposed,
+    which ``_LinearT`` turns back without a copy."""
+
     __slots__ = ()
     saves = True
 
     def backward(ctx, g):
         x, w = ctx.saved_tensors
-        nx, nw, nb = ctx.needs_input_grad
-        return ((g @ w) if nx else None,
-                (g.mT @ x if g.dim() == 2 else (g.reshape(-1, g.shape[-1]).t()
-                                                @ x.reshape(-1, x.shape[-1]))) if nw else None,
-                g if nb else None)
+        need = ctx.needs_input_grad
+        nx, nw = need[-2:]
+        g2, x2 = (g, x) if g.dim() == 2 else (g.reshape(-1, g.shape[-1]),
+                                              x.reshape(-1, x.shape[-1]))
+        grads = ((g @ w) if nx else None, (x2.mT @ g2) if nw else None)
+        return ((g2.sum(0) if need[0] else None,) + grads) if len(need) == 3 else grads
 
     def np_backward(ctx, g):
         x, w = ctx.saved_arrays()
-        nx, nw, nb = ctx.needs_input_grad
+        need = ctx.needs_input_grad
+        nx, nw = need[-2:]
         g2 = g if g.ndim == 2 else g.reshape(-1, g.shape[-1])
-        return ((g @ w) if nx else None,
-                (g2.T @ (x if x.ndim == 2 else x.reshape(-1, x.shape[-1]))) if nw else None,
-                _add_reduce(g2, 0) if nb else None)
+        grads = ((g @ w) if nx else None,
+                 (g2.T @ (x if x.ndim == 2 else x.reshape(-1, x.shape[-1]))).T if nw else None)
+        return ((_add_reduce(g2, 0) if need[0] else None,) + grads) if len(need) == 3 else grads
 
 
 LinearAddmm = type("AddmmBackward0", (_LinearNode,), {"__slots__": ()})
@@ -244,6 +252,46 @@ LinearMm = type("MmBackward0", (_LinearNode,), {"__slots__": ()})
 LinearView = type("ViewBackward0", (_LinearNode,), {"__slots__": ()})
 LinearUnsafeView = type("UnsafeViewBackward0", (_LinearNode,), {"__slots__": ()})
 LinearSqueeze = type("SqueezeBackward4", (_LinearNode,), {"__slots__": ()})
+
+
+class _LinearT(Node):
+    """``TBackward0`` between a linear node and its weight (PyTorch's graph)."""
+
+    __slots__ = ()
+    saves = False
+
+    def backward(ctx, g):
+        return (g.t(),)
+
+    def np_backward(ctx, g):
+        t = g.T
+        b = t.base
+        # g is the transpose of a whole C-ordered array (the linear rule made it
+        # so): hand that array on itself, which AccumulateGrad can keep without
+        # a copy (a view would be copied: 4 MB per 1024x1024 weight per step)
+        if b is not None and t.flags.c_contiguous and b.shape == t.shape \
+                and b.flags.c_contiguous and b.dtype == t.dtype:
+            return (b,)
+        return (t,)
+
+
+_LinearT.__name__ = _LinearT.__qualname__ = "TBackward0"
+_new = object.__new__
+
+
+def _weight_edge(weight):
+    """The (TBackward0 node, 0) edge for a weight that requires grad."""
+    tn = _new(_LinearT)
+    fn = weight._grad_fn
+    tn.next_functions = ((fn, weight._output_nr) if fn is not None
+                         else (weight._grad_accumulator(), 0),)
+    tn.needs_input_grad = (True,)
+    tn._metas = (None,)
+    tn._released = False
+    tn._extra = tn.args = tn._saved = tn._out = None
+    if _anomaly_hook[0] is not None:
+        _anomaly_hook[0](tn)
+    return (tn, 0)
 
 
 def linear(input, weight, bias=None):
@@ -280,7 +328,14 @@ def linear(input, weight, bias=None):
         cls = LinearAddmm if x.ndim == 2 else LinearView        # PyTorch's node names
     else:
         cls = LinearMm if x.ndim == 2 else LinearSqueeze if x.ndim == 1 else LinearUnsafeView
-    return record(cls, out, (input, weight, bias), saved=(input, weight))
+    res = record(cls, out, (input, weight) if bias is None else (bias, input, weight),
+                 saved=(input, weight))
+    if weight._requires_grad and res._grad_fn is not None:
+        # the weight's edge goes through a TBackward0 node, as in PyTorch
+        node = res._grad_fn
+        node.next_functions = node.next_functions[:-1] + (_weight_edge(weight),)
+        node._metas = node._metas[:-1] + (None,)
+    return res
 
 
 def einsum(equation, *operands):

@@ -1,0 +1,77 @@
+"""nn.Linear records PyTorch's graph: AddmmBackward0 / MmBackward0 with edges
+(bias, input, TBackward0 -> weight), so code that walks ``grad_fn.next_functions``
+(and graph pictures) sees the same nodes in the same order as under torch."""
+import numpy as np
+import pytest
+import torch
+
+import leafgrad
+
+
+def walk(t):
+    """[(depth, node name)] in the order of next_functions, depth first."""
+    out, stack = [], [(t.grad_fn, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if node is None:
+            out.append((depth, None))
+            continue
+        out.append((depth, type(node).__name__))
+        stack.extend((n, depth + 1) for n, _ in reversed(node.next_functions))
+    return out
+
+
+def model_and_loss(T, bias, input_grad, loss):
+    T.manual_seed(0)
+    m = T.nn.Sequential(T.nn.Linear(4, 3, bias=bias), T.nn.ReLU(), T.nn.Linear(3, 2),
+                        T.nn.Tanh(), T.nn.Linear(2, 1, bias=bias))
+    x = T.randn(5, 4, requires_grad=input_grad)
+    y = m(x)
+    if loss == "mse":
+        return T.nn.functional.mse_loss(y, T.zeros(5, 1))
+    if loss == "bce":
+        return T.nn.functional.binary_cross_entropy(T.sigmoid(y), T.ones(5, 1))
+    return y.sum()
+
+
+@pytest.mark.parametrize("bias", [True, False])
+@pytest.mark.parametrize("input_grad", [True, False])
+@pytest.mark.parametrize("loss", ["mse", "bce", "sum"])
+def test_mlp_graph_matches_torch(bias, input_grad, loss):
+    assert walk(model_and_loss(leafgrad, bias, input_grad, loss)) == \
+        walk(model_and_loss(torch, bias, input_grad, loss))
+
+
+def test_weight_gradient_is_kept_not_copied():
+    # the gradient of W^T passes TBackward0 as the transpose of a C-ordered array;
+    # the weight gets that array itself (C-ordered, owning its memory)
+    lin = leafgrad.nn.Linear(30, 20)
+    lin(leafgrad.randn(8, 30)).sum().backward()
+    g = lin.weight.grad.numpy()
+    assert g.flags.c_contiguous and g.flags.owndata
+    tl = torch.nn.Linear(30, 20)
+    tl.load_state_dict({k: torch.from_numpy(v.detach().numpy().copy())
+                        for k, v in lin.state_dict().items()})
+    x = np.random.default_rng(0).standard_normal((8, 30)).astype(np.float32)
+    lin.zero_grad()
+    lin(leafgrad.from_numpy(x)).pow(2).sum().backward()
+    tl(torch.from_numpy(x)).pow(2).sum().backward()
+    np.testing.assert_allclose(lin.weight.grad.numpy(), tl.weight.grad.numpy(), rtol=1e-5)
+    np.testing.assert_allclose(lin.bias.grad.numpy(), tl.bias.grad.numpy(), rtol=1e-5)
+
+
+def test_second_order_through_linear_matches_torch():
+    rng = np.random.default_rng(1)
+    w, b = rng.standard_normal((2, 3)), rng.standard_normal(2)
+    res = []
+    for T in (leafgrad, torch):
+        lin = T.nn.Linear(3, 2).double()
+        with T.no_grad():
+            lin.weight.copy_(T.from_numpy(w))
+            lin.bias.copy_(T.from_numpy(b))
+        x = T.arange(6.0, dtype=T.float64).reshape(2, 3).div(5).requires_grad_()
+        gw, gx = T.autograd.grad(T.tanh(lin(x)).pow(2).sum(), (lin.weight, x), create_graph=True)
+        res.append([t.detach().numpy() for t in
+                    T.autograd.grad((gw * gw).sum() + gx.sum(), (lin.weight, lin.bias, x))])
+    for a, b in zip(*res):
+        np.testing.assert_allclose(a, b, rtol=1e-10)
