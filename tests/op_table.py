@@ -370,6 +370,34 @@ def _gather_gen(draw):
 
 
 @st.composite
+def _scatter_gen(draw, distinct=True, value=False):
+    """(input, src) shapes and an index for scatter along a drawn dim: the index is
+    no larger than the input outside ``dim``; ``distinct``: no position is written
+    twice (PyTorch does not say which write wins)."""
+    s = draw(shape_st(min_dims=1))
+    nd = len(s)
+    d = draw(st.integers(-nd, nd - 1))
+    ishape = tuple(draw(st.integers(1, s[i] if (i != d % nd or distinct) else 4))
+                   for i in range(nd))
+    rng = np.random.default_rng(draw(st.integers(0, 2 ** 32 - 1)))
+    if distinct:     # along dim: a random arrangement of distinct rows for every column
+        idx = np.argsort(rng.random(ishape[:d % nd] + (s[d],) + ishape[d % nd + 1:]),
+                         axis=d)[tuple(slice(0, n) for n in ishape)]
+    else:
+        idx = rng.integers(0, s[d], ishape)
+    return ((s,) if value else (s, ishape)), {"dim": d, "index": idx.astype(np.int64)}
+
+
+@st.composite
+def _unique_gen(draw):
+    s = draw(shape_st())
+    kw = {k: draw(st.booleans()) for k in ("sorted", "return_inverse", "return_counts")}
+    if s and draw(st.booleans()):
+        kw["dim"] = draw(st.integers(-len(s), len(s) - 1))
+    return (s,), kw
+
+
+@st.composite
 def _masked_gen(draw, with_value_tensor=False):
     b = draw(mutually_broadcastable_shapes(num_shapes=2, max_dims=3, max_side=4))
     xs, ms = b.input_shapes
@@ -755,6 +783,21 @@ ROWS = [
     Row("gather", lambda T, x, dim, index: T.gather(x, dim, T.tensor(index)), gen=_gather_gen()),
     Row("take_along_dim", lambda T, x, dim, index: T.take_along_dim(x, T.tensor(index), dim),
         gen=_gather_gen()),
+    Row("scatter", lambda T, x, src, dim, index: T.scatter(x, dim, T.tensor(index), src),
+        ("real", "real"), gen=_scatter_gen()),
+    Row("scatter:value", lambda T, x, dim, index: x.scatter(dim, T.tensor(index), -1.5),
+        gen=_scatter_gen(value=True), covers=("scatter",)),
+    Row("scatter_add", lambda T, x, src, dim, index: T.scatter_add(x, dim, T.tensor(index), src),
+        ("real", "real"), gen=_scatter_gen(distinct=False)),
+    Row("scatter_add:method", lambda T, x, src, dim, index: x.scatter_add(dim, T.tensor(index),
+                                                                         src),
+        ("real", "real"), gen=_scatter_gen(distinct=False), covers=("scatter_add",)),
+    # rounded values repeat; the values output is not differentiable (NotImplementedError
+    # in both at backward)
+    Row("unique", lambda T, x, **kw: T.unique((x * 2).round(), **kw), gen=_unique_gen(),
+        fd=False),
+    Row("unique:method", lambda T, x, **kw: (x * 2).round().detach().unique(**kw),
+        gen=_unique_gen(), fd=False, covers=("unique",)),
     Row("masked_fill", lambda T, x, mask, value: T.masked_fill(x, T.tensor(mask), value),
         gen=_masked_gen()),
     Row("masked_fill:tensor_value", lambda T, x, v, mask, value: x.masked_fill(T.tensor(mask), v),
@@ -855,6 +898,14 @@ ROWS = [
     _inplace("fill_", "real", 2.5), _inplace("zero_", fd=False),
     _inplace2("add_"), _inplace2("sub_"), _inplace2("mul_"), _inplace2("div_"),
     _inplace2("pow_", ("positive", "real")), _inplace2("copy_"),
+    Row("scatter_", lambda T, x, src, dim, index: x.clone().scatter_(dim, T.tensor(index), src),
+        ("real", "real"), gen=_scatter_gen(), covers=("inplace.scatter_",)),
+    Row("scatter_:value", lambda T, x, dim, index: (x * 2).scatter_(dim, T.tensor(index),
+                                                                    value=0.5),
+        gen=_scatter_gen(value=True), covers=("inplace.scatter_",)),
+    Row("scatter_add_", lambda T, x, src, dim, index: x.clone().scatter_add_(
+        dim, T.tensor(index), src), ("real", "real"), gen=_scatter_gen(distinct=False),
+        covers=("inplace.scatter_add_",)),
     Row("masked_fill_", lambda T, x, mask, value: x.clone().masked_fill_(T.tensor(mask), value),
         gen=_masked_gen(), covers=("inplace.masked_fill_",)),
     Row("index_put_", lambda T, x, v, idx: x.clone().index_put_((T.tensor(idx),), v),

@@ -14,6 +14,7 @@ import pytest
 import torch as real_torch
 
 import leafgrad
+from _outcome import builtin_name
 
 def _set(t, i, v):
     t[i] = v
@@ -131,20 +132,13 @@ CASES = [
 ]
 
 
-def _builtin(cls):
-    for c in cls.__mro__:
-        if c.__module__ == "builtins":
-            return c.__name__
-    return cls.__name__
-
-
 def _outcome(T, fn):
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             r = fn(T)
     except Exception as e:  # noqa: BLE001
-        return ("error", _builtin(type(e)))
+        return ("error", builtin_name(type(e)))
     if isinstance(r, T.Tensor):
         return ("tensor", str(r.dtype), tuple(r.shape), r.tolist())
     return (type(r).__name__, r)

@@ -348,6 +348,22 @@ def index_put_(self, key, value):
     return apply(self, "__setitem__", _index_put, key, value)
 
 
+def scatter_(self, dim, index, src=None, *, value=None, reduce=None):
+    """In-place ``scatter`` (see ``indexing.scatter``); returns self."""
+    from .indexing import scatter
+    if src is None:
+        src = value
+    if isinstance(src, Tensor):
+        return apply(self, "scatter_", lambda a, s: scatter(a, dim, index, s, reduce=reduce), src)
+    return apply(self, "scatter_", lambda a: scatter(a, dim, index, src, reduce=reduce))
+
+
+def scatter_add_(self, dim, index, src):
+    """In-place ``scatter_add``; returns self."""
+    from .indexing import scatter_add
+    return apply(self, "scatter_add_", lambda a, s: scatter_add(a, dim, index, s), src)
+
+
 def masked_fill_(self, mask, value):
     from .indexing import masked_fill
     return apply(self, "masked_fill_", lambda a, v: masked_fill(a, mask, v), value)
