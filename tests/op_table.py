@@ -160,6 +160,64 @@ def _mm_gen(draw, kind):
 
 
 @st.composite
+def _square_gen(draw, rhs=False):
+    """A batch of square matrices (the rows shift them to be well conditioned); with
+    ``rhs``, also a right-hand side: a vector, a batch of vectors, or matrices whose
+    batch dims broadcast against A's."""
+    batch = tuple(draw(st.lists(st.integers(1, 3), max_size=2)))
+    n = draw(st.integers(1, 4))
+    if not rhs:
+        return ((batch + (n, n)),), {}
+    kind = draw(st.sampled_from(["vector", "batch_vector", "matrix"]))
+    if kind == "vector":
+        return (batch + (n, n), (n,)), {}
+    if kind == "batch_vector":
+        return (batch + (n, n), batch + (n,)), {}
+    bb = draw(mutually_broadcastable_shapes(num_shapes=2, base_shape=batch, max_dims=2,
+                                            max_side=3)).input_shapes[0]
+    return (batch + (n, n), bb + (n, draw(st.integers(1, 3)))), {"left": draw(st.booleans())}
+
+
+def _well_conditioned(T, x):
+    """x / 4 + 3 I: every Gershgorin disc stays clear of 0 (for x in [-2, 2], n <= 4)."""
+    return x / 4 + 3 * T.eye(x.shape[-1], dtype=x.dtype)
+
+
+def _solve(T, a, b, left=True):
+    a = _well_conditioned(T, a)
+    if not left:   # X A = B: B's last dim is A's size
+        return T.linalg.solve(a, b.mT, left=False)
+    return T.linalg.solve(a, b)
+
+
+@st.composite
+def _matrix_norm_gen(draw, ords):
+    s = draw(shape_st(min_dims=2))
+    nd = len(s)
+    d0, d1 = draw(st.permutations(list(range(nd))))[:2]
+    kw = {"ord": draw(st.sampled_from(ords)), "keepdim": draw(st.booleans())}
+    if (d0, d1) != (nd - 2, nd - 1) or draw(st.booleans()):
+        kw["dim"] = (d0 - nd if draw(st.booleans()) else d0, d1)
+    return (s,), kw
+
+
+@st.composite
+def _linalg_norm_gen(draw):
+    s = draw(shape_st(min_dims=1))
+    kind = draw(st.sampled_from(["default", "ord", "dim", "dims", "fro"]))
+    if kind == "ord":    # no dim: a 1-D or 2-D input
+        s = s[:2]
+        return (s,), {"ord": draw(st.sampled_from([1, 2, float("inf")] + (
+            [-1, "nuc"] if len(s) == 2 else [3, 0.5])))}
+    if kind == "dim":
+        return (s,), {"dim": draw(st.integers(-len(s), len(s) - 1)), "ord": draw(
+            st.sampled_from([None, 1, 3])), "keepdim": draw(st.booleans())}
+    if kind in ("dims", "fro") and len(s) >= 2:
+        return (s,), {"dim": (0, len(s) - 1), "ord": None if kind == "dims" else "fro"}
+    return (s,), {"keepdim": draw(st.booleans())}
+
+
+@st.composite
 def _reshape_gen(draw, fn_kind):
     s = draw(shape_st())
     n = int(np.prod(s))
@@ -713,6 +771,24 @@ ROWS = [
         gen=_mm_gen("addmm")),
     Row("addmm:beta_alpha", lambda T, c, a, b: T.addmm(c, a, b, beta=0.5, alpha=2.0),
         ("real", "real", "real"), gen=_mm_gen("addmm"), covers=("addmm",)),
+    Row("inv", lambda T, x: T.linalg.inv(_well_conditioned(T, x)), gen=_square_gen()),
+    Row("inv:method", lambda T, x: _well_conditioned(T, x).inverse() + T.inverse(
+        _well_conditioned(T, x)), gen=_square_gen(), covers=("inv",)),
+    Row("det", lambda T, x: T.linalg.det(_well_conditioned(T, x)), gen=_square_gen()),
+    Row("det:method", lambda T, x: T.det(_well_conditioned(T, x)) * _well_conditioned(T, x).det(),
+        gen=_square_gen(), covers=("det",)),
+    Row("solve", _solve, ("real", "real"), gen=_square_gen(rhs=True)),
+    # second order: leafgrad does not differentiate singular values twice
+    Row("svdvals", lambda T, x: T.linalg.svdvals(x), gen=shape_st(min_dims=2).map(
+        lambda s: ((s,), {})), second_order=False),
+    Row("vector_norm", lambda T, x, p, **kw: T.linalg.vector_norm(x, p, **kw),
+        gen=_norm_gen()),
+    Row("matrix_norm", lambda T, x, **kw: T.linalg.matrix_norm(x, **kw),
+        gen=_matrix_norm_gen(["fro", 1, -1, float("inf"), float("-inf")])),
+    Row("matrix_norm:svd", lambda T, x, **kw: T.linalg.matrix_norm(x, **kw),
+        gen=_matrix_norm_gen([2, -2, "nuc"]), second_order=False, covers=("matrix_norm",)),
+    Row("linalg_norm", lambda T, x, **kw: T.linalg.norm(x, **kw), gen=_linalg_norm_gen(),
+        second_order=False),
     Row("einsum", lambda T, *xs, eq: T.einsum(eq, *xs), ("real",), gen=_einsum_gen(),
         variadic=True),
     Row("linear", _F("linear"), ("real",), gen=_linear_gen(), variadic=True),

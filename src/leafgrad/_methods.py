@@ -339,7 +339,7 @@ _METHODS = {
     "scatter": I.scatter, "scatter_add": I.scatter_add, "unique": I.unique,
     # linear algebra
     "matmul": L.matmul, "mm": L.mm, "mv": L.mv, "dot": L.dot, "bmm": L.bmm, "outer": L.outer,
-    "addmm": L.addmm, "inner": L.dot,
+    "addmm": L.addmm, "inner": L.dot, "inverse": L.inv, "det": L.det,
     # in-place
     "add_": IP.add_, "sub_": IP.sub_, "mul_": IP.mul_, "div_": IP.div_, "pow_": IP.pow_,
     "neg_": IP.neg_, "exp_": IP.exp_, "log_": IP.log_, "sqrt_": IP.sqrt_, "abs_": IP.abs_,
