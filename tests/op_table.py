@@ -160,6 +160,64 @@ def _mm_gen(draw, kind):
 
 
 @st.composite
+def _square_gen(draw, rhs=False):
+    """A batch of square matrices (the rows shift them to be well conditioned); with
+    ``rhs``, also a right-hand side: a vector, a batch of vectors, or matrices whose
+    batch dims broadcast against A's."""
+    batch = tuple(draw(st.lists(st.integers(1, 3), max_size=2)))
+    n = draw(st.integers(1, 4))
+    if not rhs:
+        return ((batch + (n, n)),), {}
+    kind = draw(st.sampled_from(["vector", "batch_vector", "matrix"]))
+    if kind == "vector":
+        return (batch + (n, n), (n,)), {}
+    if kind == "batch_vector":
+        return (batch + (n, n), batch + (n,)), {}
+    bb = draw(mutually_broadcastable_shapes(num_shapes=2, base_shape=batch, max_dims=2,
+                                            max_side=3)).input_shapes[0]
+    return (batch + (n, n), bb + (n, draw(st.integers(1, 3)))), {"left": draw(st.booleans())}
+
+
+def _well_conditioned(T, x):
+    """x / 4 + 3 I: every Gershgorin disc stays clear of 0 (for x in [-2, 2], n <= 4)."""
+    return x / 4 + 3 * T.eye(x.shape[-1], dtype=x.dtype)
+
+
+def _solve(T, a, b, left=True):
+    a = _well_conditioned(T, a)
+    if not left:   # X A = B: B's last dim is A's size
+        return T.linalg.solve(a, b.mT, left=False)
+    return T.linalg.solve(a, b)
+
+
+@st.composite
+def _matrix_norm_gen(draw, ords):
+    s = draw(shape_st(min_dims=2))
+    nd = len(s)
+    d0, d1 = draw(st.permutations(list(range(nd))))[:2]
+    kw = {"ord": draw(st.sampled_from(ords)), "keepdim": draw(st.booleans())}
+    if (d0, d1) != (nd - 2, nd - 1) or draw(st.booleans()):
+        kw["dim"] = (d0 - nd if draw(st.booleans()) else d0, d1)
+    return (s,), kw
+
+
+@st.composite
+def _linalg_norm_gen(draw):
+    s = draw(shape_st(min_dims=1))
+    kind = draw(st.sampled_from(["default", "ord", "dim", "dims", "fro"]))
+    if kind == "ord":    # no dim: a 1-D or 2-D input
+        s = s[:2]
+        return (s,), {"ord": draw(st.sampled_from([1, 2, float("inf")] + (
+            [-1, "nuc"] if len(s) == 2 else [3, 0.5])))}
+    if kind == "dim":
+        return (s,), {"dim": draw(st.integers(-len(s), len(s) - 1)), "ord": draw(
+            st.sampled_from([None, 1, 3])), "keepdim": draw(st.booleans())}
+    if kind in ("dims", "fro") and len(s) >= 2:
+        return (s,), {"dim": (0, len(s) - 1), "ord": None if kind == "dims" else "fro"}
+    return (s,), {"keepdim": draw(st.booleans())}
+
+
+@st.composite
 def _reshape_gen(draw, fn_kind):
     s = draw(shape_st())
     n = int(np.prod(s))
@@ -367,6 +425,34 @@ def _gather_gen(draw):
     idx = np.array(draw(st.lists(st.integers(0, s[d] - 1), min_size=cnt, max_size=cnt)),
                    np.int64).reshape(ishape)
     return (s,), {"dim": d, "index": idx}
+
+
+@st.composite
+def _scatter_gen(draw, distinct=True, value=False):
+    """(input, src) shapes and an index for scatter along a drawn dim: the index is
+    no larger than the input outside ``dim``; ``distinct``: no position is written
+    twice (PyTorch does not say which write wins)."""
+    s = draw(shape_st(min_dims=1))
+    nd = len(s)
+    d = draw(st.integers(-nd, nd - 1))
+    ishape = tuple(draw(st.integers(1, s[i] if (i != d % nd or distinct) else 4))
+                   for i in range(nd))
+    rng = np.random.default_rng(draw(st.integers(0, 2 ** 32 - 1)))
+    if distinct:     # along dim: a random arrangement of distinct rows for every column
+        idx = np.argsort(rng.random(ishape[:d % nd] + (s[d],) + ishape[d % nd + 1:]),
+                         axis=d)[tuple(slice(0, n) for n in ishape)]
+    else:
+        idx = rng.integers(0, s[d], ishape)
+    return ((s,) if value else (s, ishape)), {"dim": d, "index": idx.astype(np.int64)}
+
+
+@st.composite
+def _unique_gen(draw):
+    s = draw(shape_st())
+    kw = {k: draw(st.booleans()) for k in ("sorted", "return_inverse", "return_counts")}
+    if s and draw(st.booleans()):
+        kw["dim"] = draw(st.integers(-len(s), len(s) - 1))
+    return (s,), kw
 
 
 @st.composite
@@ -698,6 +784,24 @@ ROWS = [
         gen=_mm_gen("addmm")),
     Row("addmm:beta_alpha", lambda T, c, a, b: T.addmm(c, a, b, beta=0.5, alpha=2.0),
         ("real", "real", "real"), gen=_mm_gen("addmm"), covers=("addmm",)),
+    Row("inv", lambda T, x: T.linalg.inv(_well_conditioned(T, x)), gen=_square_gen()),
+    Row("inv:method", lambda T, x: _well_conditioned(T, x).inverse() + T.inverse(
+        _well_conditioned(T, x)), gen=_square_gen(), covers=("inv",)),
+    Row("det", lambda T, x: T.linalg.det(_well_conditioned(T, x)), gen=_square_gen()),
+    Row("det:method", lambda T, x: T.det(_well_conditioned(T, x)) * _well_conditioned(T, x).det(),
+        gen=_square_gen(), covers=("det",)),
+    Row("solve", _solve, ("real", "real"), gen=_square_gen(rhs=True)),
+    # second order: leafgrad does not differentiate singular values twice
+    Row("svdvals", lambda T, x: T.linalg.svdvals(x), gen=shape_st(min_dims=2).map(
+        lambda s: ((s,), {})), second_order=False),
+    Row("vector_norm", lambda T, x, p, **kw: T.linalg.vector_norm(x, p, **kw),
+        gen=_norm_gen()),
+    Row("matrix_norm", lambda T, x, **kw: T.linalg.matrix_norm(x, **kw),
+        gen=_matrix_norm_gen(["fro", 1, -1, float("inf"), float("-inf")])),
+    Row("matrix_norm:svd", lambda T, x, **kw: T.linalg.matrix_norm(x, **kw),
+        gen=_matrix_norm_gen([2, -2, "nuc"]), second_order=False, covers=("matrix_norm",)),
+    Row("linalg_norm", lambda T, x, **kw: T.linalg.norm(x, **kw), gen=_linalg_norm_gen(),
+        second_order=False),
     Row("einsum", lambda T, *xs, eq: T.einsum(eq, *xs), ("real",), gen=_einsum_gen(),
         variadic=True),
     Row("linear", _F("linear"), ("real",), gen=_linear_gen(), variadic=True),
@@ -768,6 +872,21 @@ ROWS = [
     Row("gather", lambda T, x, dim, index: T.gather(x, dim, T.tensor(index)), gen=_gather_gen()),
     Row("take_along_dim", lambda T, x, dim, index: T.take_along_dim(x, T.tensor(index), dim),
         gen=_gather_gen()),
+    Row("scatter", lambda T, x, src, dim, index: T.scatter(x, dim, T.tensor(index), src),
+        ("real", "real"), gen=_scatter_gen()),
+    Row("scatter:value", lambda T, x, dim, index: x.scatter(dim, T.tensor(index), -1.5),
+        gen=_scatter_gen(value=True), covers=("scatter",)),
+    Row("scatter_add", lambda T, x, src, dim, index: T.scatter_add(x, dim, T.tensor(index), src),
+        ("real", "real"), gen=_scatter_gen(distinct=False)),
+    Row("scatter_add:method", lambda T, x, src, dim, index: x.scatter_add(dim, T.tensor(index),
+                                                                         src),
+        ("real", "real"), gen=_scatter_gen(distinct=False), covers=("scatter_add",)),
+    # rounded values repeat; the values output is not differentiable (NotImplementedError
+    # in both at backward)
+    Row("unique", lambda T, x, **kw: T.unique((x * 2).round(), **kw), gen=_unique_gen(),
+        fd=False),
+    Row("unique:method", lambda T, x, **kw: (x * 2).round().detach().unique(**kw),
+        gen=_unique_gen(), fd=False, covers=("unique",)),
     Row("masked_fill", lambda T, x, mask, value: T.masked_fill(x, T.tensor(mask), value),
         gen=_masked_gen()),
     Row("masked_fill:tensor_value", lambda T, x, v, mask, value: x.masked_fill(T.tensor(mask), v),
@@ -868,6 +987,14 @@ ROWS = [
     _inplace("fill_", "real", 2.5), _inplace("zero_", fd=False),
     _inplace2("add_"), _inplace2("sub_"), _inplace2("mul_"), _inplace2("div_"),
     _inplace2("pow_", ("positive", "real")), _inplace2("copy_"),
+    Row("scatter_", lambda T, x, src, dim, index: x.clone().scatter_(dim, T.tensor(index), src),
+        ("real", "real"), gen=_scatter_gen(), covers=("inplace.scatter_",)),
+    Row("scatter_:value", lambda T, x, dim, index: (x * 2).scatter_(dim, T.tensor(index),
+                                                                    value=0.5),
+        gen=_scatter_gen(value=True), covers=("inplace.scatter_",)),
+    Row("scatter_add_", lambda T, x, src, dim, index: x.clone().scatter_add_(
+        dim, T.tensor(index), src), ("real", "real"), gen=_scatter_gen(distinct=False),
+        covers=("inplace.scatter_add_",)),
     Row("masked_fill_", lambda T, x, mask, value: x.clone().masked_fill_(T.tensor(mask), value),
         gen=_masked_gen(), covers=("inplace.masked_fill_",)),
     Row("index_put_", lambda T, x, v, idx: x.clone().index_put_((T.tensor(idx),), v),

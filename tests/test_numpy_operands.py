@@ -16,6 +16,7 @@ import pytest
 import torch
 
 import leafgrad
+from _outcome import builtin_name
 
 ARRAYS = {
     "f64": np.array([1.0, 2.0, 3.0]), "f32": np.array([1, 2, 3], np.float32),
@@ -38,13 +39,6 @@ OPS = {
 }
 
 
-def _builtin(cls):
-    for c in cls.__mro__:
-        if c.__module__ == "builtins":
-            return c.__name__
-    return cls.__name__
-
-
 def _outcome(T, op, arr, tensor, side):
     t = TENSORS[tensor](T)
     a = ARRAYS[arr].copy()
@@ -53,7 +47,7 @@ def _outcome(T, op, arr, tensor, side):
             warnings.simplefilter("ignore")
             r = OPS[op](a, t) if side == "left" else OPS[op](t, a)
     except Exception as e:   # noqa: BLE001
-        return ("error", _builtin(type(e)))
+        return ("error", builtin_name(type(e)))
     if isinstance(r, (T.Tensor,)):
         return ("tensor", str(r.dtype), tuple(r.shape), r.requires_grad,
                 np.array(r.detach().tolist(), dtype=np.float64))

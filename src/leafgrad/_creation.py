@@ -11,7 +11,7 @@ import warnings
 
 import numpy as np
 
-from . import _dtype, _errors
+from . import _dtype, _errors, _scalars
 from ._tensor import Tensor
 from .autograd.grad_mode import mode as _mode
 
@@ -64,12 +64,8 @@ def _check_device(d):
 def _infer_dtype(data):
     """dtype PyTorch infers from nested Python data."""
     kinds = set()
-    stack = [data]
-    while stack:
-        v = stack.pop()
-        if isinstance(v, (list, tuple)):
-            stack.extend(v)
-        elif isinstance(v, Tensor):
+    for v in _leaves(data):
+        if isinstance(v, Tensor):
             kinds.add(v.dtype)
         elif isinstance(v, bool) or isinstance(v, np.bool_):
             kinds.add(_dtype.bool_)
@@ -110,16 +106,55 @@ def _as_array(data, dtype):
         data = _unwrap(data)
     try:
         arr = np.array(data, dtype=dtype.np if dtype.np.kind != "b" else None)
+    except OverflowError:
+        arr = _out_of_range(data, dtype.np)
     except (ValueError, TypeError) as e:
         if "inhomogeneous" in str(e) or "sequence" in str(e):
             raise ValueError("expected sequence of equal-length lists: %s. Fix: make every "
                              "row the same length." % e) from None
-        raise TypeError(str(e)) from None
+        if "NaN" in str(e):     # nan into an integer dtype
+            arr = _out_of_range(data, dtype.np)
+        else:
+            raise TypeError(str(e)) from None
     if arr.dtype == object:
-        raise TypeError("Could not infer dtype of the given data (mixed or ragged elements)")
+        if dtype.np.kind == "b":       # ints beyond 64 bits: their truth value, as PyTorch
+            arr = np.array(data, dtype=np.bool_)
+        else:
+            raise TypeError("Could not infer dtype of the given data (mixed or ragged "
+                            "elements)")
     if arr.dtype != dtype.np:
         arr = arr.astype(dtype.np)
     return arr
+
+
+def _leaves(data):
+    """What nested lists/tuples hold (numbers, tensors, arrays), flattened."""
+    stack = [data]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, (list, tuple)):
+            stack.extend(v)
+        else:
+            yield v
+
+
+def _numbers(data):
+    """The numbers inside nested lists/tuples/tensors, flattened."""
+    for v in _leaves(data):
+        if isinstance(v, Tensor):
+            yield from np.ravel(v._data).tolist()
+        else:
+            yield v
+
+
+def _out_of_range(data, npd):
+    """NumPy refused a number of ``data`` for ``npd``: raise PyTorch's error for it
+    (see ``_scalars``), or build the array as PyTorch does (uint8 takes -1 as 255)."""
+    nums = list(_numbers(data))
+    _scalars.check_data(nums, npd)
+    ints = all(isinstance(v, numbers.Integral) for v in nums)
+    with np.errstate(all="ignore"):
+        return np.array(data, dtype=np.int64 if ints else np.float64).astype(npd)
 
 
 def _unwrap(data):
@@ -163,6 +198,13 @@ def tensor(data, dtype=None, device=None, requires_grad=False, pin_memory=False)
 
 
 def scalar_tensor(s, dtype=None, device=None, requires_grad=False):
+    """A 0-d tensor of the number ``s`` (float32 unless ``dtype`` is given).
+
+    Raises:
+        OverflowError: for an int beyond 64 bits (PyTorch's Scalar).
+    """
+    if isinstance(s, int) and not _scalars.I64_MIN <= s <= _scalars.U64_MAX:
+        raise _scalars.too_big_for_scalar(s)
     return tensor(float(s) if dtype is None else s, dtype=dtype, requires_grad=requires_grad)
 
 
@@ -198,6 +240,10 @@ def _size(size):
         bad = next((s for s in size if not hasattr(s, "__index__")), None)
         raise TypeError("size must be a tuple of ints, but found element of type %s: %r"
                         % (type(bad).__name__, tuple(size))) from None
+    big = next((s for s in size if not _scalars.I64_MIN <= s <= _scalars.I64_MAX), None)
+    if big is not None:
+        raise TypeError("size: failed to unpack %d (Overflow when unpacking long long): a "
+                        "dimension must fit in int64." % big)
     if any(s < 0 for s in size):
         raise RuntimeError("Trying to create tensor with negative dimension %d: %s"
                            % (min(size), list(size)))
@@ -237,6 +283,7 @@ def full(size, fill_value, dtype=None, device=None, requires_grad=False, out=Non
         dtype = _infer_dtype(fill_value if not isinstance(fill_value, Tensor) else fill_value.item())
     if isinstance(fill_value, Tensor):
         fill_value = fill_value.item()
+    fill_value = _scalars.check_scalar_write(fill_value, _dtype.to_dtype(dtype).np)
     return _finish(np.full(_size((size,)) if isinstance(size, int) else _size(tuple(size)),
                            fill_value, _dtype.to_dtype(dtype).np), requires_grad)
 
@@ -273,6 +320,9 @@ def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=Fa
     if end is None:
         start, end = 0, start
     vals = [v.item() if isinstance(v, Tensor) else v for v in (start, end, step)]
+    for v in vals:
+        if isinstance(v, int) and not _scalars.I64_MIN <= v <= _scalars.U64_MAX:
+            raise _scalars.too_big_for_scalar(v)
     start, end, step = vals
     if step == 0:
         raise RuntimeError("step must be nonzero")
@@ -281,6 +331,9 @@ def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=Fa
     if dtype is None:
         dtype = _dtype.int64 if all(isinstance(v, int) for v in vals) else _dtype.get_default_dtype()
     dtype = _dtype.to_dtype(dtype)
+    if dtype.np.kind in "iu":
+        for v in vals:
+            _scalars.check_scalar_write(v, dtype.np)
     import math
     n = max(0, math.ceil((end - start) / step))
     arr = (start + np.arange(n, dtype=np.float64) * step) if dtype.is_floating_point else \

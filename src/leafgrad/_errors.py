@@ -255,3 +255,11 @@ def ndarray_compare():
         "'<', '<=', '>' and '>=' are not supported between instances of 'Tensor' and "
         "'numpy.ndarray' (PyTorch refuses them too). Fix: convert the array first, "
         "torch.from_numpy(a), or compare t.numpy() with it.")
+
+
+class LinAlgError(RuntimeError):
+    """``torch.linalg.LinAlgError``: a matrix that the decomposition cannot handle
+    (a singular matrix given to inv or solve)."""
+
+
+LinAlgError.__module__ = "torch.linalg"

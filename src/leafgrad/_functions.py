@@ -8,8 +8,9 @@ from .ops.elementwise import (abs, acos, add, allclose, asin, asinh, atan, atan2
                               rsqrt, sigmoid, sign, signbit, sin, sinh, sqrt, square, sub, tan,
                               tanh, trunc, where)
 from .ops.indexing import (argwhere, gather, index_select, masked_fill, masked_select, nonzero,
-                           take_along_dim, tril, triu)
-from .ops.linalg import addmm, bmm, dot, einsum, inner, matmul, mm, mv, outer, vdot
+                           scatter, scatter_add, take_along_dim, tril, triu, unique)
+from .ops.linalg import addmm, bmm, det, dot, einsum, inner, matmul, mm, mv, outer, vdot
+from .ops.linalg import inv as inverse
 from .ops.reduction import (all, amax, amin, any, argmax, argmin, count_nonzero, cumsum,
                             logsumexp, max, mean, min, norm, prod, std, sum, var)
 from .ops.shape import (broadcast_shapes, broadcast_tensors, broadcast_to, cat, chunk, clone,

@@ -346,15 +346,16 @@ _METHODS = {
     "index_select": I.index_select, "gather": I.gather, "masked_fill": _masked_fill,
     "masked_select": I.masked_select, "nonzero": I.nonzero, "argwhere": I.argwhere,
     "take_along_dim": I.take_along_dim, "tril": I.tril, "triu": I.triu,
+    "scatter": I.scatter, "scatter_add": I.scatter_add, "unique": I.unique,
     # linear algebra
     "matmul": L.matmul, "mm": L.mm, "mv": L.mv, "dot": L.dot, "bmm": L.bmm, "outer": L.outer,
-    "addmm": L.addmm, "inner": L.dot,
+    "addmm": L.addmm, "inner": L.dot, "inverse": L.inv, "det": L.det,
     # in-place
     "add_": IP.add_, "sub_": IP.sub_, "mul_": IP.mul_, "div_": IP.div_, "pow_": IP.pow_,
     "neg_": IP.neg_, "exp_": IP.exp_, "log_": IP.log_, "sqrt_": IP.sqrt_, "abs_": IP.abs_,
     "relu_": IP.relu_, "sigmoid_": IP.sigmoid_, "tanh_": IP.tanh_, "clamp_": IP.clamp_,
     "clip_": IP.clamp_, "clamp_min_": IP.clamp_min_, "clamp_max_": IP.clamp_max_,
-    "index_put_": _index_put_,
+    "index_put_": _index_put_, "scatter_": IP.scatter_, "scatter_add_": IP.scatter_add_,
     "index_put": lambda self, indices, values, accumulate=False: _index_put_(
         S.clone(self), indices, values, accumulate),
     "fill_": IP.fill_, "zero_": IP.zero_, "copy_": IP.copy_, "masked_fill_": IP.masked_fill_,

@@ -18,6 +18,7 @@ except ImportError:  # pragma: no cover - the venv has torch
     real_torch = None
 
 import leafgrad
+from _outcome import builtin_name
 
 # Warnings PyTorch gives only once per process (TORCH_WARN_ONCE): the order
 # in which cases run decides whether they show, so they are checked apart.
@@ -35,17 +36,10 @@ class Recorder:
         try:
             fn()
         except Exception as e:  # noqa: BLE001
-            self.records.append((name, ("error", _builtin(type(e)), str(e))))
+            self.records.append((name, ("error", builtin_name(type(e)), str(e))))
             return e
         self.records.append((name, ("error", None, "no error")))
         return None
-
-
-def _builtin(cls):
-    for c in cls.__mro__:
-        if c.__module__ == "builtins":
-            return c.__name__
-    return cls.__name__
 
 
 def _is_tensor(v):
@@ -105,7 +99,7 @@ def run(case, module):
             case(module, R)
         except Exception as e:  # noqa: BLE001
             err = e
-    cats = sorted({_builtin(w.category) for w in ws
+    cats = sorted({builtin_name(w.category) for w in ws
                    if not any(str(w.message).startswith(o) for o in _ONCE)
                    and not issubclass(w.category, (DeprecationWarning, FutureWarning))})
     return R.records, cats, err

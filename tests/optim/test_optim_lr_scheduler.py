@@ -89,3 +89,83 @@ def test_scheduler_state_dict_and_errors():
         loptim.lr_scheduler.StepLR(object(), 2)
     with pytest.raises(KeyError, match="initial_lr"):
         loptim.lr_scheduler.StepLR(opts()[0], 2, last_epoch=3)
+
+
+ONE_CYCLE = [
+    ("SGD", dict(max_lr=0.5, total_steps=300)),
+    ("SGD", dict(max_lr=[0.5, 0.2], total_steps=250, anneal_strategy="linear",
+                 pct_start=0.25)),
+    ("SGD", dict(max_lr=1.0, epochs=10, steps_per_epoch=30, three_phase=True,
+                 base_momentum=0.8, max_momentum=[0.9, 0.95])),
+    ("SGD", dict(max_lr=0.3, total_steps=200, cycle_momentum=False, div_factor=10.0,
+                 final_div_factor=100.0)),
+    ("Adam", dict(max_lr=0.01, total_steps=300)),
+    ("Adam", dict(max_lr=0.01, total_steps=301, three_phase=True, anneal_strategy="linear")),
+    ("AdamW", dict(max_lr=[0.02, 0.01], total_steps=120, pct_start=0.5)),
+]
+
+
+def _one_cycle_pair(opt_name, kw):
+    import numpy as np
+    rng = np.random.default_rng(0)
+    w0 = [rng.normal(size=(3,)).astype(np.float32) for _ in range(2)]
+    lps = [lnn.Parameter(lg.tensor(w)) for w in w0]
+    tps = [torch.nn.Parameter(torch.tensor(w)) for w in w0]
+    extra = {"momentum": 0.9} if opt_name == "SGD" else {}
+    lo = getattr(loptim, opt_name)([{"params": [p]} for p in lps], lr=0.1, **extra)
+    to = getattr(torch.optim, opt_name)([{"params": [p]} for p in tps], lr=0.1, **extra)
+    return (lo, lps, loptim.lr_scheduler.OneCycleLR(lo, **kw),
+            to, tps, torch.optim.lr_scheduler.OneCycleLR(to, **kw))
+
+
+@pytest.mark.parametrize("opt_name,kw", ONE_CYCLE, ids=[str(i) for i in range(len(ONE_CYCLE))])
+def test_one_cycle_matches_torch(opt_name, kw):
+    """The lr and momentum (beta1) trajectories over the whole cycle, and the weights
+    they train (a quadratic loss), step for step; then stepping past the end raises."""
+    lo, lps, ls, to, tps, ts = _one_cycle_pair(opt_name, kw)
+    key = "momentum" if opt_name == "SGD" else "betas"
+    total = ts.total_steps
+    for step in range(total):
+        assert ls.get_last_lr() == pytest.approx(ts.get_last_lr(), rel=1e-12, abs=1e-18), step
+        for gl, gt in zip(lo.param_groups, to.param_groups):
+            assert gl[key] == pytest.approx(gt[key], rel=1e-12), step
+        for lp, tp in zip(lps, tps):
+            ((lp - 1.0) ** 2).sum().backward()
+            ((tp - 1.0) ** 2).sum().backward()
+        lo.step()
+        to.step()
+        lo.zero_grad()
+        to.zero_grad()
+        if step < total - 1:
+            ls.step()
+            ts.step()
+    for lp, tp in zip(lps, tps):
+        assert lp.detach().numpy() == pytest.approx(tp.detach().numpy(), rel=1e-4, abs=1e-6)
+    ls.step()
+    ts.step()
+    assert ls.get_last_lr() == pytest.approx(ts.get_last_lr(), rel=1e-12, abs=1e-18)
+    with pytest.raises(ValueError, match="Tried to step"):
+        ls.step()
+    with pytest.raises(ValueError, match="Tried to step"):
+        ts.step()
+    sd = ls.state_dict()
+    assert sd["total_steps"] == total and sd["_schedule_phases"] == ts.state_dict()[
+        "_schedule_phases"]
+
+
+def test_one_cycle_errors_as_torch():
+    for bad in (dict(max_lr=0.1), dict(max_lr=0.1, total_steps=0),
+                dict(max_lr=0.1, epochs=2, steps_per_epoch=0),
+                dict(max_lr=0.1, total_steps=10, pct_start=1),
+                dict(max_lr=0.1, total_steps=10, anneal_strategy="step"),
+                dict(max_lr=[0.1, 0.2], total_steps=10)):
+        lo, to = opts()
+        with pytest.raises(ValueError):
+            torch.optim.lr_scheduler.OneCycleLR(to, **bad)
+        with pytest.raises(ValueError):
+            loptim.lr_scheduler.OneCycleLR(lo, **bad)
+    lp = lnn.Parameter(lg.ones(1))
+    with pytest.raises(ValueError, match="cycle_momentum=False"):
+        loptim.lr_scheduler.OneCycleLR(loptim.Adagrad([lp]), max_lr=0.1, total_steps=5)
+    loptim.lr_scheduler.OneCycleLR(loptim.Adagrad([lp]), max_lr=0.1, total_steps=5,
+                                   cycle_momentum=False)

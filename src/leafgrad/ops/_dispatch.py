@@ -8,7 +8,7 @@ of the promoted dtype, with PyTorch's promotion rules.
 """
 import numpy as np
 
-from .. import _dtype, _errors
+from .. import _dtype, _errors, _scalars
 from .._dtype import _FROM_NP, result_type
 from .._tensor import InferenceTensor, Tensor
 from ..autograd.grad_mode import mode
@@ -19,6 +19,7 @@ _new = object.__new__
 _make_plain = Tensor._make_plain
 _make_nonleaf = Tensor._make_nonleaf
 _NUMBER = (int, float, bool)
+_I64 = np.dtype(np.int64)
 _NO_EDGE = (None, 0)
 _TRUE1 = (True,)
 _NEEDS2 = {(a, b): (a, b) for a in (False, True) for b in (False, True)}
@@ -231,6 +232,11 @@ def binary_operands(a, b, floating=False):
         xa = ta._data
         kind = xa.dtype.kind
         tb_kind = type(b)
+        # an int beyond int64, or one an int8/int32/uint8 tensor cannot hold: PyTorch's
+        # Scalar rules (OverflowError beyond 64 bits, else wrapped into the tensor's dtype)
+        if tb_kind is int and not (-9223372036854775808 <= b <= 9223372036854775807 and (
+                kind not in "iu" or xa.dtype is _I64)) and (not floating or kind in "fc"):
+            b = _scalars.scalar_operand(b, xa.dtype)
         # NumPy treats Python numbers as 'weak' (NEP 50), as PyTorch does,
         # as long as the tensor's category is at least the number's.
         if (kind in "fc" or (tb_kind is int and kind in "iu") or tb_kind is bool) and (
@@ -240,6 +246,9 @@ def binary_operands(a, b, floating=False):
         xb = tb._data
         kind = xb.dtype.kind
         ta_kind = type(a)
+        if ta_kind is int and not (-9223372036854775808 <= a <= 9223372036854775807 and (
+                kind not in "iu" or xb.dtype is _I64)) and (not floating or kind in "fc"):
+            a = _scalars.scalar_operand(a, xb.dtype)
         if (kind in "fc" or (ta_kind is int and kind in "iu") or ta_kind is bool) and (
                 not floating or kind in "fc"):
             return None, tb, a, xb
@@ -258,6 +267,10 @@ def binary_operands(a, b, floating=False):
     if floating and rt._category < 2:
         rt = _dtype.get_default_dtype()
     npd = rt.np
+    if type(a) is int:
+        a = _scalars.scalar_operand(a, npd)
+    if type(b) is int:
+        b = _scalars.scalar_operand(b, npd)
     xa = ta._data.astype(npd, copy=False) if ta is not None else npd.type(a)
     xb = tb._data.astype(npd, copy=False) if tb is not None else npd.type(b)
     if ta is not None and xa.dtype != ta._data.dtype:

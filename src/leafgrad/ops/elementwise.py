@@ -11,7 +11,7 @@ import math
 
 import numpy as np
 
-from .. import _dtype
+from .. import _dtype, _scalars
 from .._tensor import Tensor
 from ..autograd.graph import Node
 from ._dispatch import binary_operands, broadcast_error, record, to_tensor
@@ -603,6 +603,10 @@ def clamp(input, min=None, max=None):
     x = input._data
     if x.dtype.kind in "iub" and (isinstance(min, float) or isinstance(max, float)):
         x = x.astype(_dtype.get_default_dtype().np)
+    for b in (min, max):
+        if isinstance(b, int) and not isinstance(b, bool) and (
+                x.dtype.kind in "iu" or not _scalars.I64_MIN <= b <= _scalars.U64_MAX):
+            _scalars.check_scalar_write(b, x.dtype)     # PyTorch's Scalar conversion
     out = np.clip(x, min, max)
     return record(ClampBackward1, out, (input,), saved=(input,), args=(min, max))
 

@@ -193,20 +193,204 @@ def gather(input, dim, index, *, sparse_grad=False):
     return record(GatherBackward0, out, (input,), args=(x.shape, d, idx))
 
 
-def _scatter_zero_backward(ctx, g):
-    shape, dim, idx = ctx.args
-    return (gather(g, dim, Tensor._make_plain(idx)),)
+# ---------------------------------------------------------------- scatter
+def _scatter_grid(dim, idx):
+    """Index arrays addressing, for every position of ``idx``, the element
+    ``idx[pos]`` along ``dim`` (the other coordinates as in ``pos``)."""
+    grid = list(np.indices(idx.shape, sparse=True))
+    grid[dim] = idx
+    return tuple(grid)
 
 
-ScatterAddBackward0 = _node("ScatterAddBackward0", _scatter_zero_backward)
+def _src_grad(g, dim, idx, src_shape, name):
+    # derivatives.yaml: src: grad.gather(dim, index); a src larger than the index
+    # gets an index-shaped gradient, which PyTorch's engine refuses
+    if tuple(idx.shape) != (tuple(src_shape) or (1,) * idx.ndim):
+        raise RuntimeError("Function %s returned an invalid gradient at index 1 - got %s but "
+                           "expected shape compatible with %s. (src larger than index: only "
+                           "the first index.shape elements of src are used, so pass "
+                           "src[:index.shape] to backpropagate.)"
+                           % (name, list(idx.shape), list(src_shape)))
+    gs = gather(g, dim, Tensor._make_plain(idx))
+    return gs.reshape(()) if not src_shape else gs       # a 0-d src
+
+
+def _scatter_add_backward(ctx, g):
+    # self: grad; src: grad.gather(dim, index)
+    dim, idx, src_shape = ctx.args
+    ns, nsrc = ctx.needs_input_grad
+    return (g if ns else None,
+            _src_grad(g, dim, idx, src_shape, "ScatterAddBackward0") if nsrc else None)
+
+
+def _scatter_src_backward(ctx, g):
+    # self: grad.scatter(dim, index, 0); src: grad.gather(dim, index)
+    dim, idx, src_shape = ctx.args
+    ns, nsrc = ctx.needs_input_grad
+    return (_scatter_value(g, dim, idx, 0) if ns else None,
+            _src_grad(g, dim, idx, src_shape, "ScatterBackward0") if nsrc else None)
+
+
+def _scatter_value_backward(ctx, g):
+    dim, idx = ctx.args
+    return (_scatter_value(g, dim, idx, 0),)
+
+
+ScatterAddBackward0 = _node("ScatterAddBackward0", _scatter_add_backward)
+ScatterBackward0 = _node("ScatterBackward0", _scatter_src_backward)
+ScatterBackward1 = _node("ScatterBackward1", _scatter_value_backward)
 
 
 def scatter_add_zeros(g, shape, dim, idx):
+    """Zeros of ``shape`` with ``g`` added at ``idx`` along ``dim`` (gather's backward)."""
     z = np.zeros(shape, g._data.dtype)
-    grid = list(np.indices(idx.shape, sparse=True))
-    grid[dim] = idx
-    np.add.at(z, tuple(grid), g._data)
-    return record(ScatterAddBackward0, z, (g,), args=(shape, dim, idx))
+    np.add.at(z, _scatter_grid(dim, idx), g._data)
+    return record(ScatterAddBackward0, z, (None, g), args=(dim, idx, g._data.shape))
+
+
+def _scatter_args(input, dim, index, src, name):
+    """Checked (x, dim, index array, src array) for scatter/scatter_add, with PyTorch's
+    errors; a 0-d input or index counts as one element."""
+    x = input._data
+    d = _wrap_dim(dim, x.ndim)
+    idx = index._data if isinstance(index, Tensor) else np.asarray(index)
+    if idx.dtype.kind not in "iu":
+        raise RuntimeError("%s(): Expected dtype int32/int64 for index (got %s). Fix: "
+                           "index.long()" % (name, idx.dtype))
+    nd = max(x.ndim, 1)
+    if idx.ndim == 0:
+        idx = idx.reshape((1,) * nd)
+    if idx.ndim != nd:
+        raise RuntimeError("Index tensor must have the same number of dimensions as self "
+                           "tensor (%d vs %d)" % (idx.ndim, nd))
+    if src is not None:
+        sd = src._data
+        if sd.dtype != x.dtype:
+            raise RuntimeError("%s(): Expected self.dtype to be equal to src.dtype (%s vs %s). "
+                               "Fix: src.to(self.dtype)" % (name, x.dtype, sd.dtype))
+        if sd.ndim == 0:
+            sd = sd.reshape((1,) * nd)
+        if sd.ndim != nd:
+            raise RuntimeError("Index tensor must have the same number of dimensions as src "
+                               "tensor")
+    xs = x.shape if x.ndim else (1,)
+    too_big = any(idx.shape[i] > xs[i] for i in range(nd) if i != d) or (
+        src is not None and any(i > s for i, s in zip(idx.shape, sd.shape)))
+    if too_big:
+        raise RuntimeError("Expected index %s to be no larger than self %s apart from dimension "
+                           "%d%s" % (list(idx.shape), list(x.shape), d,
+                                     "" if src is None else " and to be no larger size than "
+                                     "src %s" % list(src._data.shape)))
+    if idx.size and (idx.max() >= xs[d] or idx.min() < 0):
+        bad = idx.max() if idx.max() >= xs[d] else idx.min()
+        raise RuntimeError("index %d is out of bounds for dimension %d with size %d"
+                           % (bad, d, xs[d]))
+    if src is not None:
+        sd = sd[tuple(slice(0, n) for n in idx.shape)]
+    return x, d, idx, (sd if src is not None else None)
+
+
+def _scatter_value(input, dim, idx, value):
+    x = input._data
+    out = x.copy()
+    out.reshape(x.shape if x.ndim else (1,))[_scatter_grid(dim, idx)] = value
+    return record(ScatterBackward1, out, (input,), args=(dim, idx))
+
+
+def scatter(input, dim, index, src=None, *, value=None, reduce=None):
+    """Copy of ``input`` with ``src`` (a tensor) or ``value`` (a number) written at
+    ``index`` along ``dim``: ``out[i][index[i][j]] = src[i][j]`` for dim=1.
+
+    Shapes: ``index`` has input's number of dims and is no larger than ``src``
+    (only ``src[:index.shape]`` is used), nor than ``input`` outside ``dim``.
+    Where ``index`` repeats a position, one of the writes wins (as PyTorch: use
+    scatter_add to sum). Gradients (derivatives.yaml): input gets
+    ``grad.scatter(dim, index, 0)``, src gets ``grad.gather(dim, index)``.
+
+    Raises:
+        RuntimeError: an index out of bounds or of a non-integer dtype, mismatched
+            dims or sizes, src of another dtype.
+        NotImplementedError: ``reduce`` (use scatter_add for sums).
+    """
+    if reduce is not None:
+        raise NotImplementedError("scatter(reduce=%r) is not supported in leafgrad. Fix: use "
+                                  "scatter_add for 'add'." % (reduce,))
+    if src is None:
+        src = value
+    if not isinstance(src, Tensor):
+        x, d, idx, _ = _scatter_args(input, dim, index, None, "scatter")
+        return _scatter_value(input, d, idx, src)
+    x, d, idx, sd = _scatter_args(input, dim, index, src, "scatter")
+    out = x.copy()
+    out.reshape(x.shape if x.ndim else (1,))[_scatter_grid(d, idx)] = sd
+    return record(ScatterBackward0, out, (input, src), args=(d, idx, src._data.shape))
+
+
+def scatter_add(input, dim, index, src):
+    """Copy of ``input`` with ``src`` added at ``index`` along ``dim``; repeated
+    positions accumulate. Shapes and errors as ``scatter``. Gradients: input gets
+    ``grad``, src gets ``grad.gather(dim, index)``."""
+    x, d, idx, sd = _scatter_args(input, dim, index, src, "scatter_add")
+    out = x.copy()
+    np.add.at(out.reshape(x.shape if x.ndim else (1,)), _scatter_grid(d, idx), sd)
+    return record(ScatterAddBackward0, out, (input, src), args=(d, idx, src._data.shape))
+
+
+# ----------------------------------------------------------------- unique
+def _no_derivative(op):
+    def backward(ctx, g):
+        raise NotImplementedError("the derivative for '%s' is not implemented. (unique is not "
+                                  "differentiable: detach its input, or compute the gradient "
+                                  "through the op that produced the values.)" % op)
+    return backward
+
+
+Unique2Backward0 = _node("Unique2Backward0", _no_derivative("_unique2"))
+UniqueDimBackward0 = _node("UniqueDimBackward0", _no_derivative("unique_dim"))
+
+
+def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):
+    """The distinct elements of ``input`` (of its slices along ``dim``), sorted.
+
+    Returns the values (1-D, or ``input`` with ``dim`` shortened), plus the int64
+    ``inverse`` (input's shape, or ``(input.shape[dim],)``; ``values[inverse]``
+    rebuilds the input) and ``counts`` when asked, as a tuple. nan values are all
+    distinct. The result is sorted also for ``sorted=False``, as PyTorch's CPU
+    kernel. Not differentiable: backward through it raises NotImplementedError.
+
+    Raises:
+        IndexError: ``dim`` out of range.
+        RuntimeError: a zero-sized dimension other than ``dim``.
+    """
+    x = input._data
+    if dim is None:
+        vals, inv, counts = np.unique(x.reshape(-1), return_inverse=True, return_counts=True,
+                                      equal_nan=False)
+        inv = inv.reshape(x.shape)
+        cls = Unique2Backward0
+    else:
+        if x.ndim == 0:
+            raise IndexError("Dimension specified as %d but tensor has no dimensions" % dim)
+        d = _wrap_dim(dim, x.ndim)
+        if any(n == 0 for i, n in enumerate(x.shape) if i != d):
+            raise RuntimeError("There are 0 sized dimensions, and they aren't selected, so "
+                               "unique cannot be applied")
+        if x.shape[d] == 0:
+            vals, inv, counts = x.copy(), np.zeros(0, np.int64), np.zeros(0, np.int64)
+        else:
+            vals, inv, counts = np.unique(x, axis=d, return_inverse=True, return_counts=True,
+                                          equal_nan=False)
+            inv = inv.reshape(-1)
+        cls = UniqueDimBackward0
+    out = record(cls, vals, (input,))
+    if not (return_inverse or return_counts):
+        return out
+    res = (out,)
+    if return_inverse:
+        res += (Tensor._make_plain(inv.astype(np.int64)),)
+    if return_counts:
+        res += (Tensor._make_plain(counts.astype(np.int64)),)
+    return res
 
 
 def take_along_dim(input, indices, dim=None):

@@ -14,7 +14,7 @@ The result keeps the tensor's dtype; a result that cannot be cast to it
 """
 import numpy as np
 
-from .. import _errors
+from .. import _errors, _scalars
 from .._tensor import InferenceTensor, Tensor
 from ..autograd.grad_mode import mode
 from ._dispatch import record, to_tensor
@@ -115,6 +115,9 @@ def _arith(np_fn, name, fallback):
             return apply(self, name, fallback, other)
         x = self._data
         o = other._data if isinstance(other, Tensor) else other
+        if type(o) is int and (x.dtype.kind in "iu" or not
+                               _scalars.I64_MIN <= o <= _scalars.I64_MAX):
+            o = _scalars.scalar_operand(o, x.dtype)     # int8 += 300 wraps, as PyTorch
         if not x.flags.writeable:
             return apply(self, name, fallback, other)
         try:
@@ -230,8 +233,15 @@ def _filled(a, value, cls=FillBackward0):
 
 
 def fill_(self, value, _name="fill_"):
-    """Set every element to ``value``."""
+    """Set every element to ``value``.
+
+    Raises:
+        OverflowError: an int beyond 64 bits; RuntimeError: a number the dtype cannot
+        hold (300 into int8), as PyTorch.
+    """
     _check_inference(self)
+    if not isinstance(value, Tensor):
+        value = _scalars.check_scalar_write(value, self._data.dtype)
     if not mode.enabled or not self._requires_grad:
         if isinstance(value, Tensor) and value._data.ndim:
             raise RuntimeError("fill_ only supports 0-dimension value tensor but got tensor "
@@ -314,8 +324,14 @@ def _index_put(a, key, value):
 
 
 def index_put_(self, key, value):
-    """``self[key] = value``."""
+    """``self[key] = value``.
+
+    Raises:
+        ValueError: an int beyond int64; RuntimeError: a number the dtype cannot hold.
+    """
     _check_inference(self)
+    if not isinstance(value, Tensor):
+        value = _scalars.setitem_value(value, self._data.dtype)
     if not mode.enabled or not (self._requires_grad or getattr(value, "_requires_grad", False)):
         from .indexing import _convert_key
         k, _ = _convert_key(key)
@@ -330,6 +346,22 @@ def index_put_(self, key, value):
         self._vlist[0] += 1
         return self
     return apply(self, "__setitem__", _index_put, key, value)
+
+
+def scatter_(self, dim, index, src=None, *, value=None, reduce=None):
+    """In-place ``scatter`` (see ``indexing.scatter``); returns self."""
+    from .indexing import scatter
+    if src is None:
+        src = value
+    if isinstance(src, Tensor):
+        return apply(self, "scatter_", lambda a, s: scatter(a, dim, index, s, reduce=reduce), src)
+    return apply(self, "scatter_", lambda a: scatter(a, dim, index, src, reduce=reduce))
+
+
+def scatter_add_(self, dim, index, src):
+    """In-place ``scatter_add``; returns self."""
+    from .indexing import scatter_add
+    return apply(self, "scatter_add_", lambda a, s: scatter_add(a, dim, index, s), src)
 
 
 def masked_fill_(self, mask, value):

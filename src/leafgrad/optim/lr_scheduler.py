@@ -16,7 +16,7 @@ from .optimizer import Optimizer
 
 __all__ = ["LRScheduler", "LambdaLR", "MultiplicativeLR", "StepLR", "MultiStepLR", "ConstantLR",
            "LinearLR", "ExponentialLR", "CosineAnnealingLR", "ReduceLROnPlateau",
-           "SequentialLR", "ChainedScheduler", "PolynomialLR"]
+           "SequentialLR", "ChainedScheduler", "PolynomialLR", "OneCycleLR"]
 
 EPOCH_DEPRECATION_WARNING = (
     "The epoch parameter in `scheduler.step()` was not necessary and is being deprecated where "
@@ -321,6 +321,131 @@ class CosineAnnealingLR(LRScheduler):
         return [self.eta_min + (base_lr - self.eta_min)
                 * (1 + math.cos(math.pi * self.last_epoch / self.T_max)) / 2
                 for base_lr in self.base_lrs]
+
+
+def _per_group_value(name, optimizer, value):
+    """One value per param group (a single value is used for all)."""
+    n = len(optimizer.param_groups)
+    if isinstance(value, (list, tuple)):
+        if len(value) != n:
+            raise ValueError("%s must have the same length as optimizer.param_groups. %s has %d "
+                             "values, param_groups has %d." % (name, name, len(value), n))
+        return list(value)
+    return [value] * n
+
+
+def _positive_int(name, v):
+    if not isinstance(v, int) or v <= 0:
+        raise ValueError("Expected positive integer %s, but got %s" % (name, v))
+    return v
+
+
+class OneCycleLR(LRScheduler):
+    """The 1cycle policy (Smith & Topin, 2017), as PyTorch: per step (call ``step()``
+    after every batch), the lr rises from ``max_lr / div_factor`` to ``max_lr`` over
+    the first ``pct_start`` of ``total_steps``, then falls to
+    ``initial_lr / final_div_factor``; ``three_phase`` comes back down to the
+    initial lr first, then to the minimum. ``anneal_strategy`` 'cos' or 'linear'.
+    With ``cycle_momentum`` the momentum (SGD) or beta1 (Adam) moves the opposite
+    way between ``max_momentum`` and ``base_momentum``.
+
+    Raises:
+        ValueError: neither ``total_steps`` nor ``epochs`` and ``steps_per_epoch``, a
+            non-positive count, ``pct_start`` not a float in [0, 1], an unknown
+            strategy, ``cycle_momentum`` with an optimizer without momentum, or a
+            step past ``total_steps``.
+    """
+
+    def __init__(self, optimizer, max_lr, total_steps=None, epochs=None, steps_per_epoch=None,
+                 pct_start=0.3, anneal_strategy="cos", cycle_momentum=True, base_momentum=0.85,
+                 max_momentum=0.95, div_factor=25.0, final_div_factor=1e4, three_phase=False,
+                 last_epoch=-1):
+        if not isinstance(optimizer, Optimizer):
+            raise TypeError("%s is not an Optimizer" % type(optimizer).__name__)
+        self.optimizer = optimizer
+        if total_steps is not None:
+            self.total_steps = _positive_int("total_steps", total_steps)
+        elif epochs is not None and steps_per_epoch is not None:
+            self.total_steps = (_positive_int("epochs", epochs)
+                                * _positive_int("steps_per_epoch", steps_per_epoch))
+        else:
+            raise ValueError("You must define either total_steps OR (epochs AND steps_per_epoch)")
+        # PyTorch's phase table (also in state_dict): group keys to anneal between
+        keys = ("end_step", "start_lr", "end_lr", "start_momentum", "end_momentum")
+        up = float(pct_start * self.total_steps) - 1
+        if three_phase:
+            phases = [(up, "initial_lr", "max_lr", "max_momentum", "base_momentum"),
+                      (float(2 * pct_start * self.total_steps) - 2, "max_lr", "initial_lr",
+                       "base_momentum", "max_momentum"),
+                      (self.total_steps - 1, "initial_lr", "min_lr", "max_momentum",
+                       "max_momentum")]
+        else:
+            phases = [(up, "initial_lr", "max_lr", "max_momentum", "base_momentum"),
+                      (self.total_steps - 1, "max_lr", "min_lr", "base_momentum",
+                       "max_momentum")]
+        self._schedule_phases = [dict(zip(keys, p)) for p in phases]
+        if pct_start < 0 or pct_start > 1 or not isinstance(pct_start, float):
+            raise ValueError("Expected float between 0 and 1 pct_start, but got %s" % pct_start)
+        if anneal_strategy not in ("cos", "linear"):
+            raise ValueError("anneal_strategy must be one of 'cos' or 'linear', instead got %s"
+                             % anneal_strategy)
+        self._anneal_func_type = anneal_strategy
+        max_lrs = _per_group_value("max_lr", optimizer, max_lr)
+        if last_epoch == -1:
+            for m, group in zip(max_lrs, optimizer.param_groups):
+                group["initial_lr"] = m / div_factor
+                group["max_lr"] = m
+                group["min_lr"] = group["initial_lr"] / final_div_factor
+        self.cycle_momentum = cycle_momentum
+        if cycle_momentum:
+            if "momentum" not in optimizer.defaults and "betas" not in optimizer.defaults:
+                raise ValueError("optimizer must support momentum or beta1 with `cycle_momentum` "
+                                 "option enabled (SGD's momentum, Adam's betas). Fix: pass "
+                                 "cycle_momentum=False.")
+            self.use_beta1 = "betas" in optimizer.defaults
+            maxes = _per_group_value("max_momentum", optimizer, max_momentum)
+            bases = _per_group_value("base_momentum", optimizer, base_momentum)
+            if last_epoch == -1:
+                for m, b, group in zip(maxes, bases, optimizer.param_groups):
+                    self._set_momentum(group, m)
+                    group["max_momentum"] = m
+                    group["base_momentum"] = b
+        super().__init__(optimizer, last_epoch)
+
+    def _set_momentum(self, group, m):
+        if self.use_beta1:
+            group["betas"] = (m,) + tuple(group["betas"][1:])
+        else:
+            group["momentum"] = m
+
+    def _anneal(self, start, end, pct):
+        if self._anneal_func_type == "cos":
+            return end + (start - end) / 2.0 * (math.cos(math.pi * pct) + 1)
+        return (end - start) * pct + start
+
+    def get_lr(self):
+        step = self.last_epoch
+        if step > self.total_steps:
+            raise ValueError("Tried to step %d times. The specified number of total steps is %d. "
+                             "Fix: build the scheduler with the number of optimizer steps you "
+                             "take (epochs * steps_per_epoch), and call step() once per batch."
+                             % (step, self.total_steps))
+        lrs = []
+        last = len(self._schedule_phases) - 1
+        for group in self.optimizer.param_groups:
+            start = 0.0
+            for i, phase in enumerate(self._schedule_phases):
+                end = phase["end_step"]
+                if step <= end or i == last:
+                    pct = (step - start) / (end - start)
+                    lrs.append(self._anneal(group[phase["start_lr"]], group[phase["end_lr"]],
+                                            pct))
+                    if self.cycle_momentum:
+                        self._set_momentum(group, self._anneal(
+                            group[phase["start_momentum"]], group[phase["end_momentum"]], pct))
+                    break
+                start = end
+        return lrs
 
 
 class SequentialLR(LRScheduler):
