@@ -662,6 +662,10 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
     if tflat.shape[0] != x.shape[0]:
         raise ValueError("Expected input batch_size (%d) to match target batch_size (%d)."
                          % (x.shape[0], tflat.shape[0]))
+    if x.dim() == 2 and reduction in ("mean", "sum", "none"):
+        out = _nll_2d(x, tflat, weight, ignore_index, reduction)
+        shape = () if squeeze else t.shape
+        return out.reshape(shape) if reduction == "none" and out.shape != shape else out
     valid = tflat != ignore_index
     bad = valid & ((tflat < 0) | (tflat >= C))
     if bad.any():
@@ -686,46 +690,81 @@ def _tname(npd):
             "bool": "Bool", "uint8": "Byte"}.get(np.dtype(npd).name, str(npd))
 
 
-class _NllNode(Node):
-    """Fused cross-entropy over class indices (log_softmax + nll in one node).
-
-    d loss / d x = (softmax(x) * sum_c(w) - w) * g / denom, with w the
-    per-row weight on the target class (0 for ignored rows); args =
-    (targets, row weights or None for all ones, denom, softmax from the forward).
-    """
+class NllLossBackward0(Node):
+    """nll_loss of (N, C) log-probabilities: out = -sum_i w_i x[i, t_i] / denom
+    (reduction mean/sum) or -w_i x[i, t_i] per row (none). Linear in x, so the
+    rule saves no tensor: d/dx[i, t_i] = -w_i g (/ denom), written only for the
+    rows not ignored (the others stay 0.0, as PyTorch); args = (those rows, or
+    None for all, their targets, their weights or None for all ones, denom or
+    None for reduction 'none', x's shape)."""
 
     __slots__ = ()
-    saves = True
+    saves = False
 
-    def _onehot(ctx, dtype):
-        t, wt, _, p = ctx.args
-        onehot = np.zeros(p.shape, dtype)
-        onehot[np.arange(len(t)), t] = 1 if wt is None else wt
-        return onehot
+    def _onehot(ctx, v, dtype):
+        """zeros of x's shape with v (a number, or one per row) times the row
+        weights at [row, target] of the rows not ignored"""
+        rows, cols, wt, denom, shape = ctx.args
+        out = np.zeros(shape, dtype)
+        if rows is None:
+            rows = np.arange(shape[0])
+        elif v.ndim:
+            v = v[rows]
+        out[rows, cols] = v if wt is None else v * wt
+        return out
 
     def backward(ctx, g):
-        (x,) = ctx.saved_tensors
-        denom = ctx.args[2]
-        onehot_w = Tensor._make_plain(ctx._onehot(x._data.dtype))
-        p = softmax(x, 1)
-        rowsum = onehot_w.sum(1, keepdim=True)
-        grad = p * rowsum - onehot_w
-        return (grad * (g / denom),)
+        # linear in g: -(one-hot of the weights) times g
+        denom = ctx.args[3]
+        w = Tensor._make_plain(ctx._onehot(np.asarray(-1.0, g._data.dtype), g._data.dtype))
+        return (w * (g.unsqueeze(1) if denom is None else g / denom),)
 
     def np_backward(ctx, g):
-        t, wt, denom, p = ctx.args
-        if wt is None:
-            # every row weighs 1: p - onehot, written into a copy of p
-            grad = p.copy()
-            grad[np.arange(len(t)), t] -= 1
+        denom = ctx.args[3]
+        return (ctx._onehot(-g if denom is None else -(g / denom), g.dtype),)
+
+
+def _nll_2d(input, t, weight, ignore_index, reduction):
+    """nll_loss for (N, C) log-probabilities and (N,) class indices in one node."""
+    x = input._data
+    N, C = x.shape
+    if t.shape != (N,):
+        raise ValueError("Expected input batch_size (%d) to match target batch_size (%d)."
+                         % (N, t.shape[0] if t.ndim else 1))
+    # common case first: every target a class index, no weights, nothing ignored
+    lo, hi = (int(t.min()), int(t.max())) if N else (0, -1)
+    rows = None
+    if weight is None and 0 <= lo and hi < C and not (lo <= ignore_index <= hi
+                                                         and (t == ignore_index).any()):
+        safe, wt = t, None
+        denom = float(N)
+    else:
+        valid = t != ignore_index
+        bad = valid & ((t < 0) | (t >= C))
+        if bad.any():
+            raise IndexError("Target %d is out of bounds." % int(t[bad][0]))
+        safe = np.where(valid, t, 0)
+        w = np.ones(C, x.dtype) if weight is None else weight._data.astype(x.dtype)
+        wt = w[safe] * valid
+        denom = float(wt.sum())
+        if not valid.all():
+            rows = np.flatnonzero(valid)
+    picked = x[np.arange(N), safe]
+    with _quiet():
+        if reduction == "none":
+            out = -picked if wt is None else -(picked * wt)
+            denom = None
         else:
-            w = ctx._onehot(p.dtype)
-            grad = p * w.sum(axis=1, keepdims=True) - w
-        grad *= g / denom
-        return (grad,)
-
-
-NllLossBackward0 = type("NllLossBackward0", (_NllNode,), {"__slots__": ()})
+            total = -(picked.sum() if wt is None else (picked * wt).sum())
+            if reduction == "mean":
+                total = total / denom
+            else:
+                denom = 1.0
+            # + 0.0 turns -0.0 (a perfectly fitted batch) into 0.0, as PyTorch prints it
+            out = np.asarray(total + 0.0, x.dtype)
+    args = ((None, safe, wt, denom, x.shape) if rows is None else
+            (rows, safe[rows], None if wt is None else wt[rows], denom, x.shape))
+    return record(NllLossBackward0, out, (input,), args=args)
 
 
 def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
@@ -779,9 +818,14 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
             # mean over every position (N and any extra dims), not only N, as PyTorch
             return loss.mean() if loss.dim() else loss
         return _reduce(loss, reduction)
-    if x.ndim == 2 and not label_smoothing and reduction in ("mean", "sum", "none") \
-            and reduction != "none":
-        return _cross_entropy_2d(input, target, weight, ignore_index, reduction)
+    if x.ndim == 2 and not label_smoothing and reduction in ("mean", "sum", "none"):
+        if t.dtype.kind not in "iu":
+            raise RuntimeError("expected scalar type Long but found %s" % _tname(t.dtype))
+        if t.shape != (x.shape[0],):
+            raise ValueError("Expected input batch_size (%d) to match target batch_size (%d)."
+                             % (x.shape[0], t.shape[0] if t.ndim else 1))
+        # PyTorch's graph: NllLossBackward0 -> LogSoftmaxBackward0 -> input
+        return _nll_2d(log_softmax(input, 1), t, weight, ignore_index, reduction)
     lsm = log_softmax(input, 1 if input.dim() > 1 else 0)
     if not label_smoothing:
         return nll_loss(lsm, target, weight, ignore_index=ignore_index, reduction=reduction)
@@ -806,44 +850,6 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
     elif reduction == "sum":
         smooth = smooth.sum()
     return nll * (1 - label_smoothing) + smooth * (label_smoothing / C)
-
-
-def _cross_entropy_2d(input, target, weight, ignore_index, reduction):
-    x = input._data
-    t = target._data
-    if t.dtype.kind not in "iu":
-        raise RuntimeError("expected scalar type Long but found %s" % _tname(t.dtype))
-    N, C = x.shape
-    if t.shape != (N,):
-        raise ValueError("Expected input batch_size (%d) to match target batch_size (%d)."
-                         % (N, t.shape[0] if t.ndim else 1))
-    # common case first: every target a class index, no weights, nothing ignored
-    lo, hi = (int(t.min()), int(t.max())) if N else (0, -1)
-    if weight is None and 0 <= lo and hi < C and not (lo <= ignore_index <= hi
-                                                         and (t == ignore_index).any()):
-        safe, wt = t, None
-        denom = float(N) if reduction == "mean" else 1.0
-    else:
-        valid = t != ignore_index
-        bad = valid & ((t < 0) | (t >= C))
-        if bad.any():
-            raise IndexError("Target %d is out of bounds." % int(t[bad][0]))
-        safe = np.where(valid, t, 0)
-        w = np.ones(C, x.dtype) if weight is None else weight._data.astype(x.dtype)
-        wt = w[safe] * valid
-        denom = float(wt.sum()) if reduction == "mean" else 1.0
-    with _quiet():
-        s = x - x.max(axis=1, keepdims=True)
-        e = np.exp(s)
-        se = e.sum(axis=1, keepdims=True)
-        rows = np.arange(N)
-        # log_softmax at the target entries only: s - log(sum(exp(s)))
-        picked = s[rows, safe] - np.log(se[:, 0])
-        total = -(picked.sum() if wt is None else (picked * wt).sum())
-        # + 0.0 turns -0.0 (a perfectly fitted batch) into 0.0, as PyTorch prints it
-        out = np.asarray((total / denom if reduction == "mean" else total) + 0.0, x.dtype)
-        e /= se     # softmax, kept for the backward
-    return record(NllLossBackward0, out, (input,), saved=(input,), args=(safe, wt, denom, e))
 
 
 def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):

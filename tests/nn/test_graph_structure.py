@@ -1,6 +1,8 @@
-"""nn.Linear records PyTorch's graph: AddmmBackward0 / MmBackward0 with edges
-(bias, input, TBackward0 -> weight), so code that walks ``grad_fn.next_functions``
-(and graph pictures) sees the same nodes in the same order as under torch."""
+"""Layers and losses record PyTorch's graph: nn.Linear is AddmmBackward0 /
+MmBackward0 with edges (bias, input, TBackward0 -> weight); cross_entropy is
+NllLossBackward0 -> LogSoftmaxBackward0. Code that walks
+``grad_fn.next_functions`` (and graph pictures) sees the same nodes in the same
+order as under torch."""
 import numpy as np
 import pytest
 import torch
@@ -31,12 +33,20 @@ def model_and_loss(T, bias, input_grad, loss):
         return T.nn.functional.mse_loss(y, T.zeros(5, 1))
     if loss == "bce":
         return T.nn.functional.binary_cross_entropy(T.sigmoid(y), T.ones(5, 1))
+    target = T.tensor([0, 1, 1, 0, 1])
+    if loss == "ce":
+        return T.nn.functional.cross_entropy(m[:3](x), target)
+    if loss == "ce_weighted_none":
+        return T.nn.functional.cross_entropy(m[:3](x), target, weight=T.tensor([0.3, 2.0]),
+                                             reduction="none").sum()
+    if loss == "nll":
+        return T.nn.functional.nll_loss(T.log_softmax(m[:3](x), 1), target, ignore_index=1)
     return y.sum()
 
 
 @pytest.mark.parametrize("bias", [True, False])
 @pytest.mark.parametrize("input_grad", [True, False])
-@pytest.mark.parametrize("loss", ["mse", "bce", "sum"])
+@pytest.mark.parametrize("loss", ["mse", "bce", "sum", "ce", "ce_weighted_none", "nll"])
 def test_mlp_graph_matches_torch(bias, input_grad, loss):
     assert walk(model_and_loss(leafgrad, bias, input_grad, loss)) == \
         walk(model_and_loss(torch, bias, input_grad, loss))
@@ -75,3 +85,16 @@ def test_second_order_through_linear_matches_torch():
                     T.autograd.grad((gw * gw).sum() + gx.sum(), (lin.weight, lin.bias, x))])
     for a, b in zip(*res):
         np.testing.assert_allclose(a, b, rtol=1e-10)
+
+
+@pytest.mark.parametrize("kw", [dict(ignore_index=1), dict(weight=[0.0, 1.0, 2.0])])
+def test_ignored_rows_get_positive_zero_gradient(kw):
+    # printed gradients show 0., as PyTorch's, not -0.
+    grads = []
+    for T in (leafgrad, torch):
+        x = T.tensor([[2.0, 0.5, -1.0], [0.1, 0.2, 0.3], [-1.0, 3.0, 0.0]], requires_grad=True)
+        kw2 = {k: (T.tensor(v) if k == "weight" else v) for k, v in kw.items()}
+        T.nn.functional.cross_entropy(x, T.tensor([0, 1, 2]), **kw2).backward()
+        grads.append(x.grad.numpy())
+    np.testing.assert_array_equal(np.signbit(grads[0]), np.signbit(grads[1]))
+    np.testing.assert_allclose(grads[0], grads[1], rtol=1e-6)
