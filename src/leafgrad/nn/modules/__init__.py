@@ -8,12 +8,13 @@ from .container import Sequential, ModuleList, ModuleDict, ParameterList, Parame
 from .dropout import Dropout, Dropout1d, Dropout2d, Dropout3d, AlphaDropout
 from .flatten import Flatten, Unflatten
 from .sparse import Embedding
+from .rnn import RNNBase, RNN, LSTM, GRU
 from .normalization import LayerNorm, RMSNorm, BatchNorm1d, BatchNorm2d, BatchNorm3d
 from .loss import (L1Loss, MSELoss, BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, NLLLoss,
                    SmoothL1Loss, HuberLoss, KLDivLoss, SoftMarginLoss, MarginRankingLoss,
                    HingeEmbeddingLoss, CosineEmbeddingLoss)
 
 from . import (activation as _a, container as _c, dropout as _d, flatten as _f, linear as _l,
-               loss as _lo, normalization as _n, sparse as _s)
+               loss as _lo, normalization as _n, rnn as _r, sparse as _s)
 
-__all__ = ["Module"] + [n for m in (_l, _a, _c, _d, _f, _s, _n, _lo) for n in m.__all__]
+__all__ = ["Module"] + [n for m in (_l, _a, _c, _d, _f, _s, _n, _lo, _r) for n in m.__all__]

@@ -1,0 +1,243 @@
+"""Recurrent layers ``RNN``, ``LSTM``, ``GRU`` (as ``torch.nn``), built from leafgrad ops.
+
+Parameters, their names, order, shapes and default initialisation are
+PyTorch's (``weight_ih_l{k}[_reverse]``, ``weight_hh_l{k}``, ``bias_ih_l{k}``,
+``bias_hh_l{k}``, each U(-1/sqrt(hidden_size), 1/sqrt(hidden_size)) in that
+order), so a model whose state_dict is copied from PyTorch computes the same
+outputs and gradients. Gate equations (PyTorch's docs; gate rows stacked in
+this order in the weights):
+
+* LSTM (i, f, g, o): c' = f c + i g, h' = o tanh(c'), with i, f, o = sigmoid
+  and g = tanh of W_i x + b_i + W_h h + b_h;
+* GRU (r, z, n): n = tanh(W_in x + b_in + r (W_hn h + b_hn)),
+  h' = (1 - z) n + z h;
+* RNN: h' = tanh (or relu) of W_ih x + b_ih + W_hh h + b_hh.
+
+Input (L, N, H_in), or (N, L, H_in) with ``batch_first``, or unbatched
+(L, H_in); output (L, N, D * H_out) and the last hidden state(s)
+(D * num_layers, N, H_out), D = 2 when ``bidirectional``.
+"""
+import math
+import warnings
+
+from ... import _creation
+from ...ops import shape as S
+from .. import functional as F
+from .. import init
+from ..parameter import Parameter
+from .module import Module
+
+__all__ = ["RNNBase", "RNN", "LSTM", "GRU"]
+
+_GATES = {"LSTM": 4, "GRU": 3, "RNN_TANH": 1, "RNN_RELU": 1}
+
+
+class RNNBase(Module):
+    """Shared constructor, checks and layer/direction loop of RNN, LSTM and GRU.
+
+    Raises:
+        ValueError: a dropout outside [0, 1], an input that is not 2-D or 3-D, or of
+            another dtype than the weights.
+        RuntimeError: an input or hidden state of the wrong size.
+        NotImplementedError: ``proj_size`` (LSTM projections are not supported).
+    """
+
+    def __init__(self, mode, input_size, hidden_size, num_layers=1, bias=True,
+                 batch_first=False, dropout=0.0, bidirectional=False, proj_size=0,
+                 device=None, dtype=None):
+        super().__init__()
+        if not 0 <= dropout <= 1 or isinstance(dropout, bool):
+            raise ValueError("dropout should be a number in range [0, 1] representing the "
+                             "probability of an element being zeroed")
+        if dropout > 0 and num_layers == 1:
+            warnings.warn("dropout option adds dropout after all but last recurrent layer, so "
+                          "non-zero dropout expects num_layers greater than 1, but got "
+                          "dropout=%s and num_layers=%s" % (dropout, num_layers),
+                          UserWarning, stacklevel=3)
+        if proj_size:
+            raise NotImplementedError("LSTM(proj_size=%d) is not supported in leafgrad. Fix: "
+                                      "add a Linear layer after the LSTM." % proj_size)
+        self.mode = mode
+        self.input_size, self.hidden_size, self.num_layers = input_size, hidden_size, num_layers
+        self.bias, self.batch_first, self.dropout = bias, batch_first, float(dropout)
+        self.bidirectional, self.proj_size = bidirectional, proj_size
+        gates = _GATES[mode] * hidden_size
+        self._flat_weights_names = []
+        for layer in range(num_layers):
+            for suffix in ("", "_reverse")[:2 if bidirectional else 1]:
+                in_size = input_size if layer == 0 else hidden_size * (2 if bidirectional else 1)
+                shapes = [("weight_ih", (gates, in_size)), ("weight_hh", (gates, hidden_size))]
+                if bias:
+                    shapes += [("bias_ih", (gates,)), ("bias_hh", (gates,))]
+                for name, shp in shapes:
+                    full = "%s_l%d%s" % (name, layer, suffix)
+                    setattr(self, full, Parameter(_creation.empty(*shp, dtype=dtype)))
+                    self._flat_weights_names.append(full)
+        self.reset_parameters()
+
+    def reset_parameters(self):
+        stdv = 1.0 / math.sqrt(self.hidden_size) if self.hidden_size > 0 else 0
+        for weight in self.parameters():
+            init.uniform_(weight, -stdv, stdv)
+
+    def flatten_parameters(self):
+        """No-op (there is no cuDNN weight buffer here)."""
+
+    @property
+    def all_weights(self):
+        n = 4 if self.bias else 2
+        ws = [getattr(self, name) for name in self._flat_weights_names]
+        return [ws[i:i + n] for i in range(0, len(ws), n)]
+
+    def extra_repr(self):
+        s = "%s, %s" % (self.input_size, self.hidden_size)
+        for name, default in (("num_layers", 1), ("bias", True), ("batch_first", False),
+                              ("dropout", 0.0), ("bidirectional", False)):
+            v = getattr(self, name)
+            if v != default:
+                s += ", %s=%s" % (name, v)
+        return s
+
+    # -- forward ---------------------------------------------------------------
+    def _check_input(self, input):
+        name = type(self).__name__
+        if input.dim() not in (2, 3):
+            raise ValueError("%s: Expected input to be 2D or 3D, got %dD instead"
+                             % (name, input.dim()))
+        w = self.weight_ih_l0
+        if input.dtype != w.dtype:
+            raise ValueError("RNN input dtype (%s) does not match weight dtype (%s). Convert "
+                             "input: input.to(%s), or convert model: model.to(%s)"
+                             % (input.dtype, w.dtype, w.dtype, input.dtype))
+        if input.shape[-1] != self.input_size:
+            raise RuntimeError("input.size(-1) must be equal to input_size. Expected %d, got %d"
+                               % (self.input_size, input.shape[-1]))
+
+    def _check_hidden(self, h, batch, which, unbatched):
+        expected = (self.num_layers * (2 if self.bidirectional else 1), batch, self.hidden_size)
+        if unbatched:
+            if h.dim() != 2:
+                raise RuntimeError("For unbatched 2-D input, hx should also be 2-D but got "
+                                   "%d-D tensor" % h.dim())
+            h = h.unsqueeze(1)
+        elif h.dim() != 3:
+            raise RuntimeError("For batched 3-D input, hx should also be 3-D but got %d-D "
+                               "tensor" % h.dim())
+        if tuple(h.shape) != expected:
+            raise RuntimeError("Expected %s size %s, got %s"
+                               % (which, expected, list(h.shape)))
+        return h
+
+    def _layer_weights(self, layer, suffix):
+        get = (lambda n: getattr(self, "%s_l%d%s" % (n, layer, suffix)))
+        return (get("weight_ih"), get("weight_hh"),
+                get("bias_ih") if self.bias else None, get("bias_hh") if self.bias else None)
+
+    def _run(self, input, states):
+        """input (L, N, H_in); states: a list, per state kind (h, or h and c), of
+        tensors (D * num_layers, N, H). Returns output (L, N, D * H) and the
+        final states in the same layout."""
+        D = 2 if self.bidirectional else 1
+        finals = [[] for _ in states]
+        x = input
+        for layer in range(self.num_layers):
+            outs = []
+            for d, suffix in enumerate(("", "_reverse")[:D]):
+                w_ih, w_hh, b_ih, b_hh = self._layer_weights(layer, suffix)
+                xw = F.linear(x, w_ih, b_ih)          # all time steps at once
+                state = [s[layer * D + d] for s in states]
+                steps = range(x.shape[0] - 1, -1, -1) if d else range(x.shape[0])
+                hs = [None] * x.shape[0]
+                for t in steps:
+                    state = self._cell(xw[t], state, w_hh, b_hh)
+                    hs[t] = state[0]
+                outs.append(S.stack(hs) if hs else x.new_zeros((0,) + tuple(state[0].shape)))
+                for f, s in zip(finals, state):
+                    f.append(s)
+            x = outs[0] if D == 1 else S.cat(outs, -1)
+            if self.dropout and self.training and layer < self.num_layers - 1:
+                x = F.dropout(x, self.dropout, True)
+        return x, [S.stack(f) for f in finals]
+
+    def _forward(self, input, hx, n_states):
+        self._check_input(input)
+        unbatched = input.dim() == 2
+        if unbatched:
+            input = input.unsqueeze(1)
+        elif self.batch_first:
+            input = input.transpose(0, 1)
+        batch = input.shape[1]
+        D = 2 if self.bidirectional else 1
+        if hx is None:
+            states = [_creation.zeros(self.num_layers * D, batch, self.hidden_size,
+                                      dtype=input.dtype) for _ in range(n_states)]
+        else:
+            hs = [hx] if n_states == 1 else [hx[0], hx[1]]
+            states = [self._check_hidden(h, batch, "hidden[%d]" % i if n_states > 1 else
+                                         "hidden", unbatched) for i, h in enumerate(hs)]
+        out, finals = self._run(input, states)
+        if unbatched:
+            out = out.squeeze(1)
+            finals = [f.squeeze(1) for f in finals]
+        elif self.batch_first:
+            out = out.transpose(0, 1)
+        return out, (finals[0] if n_states == 1 else tuple(finals))
+
+
+class RNN(RNNBase):
+    """Elman RNN: h' = tanh(W_ih x + b_ih + W_hh h + b_hh) (``nonlinearity='relu'``: relu).
+
+    Returns ``(output, h_n)``.
+    """
+
+    def __init__(self, *args, nonlinearity="tanh", **kwargs):
+        if nonlinearity not in ("tanh", "relu"):
+            raise ValueError("Unknown nonlinearity '%s'. Select from 'tanh' or 'relu'."
+                             % nonlinearity)
+        self.nonlinearity = nonlinearity
+        super().__init__("RNN_TANH" if nonlinearity == "tanh" else "RNN_RELU", *args, **kwargs)
+
+    def _cell(self, xw, state, w_hh, b_hh):
+        pre = xw + F.linear(state[0], w_hh, b_hh)
+        return [pre.tanh() if self.nonlinearity == "tanh" else pre.relu()]
+
+    def forward(self, input, hx=None):
+        return self._forward(input, hx, 1)
+
+
+class LSTM(RNNBase):
+    """Long short-term memory. ``forward(input, (h_0, c_0))`` returns
+    ``(output, (h_n, c_n))``; states default to zeros."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__("LSTM", *args, **kwargs)
+
+    def _cell(self, xw, state, w_hh, b_hh):
+        h, c = state
+        gates = xw + F.linear(h, w_hh, b_hh)
+        i, f, g, o = gates.chunk(4, -1)
+        c = f.sigmoid() * c + i.sigmoid() * g.tanh()
+        return [o.sigmoid() * c.tanh(), c]
+
+    def forward(self, input, hx=None):
+        return self._forward(input, hx, 2)
+
+
+class GRU(RNNBase):
+    """Gated recurrent unit. ``forward(input, h_0)`` returns ``(output, h_n)``."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__("GRU", *args, **kwargs)
+
+    def _cell(self, xw, state, w_hh, b_hh):
+        h = state[0]
+        hw = F.linear(h, w_hh, b_hh)
+        xr, xz, xn = xw.chunk(3, -1)
+        hr, hz, hn = hw.chunk(3, -1)
+        r = (xr + hr).sigmoid()
+        z = (xz + hz).sigmoid()
+        n = (xn + r * hn).tanh()
+        return [(1 - z) * n + z * h]
+
+    def forward(self, input, hx=None):
+        return self._forward(input, hx, 1)
