@@ -98,3 +98,14 @@ def test_ignored_rows_get_positive_zero_gradient(kw):
         grads.append(x.grad.numpy())
     np.testing.assert_array_equal(np.signbit(grads[0]), np.signbit(grads[1]))
     np.testing.assert_allclose(grads[0], grads[1], rtol=1e-6)
+
+
+def test_layer_norm_prints_as_torch():
+    # row moments accumulated as PyTorch's kernel does: the centre of an evenly
+    # spaced row is exactly 0 (a float32 mean would print -1.4589e-06 there)
+    out = []
+    for T in (leafgrad, torch):
+        x = T.tensor([[0.4, 0.5, 0.6], [1.2, 1.3, 1.4]], requires_grad=True)
+        out.append(repr(T.nn.LayerNorm(3)(x)))
+    assert out[0] == out[1]
+    assert "NativeLayerNormBackward0" in out[0]

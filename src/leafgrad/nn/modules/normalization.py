@@ -11,10 +11,15 @@ import numbers
 import numpy as np
 
 from ... import _creation
+from ..._quiet import quiet as _quiet
+from ...autograd.graph import Node
+from ...ops._dispatch import record
 from .. import init
 from ..parameter import Parameter
 from .module import Module
 
+_TORCH_NAMES = {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char",
+                "uint8": "Byte", "bool": "Bool"}
 __all__ = ["LayerNorm", "BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "RMSNorm"]
 # layer_norm and batch_norm (below) are re-exported by nn.functional
 
@@ -193,16 +198,78 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
         raise RuntimeError(
             "Given normalized_shape=%s, expected input with shape [*, %s], but got input of "
             "size%s" % (list(ns), ", ".join(str(s) for s in ns), list(input.shape)))
-    dims = tuple(range(-k, 0))
-    mean = input.mean(dims, keepdim=True)
-    xc = input - mean
-    var = (xc * xc).mean(dims, keepdim=True)
-    out = xc * (var + eps).rsqrt()
-    if weight is not None:
-        out = out * weight
-    if bias is not None:
-        out = out + bias
-    return out
+    x = input._data
+    if x.dtype.kind != "f":
+        raise NotImplementedError("\"LayerNormKernelImpl\" not implemented for '%s': layer_norm "
+                                  "needs a floating point input. Fix: input.float()"
+                                  % _TORCH_NAMES.get(x.dtype.name, x.dtype.name))
+    dims = tuple(range(x.ndim - k, x.ndim))
+    # PyTorch's CPU kernel: row moments accumulated more precisely than a plain
+    # float32 mean (here in float64), rstd = 1 / sqrt(max(var, 0) + eps), then
+    # y = (x * rstd + (-mean * rstd)) * weight + bias, step by step
+    with _quiet():
+        mean64 = x.mean(axis=dims, keepdims=True, dtype=np.float64)
+        var = np.square(x - mean64).mean(axis=dims, keepdims=True).astype(x.dtype)
+        mean = mean64.astype(x.dtype)
+        rstd = (1 / np.sqrt(np.maximum(var, 0) + x.dtype.type(eps))).astype(x.dtype)
+        out = x * rstd
+        out += -mean * rstd
+        if weight is not None:
+            out *= weight._data
+        if bias is not None:
+            out += bias._data
+    return record(NativeLayerNormBackward0, out, (input, weight, bias),
+                  saved=(input, weight), args=(dims, mean, rstd, eps))
+
+
+class NativeLayerNormBackward0(Node):
+    """Gradients of layer_norm (PyTorch's layer_norm_backward): with
+    xhat = (x - mean) rstd and gx = g * weight, over the normalised dims
+    dx = rstd (gx - mean(gx) - xhat mean(gx xhat)); dweight = sum(g xhat),
+    dbias = sum(g) over the leading dims."""
+
+    __slots__ = ()
+    saves = True
+
+    def backward(ctx, g):
+        x, w = ctx.saved_tensors
+        dims = ctx.args[0]
+        lead = tuple(range(x.dim() - len(dims)))
+        nx, nw, nb = ctx.needs_input_grad
+        mean = x.mean(dims, keepdim=True)
+        xc = x - mean
+        rstd = ((xc * xc).mean(dims, keepdim=True) + ctx.args[3]).rsqrt()
+        xhat = xc * rstd
+        gx = g * w if w is not None else g
+        dx = (rstd * (gx - gx.mean(dims, keepdim=True)
+                      - xhat * (gx * xhat).mean(dims, keepdim=True))) if nx else None
+        dw = (g * xhat).sum(lead) if nw and lead else g * xhat if nw else None
+        db = (g.sum(lead) if lead else g) if nb else None
+        return dx, dw, db
+
+    def np_backward(ctx, g):
+        # PyTorch's CPU kernel step by step (so the rounding matches): with
+        # ds = sum(g w x), db = sum(g w), n = the normalised size,
+        # b = (db mean - ds) rstd^3 / n, c = -b mean - db rstd / n,
+        # dx = rstd g w + b x + c; dweight = sum(g (rstd x - rstd mean))
+        x, w = ctx.saved_arrays()
+        dims, mean, rstd = ctx.args[:3]
+        lead = tuple(range(x.ndim - len(dims)))
+        nx, nw, nb = ctx.needs_input_grad
+        dx = dw = db = None
+        if nx:
+            gw = g * w if w is not None else g
+            scale = x.dtype.type(1.0 / np.prod([x.shape[d] for d in dims]))
+            ds = (gw * x).sum(axis=dims, keepdims=True)
+            dbs = gw.sum(axis=dims, keepdims=True)
+            b = (dbs * mean - ds) * rstd * rstd * rstd * scale
+            c = -b * mean - dbs * rstd * scale
+            dx = rstd * gw + b * x + c
+        if nw:
+            dw = (g * (rstd * x + -rstd * mean)).sum(axis=lead)
+        if nb:
+            db = g.sum(axis=lead)
+        return dx, dw, db
 
 
 def batch_norm(input, running_mean, running_var, weight=None, bias=None, training=False,
