@@ -217,6 +217,8 @@ class Function(metaclass=_FunctionMeta):
             t._vlist = o._vlist
             if o._base is not None or not any(o is a for a in args):
                 t._base = o._base
+                if o._base is not None:
+                    t._vmeta = [t._vc[0], o._vmeta[1], o._base._grad_fn, None]
             results.append(t)
         node.n_outputs = len(outs)
         node._fn_out_metas = tuple(metas)
