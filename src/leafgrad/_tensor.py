@@ -244,6 +244,8 @@ class Tensor:
 
     def retain_grad(self):
         """Keep ``.grad`` for this non-leaf tensor after backward."""
+        if self._base is not None:
+            _sync_view(self)
         if self._grad_fn is None:
             if not self._requires_grad:
                 raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
@@ -264,6 +266,8 @@ class Tensor:
             RuntimeError: on a tensor that does not require grad.
         """
         from .autograd.graph import RemovableHandle
+        if self._base is not None:
+            _sync_view(self)
         if not self._requires_grad:
             raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
         if self._grad_fn is not None:

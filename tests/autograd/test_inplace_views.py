@@ -109,6 +109,39 @@ def case_base_changed_after_view(torch, R):
     R("grad", x.grad)
 
 
+def case_stale_view_as_root_hook_function_input(torch, R):
+    x = _x(torch)
+    y = x * 1
+    v = y[:2]
+    y.mul_(3)
+    v.backward(torch.ones(2))               # a stale view as the backward root
+    R("root", x.grad)
+    x.grad = None
+    y = x * 1
+    v = y[:2]
+    y.mul_(3)
+    v.retain_grad()
+    (v * v).sum().backward()
+    R("retained", v.grad)
+    R("grad", x.grad)
+
+    class Double(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, a):
+            return a * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 2
+
+    x.grad = None
+    y = x * 1
+    v = y[:2]
+    y.mul_(3)
+    Double.apply(v).sum().backward()        # a stale view into a custom Function
+    R("function", x.grad)
+
+
 def case_other_view_changed(torch, R):
     x = _x(torch)
     y = x * 1

@@ -160,8 +160,11 @@ class Function(metaclass=_FunctionMeta):
 
     @classmethod
     def apply(cls, *args, **kwargs):
-        from .._tensor import Tensor
+        from .._tensor import Tensor, _sync_view
         tensor_args = [a if isinstance(a, Tensor) else None for a in args]
+        for t in tensor_args:
+            if t is not None and t._base is not None and mode.enabled:
+                _sync_view(t)
         needs = tuple(t is not None and t._requires_grad for t in tensor_args)
         record = mode.enabled and any(needs)
         node = object.__new__(cls._backward_cls)
