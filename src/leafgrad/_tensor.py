@@ -28,8 +28,8 @@ _new = object.__new__
 def _sync_view(t):
     """A view whose base was changed in place elsewhere gets its grad_fn regenerated."""
     if t._vmeta[0] != t._vc[0]:
-        from .ops.inplace import refresh_view
-        refresh_view(t)
+        from .ops.inplace import _refresh_view
+        _refresh_view(t)
 
 
 class Size(tuple):

@@ -104,6 +104,7 @@ def case_base_changed_after_view(torch, R):
     y = x * 1
     a = y[:2]
     y.mul_(10)
+    R("a_repr_fn", repr(a).split("grad_fn=")[1])
     R("a_fn", _grad_fn_name(a))
     (a * a).sum().backward()
     R("grad", x.grad)
@@ -203,8 +204,43 @@ def case_setitem_and_augmented(torch, R):
     y[1:3] *= 2
     y[0] += y[3]
     R("fn", _grad_fn_name(y))
+    R("repr_fn", repr(y).split("grad_fn=")[1])
     (y * y).sum().backward()
     R("grad", x.grad)
+
+
+def case_more_inplace_ops_on_views(torch, R):
+    W = torch.tensor([1.0, 2.0, 3.0, 4.0])
+    x = _x(torch)
+    y = x * 1
+    v = y[:3]
+    w = torch.tensor(5.0, requires_grad=True)
+    v[1] = w                                  # setitem on a view
+    R("setitem_fns", [_grad_fn_name(y), _grad_fn_name(v)])
+    (y * W).sum().backward()
+    R("setitem", [x.grad, w.grad])
+    x = _x(torch)
+    y = x * 1
+    w = torch.tensor([7.0, 8.0], requires_grad=True)
+    y[:2].copy_(w)
+    y[2:].fill_(3.0)
+    y[3:].zero_()
+    y[1:].clamp_(max=2.5)
+    y[:2].add_(y[2:].detach() * 0 + 1, alpha=2)
+    (y * W * y).sum().backward()
+    R("copy_fill_zero_clamp_add", [y, x.grad, w.grad])
+    x = torch.tensor([[1.0, 2.0], [3.0, 4.0]], dtype=torch.float64, requires_grad=True)
+    y = x * 1
+    y[0, 1].mul_(3)
+    y[1][0].div_(2)
+    (y * y).sum().backward()
+    R("float64_select", x.grad)
+    x = _x(torch)
+    y = x.unsqueeze(0) * 1
+    y.squeeze(0)[1:3].neg_()
+    y.view(2, 2).t()[0].mul_(torch.tensor([2.0, 3.0]))
+    (y * W).sum().backward()
+    R("squeeze_t", x.grad)
 
 
 def case_create_graph_through_copyslices(torch, R):

@@ -50,7 +50,7 @@ def _edge(t):
 def mark_view(res, base, multi=None):
     """Make ``res`` a view of ``base``: same memory, same version counter; remember the
     version its grad_fn is valid at (an in-place op on the base or on another view
-    makes it stale: see ``inplace.refresh_view``)."""
+    makes it stale: see ``inplace._refresh_view``)."""
     res._vlist = base._vlist
     root = base if base._base is None else base._base
     res._base = root
@@ -60,8 +60,8 @@ def mark_view(res, base, multi=None):
 
 def _sync(t):
     if t._vmeta[0] != t._vc[0]:
-        from .inplace import refresh_view
-        refresh_view(t)
+        from .inplace import _refresh_view
+        _refresh_view(t)
 
 
 def record(cls, out, inputs, saved=None, save_result=False, args=None):

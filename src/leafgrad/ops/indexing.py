@@ -75,7 +75,7 @@ def _index_backward(ctx, g):
 SelectBackward0 = _node("SelectBackward0", _index_backward)
 SliceBackward0 = _node("SliceBackward0", _index_backward)
 IndexBackward0 = _node("IndexBackward0", _index_backward)
-# a view regenerated over its base's new graph (inplace.refresh_view): key is the
+# a view regenerated over its base's new graph (inplace._refresh_view): key is the
 # view's elements as an index into the base
 AsStridedBackward0 = _node("AsStridedBackward0", _index_backward)
 

@@ -187,7 +187,7 @@ def _regenerate(view, base, key):
     meta[0], meta[2] = view._vc[0], base._grad_fn
 
 
-def refresh_view(view):
+def _refresh_view(view):
     """Called on a view whose version moved since its grad_fn was made: when the base or
     another view of it was changed in place, the view's grad_fn is regenerated as a view
     of the base's current graph (PyTorch does the same, lazily, as AsStridedBackward0)."""
@@ -209,7 +209,7 @@ def refresh_view(view):
 def _enter_view(self, *others):
     """An in-place op with grad mode on, on a view: bring its grad_fn up to date; refuse
     a view made in no_grad mode when the op would be recorded (as PyTorch)."""
-    refresh_view(self)
+    _refresh_view(self)
     if self._vmeta[1] and (self._base._requires_grad or any(
             isinstance(o, Tensor) and o._requires_grad for o in others)):
         raise RuntimeError(_NO_GRAD_VIEW % "is being modified inplace")
