@@ -191,8 +191,9 @@ def tensor_repr(t, prefix="tensor("):
         if dt not in (_dtype.get_default_dtype(), _dtype.int64, _dtype.bool_):
             suffixes.append("dtype=" + repr(dt))
         body = array_str(arr, indent)
-    if t._grad_fn is not None:
-        suffixes.append("grad_fn=<%s>" % t._grad_fn.name())
+    fn = t.grad_fn      # the property: a stale view shows its regenerated grad_fn
+    if fn is not None:
+        suffixes.append("grad_fn=<%s>" % fn.name().rpartition("::")[2])
     elif t._requires_grad:
         suffixes.append("requires_grad=True")
     return _add_suffixes(prefix + body, suffixes, indent)

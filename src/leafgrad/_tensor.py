@@ -25,6 +25,13 @@ __all__ = ["Tensor", "Size"]
 _new = object.__new__
 
 
+def _sync_view(t):
+    """A view whose base was changed in place elsewhere gets its grad_fn regenerated."""
+    if t._vmeta[0] != t._vc[0]:
+        from .ops.inplace import _refresh_view
+        _refresh_view(t)
+
+
 class Size(tuple):
     """``tensor.shape``: a tuple that prints as ``torch.Size([2, 3])``."""
 
@@ -55,7 +62,10 @@ class Tensor:
     """
 
     __slots__ = ("_data", "_requires_grad", "_grad", "_grad_fn", "_output_nr", "_vc",
-                 "_acc", "_hooks", "_post_hooks", "_retains_grad", "_base", "__weakref__")
+                 "_acc", "_hooks", "_post_hooks", "_retains_grad", "_base", "_vmeta", "__weakref__")
+    # _vmeta (set only where _base is set, read only where _base is not None): a view's
+    # [version its grad_fn is valid at, made in no_grad mode, base grad_fn then,
+    # multi-output op name or None]; see ops/_dispatch.mark_view
 
     # NumPy arrays and scalars on the left defer to our reflected operators
     # (ndarray * tensor is a tensor), as with PyTorch
@@ -123,6 +133,8 @@ class Tensor:
     @property
     def requires_grad(self):
         """Whether autograd records ops on this tensor."""
+        if self._base is not None:
+            _sync_view(self)
         return self._requires_grad
 
     @requires_grad.setter
@@ -153,11 +165,15 @@ class Tensor:
     @property
     def grad_fn(self):
         """The node that made this tensor (``None`` for leaves)."""
+        if self._base is not None:
+            _sync_view(self)
         return self._grad_fn
 
     @property
     def is_leaf(self):
         """True when no recorded op made this tensor."""
+        if self._base is not None:
+            _sync_view(self)
         return self._grad_fn is None
 
     @property
@@ -228,6 +244,8 @@ class Tensor:
 
     def retain_grad(self):
         """Keep ``.grad`` for this non-leaf tensor after backward."""
+        if self._base is not None:
+            _sync_view(self)
         if self._grad_fn is None:
             if not self._requires_grad:
                 raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
@@ -248,6 +266,8 @@ class Tensor:
             RuntimeError: on a tensor that does not require grad.
         """
         from .autograd.graph import RemovableHandle
+        if self._base is not None:
+            _sync_view(self)
         if not self._requires_grad:
             raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
         if self._grad_fn is not None:

@@ -230,6 +230,10 @@ def run_backward(roots, root_grads, retain_graph, create_graph, inputs=None,
                                                     "autograd.grad()")
     # edges of the roots
     root_edges = []
+    for t in list(roots) + list(inputs or ()):
+        if t._base is not None:   # a view whose base changed in place: its current grad_fn
+            from .._tensor import _sync_view
+            _sync_view(t)
     for t in roots:
         if t._grad_fn is not None:
             root_edges.append((t._grad_fn, t._output_nr))

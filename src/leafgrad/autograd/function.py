@@ -160,8 +160,11 @@ class Function(metaclass=_FunctionMeta):
 
     @classmethod
     def apply(cls, *args, **kwargs):
-        from .._tensor import Tensor
+        from .._tensor import Tensor, _sync_view
         tensor_args = [a if isinstance(a, Tensor) else None for a in args]
+        for t in tensor_args:
+            if t is not None and t._base is not None and mode.enabled:
+                _sync_view(t)
         needs = tuple(t is not None and t._requires_grad for t in tensor_args)
         record = mode.enabled and any(needs)
         node = object.__new__(cls._backward_cls)
@@ -217,6 +220,8 @@ class Function(metaclass=_FunctionMeta):
             t._vlist = o._vlist
             if o._base is not None or not any(o is a for a in args):
                 t._base = o._base
+                if o._base is not None:
+                    t._vmeta = [t._vc[0], o._vmeta[1], o._base._grad_fn, None]
             results.append(t)
         node.n_outputs = len(outs)
         node._fn_out_metas = tuple(metas)

@@ -47,6 +47,23 @@ def _edge(t):
     return (t._grad_accumulator(), 0)
 
 
+def mark_view(res, base, multi=None):
+    """Make ``res`` a view of ``base``: same memory, same version counter; remember the
+    version its grad_fn is valid at (an in-place op on the base or on another view
+    makes it stale: see ``inplace._refresh_view``)."""
+    res._vlist = base._vlist
+    root = base if base._base is None else base._base
+    res._base = root
+    res._vmeta = [res._vc[0], not mode.enabled, root._grad_fn, multi]
+    return res
+
+
+def _sync(t):
+    if t._vmeta[0] != t._vc[0]:
+        from .inplace import _refresh_view
+        _refresh_view(t)
+
+
 def record(cls, out, inputs, saved=None, save_result=False, args=None):
     """Return ``out`` (an ndarray) as a tensor, recording ``cls`` as its grad_fn.
 
@@ -67,7 +84,11 @@ def record(cls, out, inputs, saved=None, save_result=False, args=None):
     n = len(inputs)
     if n == 1:
         t = inputs[0]
-        if t is None or not t._requires_grad:
+        if t is None:
+            return _make_plain(out)
+        if t._base is not None and t._vmeta[0] != t._vc[0]:
+            _sync(t)
+        if not t._requires_grad:
             return _make_plain(out)
         node = _new(cls)
         fn = t._grad_fn
@@ -79,6 +100,10 @@ def record(cls, out, inputs, saved=None, save_result=False, args=None):
             else ((d.shape, d.dtype),)
     elif n == 2:
         a, b = inputs
+        if a is not None and a._base is not None:
+            _sync(a)
+        if b is not None and b._base is not None:
+            _sync(b)
         ra = a is not None and a._requires_grad
         rb = b is not None and b._requires_grad
         if not (ra or rb):
@@ -104,6 +129,8 @@ def record(cls, out, inputs, saved=None, save_result=False, args=None):
                 needs.append(False)
                 metas.append(None)
                 continue
+            if t._base is not None:
+                _sync(t)
             if t._requires_grad:
                 fn = t._grad_fn
                 edges.append((fn, t._output_nr) if fn is not None
@@ -176,6 +203,9 @@ def record_multi(cls, outs, inputs, saved=None, args=None, differentiable=None):
     if not mode.enabled or not any(t is not None and t._requires_grad for t in inputs):
         make = _make_inference if mode.inference and not mode.enabled else _make_plain
         return tuple(make(o) for o in outs)
+    for t in inputs:
+        if t is not None and t._base is not None:
+            _sync(t)
     node = _new(cls)
     node._released = False
     node._extra = None

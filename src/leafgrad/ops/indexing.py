@@ -10,7 +10,7 @@ import numpy as np
 
 from .._tensor import Tensor, _wrap_dim
 from ..autograd.graph import Node
-from ._dispatch import record
+from ._dispatch import mark_view, record
 
 
 def _node(name, backward, saves=False):
@@ -75,6 +75,9 @@ def _index_backward(ctx, g):
 SelectBackward0 = _node("SelectBackward0", _index_backward)
 SliceBackward0 = _node("SliceBackward0", _index_backward)
 IndexBackward0 = _node("IndexBackward0", _index_backward)
+# a view regenerated over its base's new graph (inplace._refresh_view): key is the
+# view's elements as an index into the base
+AsStridedBackward0 = _node("AsStridedBackward0", _index_backward)
 
 
 def getitem(input, key):
@@ -104,12 +107,12 @@ def getitem(input, key):
         cls = SelectBackward0
     else:
         cls = SliceBackward0
+    if type(out) is not np.ndarray:
+        # x[0] of a 1-d array is a NumPy scalar (a copy): x[0, ...] is the 0-d view
+        out = x[key + (Ellipsis,)] if not adv else np.asarray(out)
     res = record(cls, out, (input,), args=(x.shape, key, x.dtype))
     if not adv:
-        res._vlist = input._vlist
-        res._base = input if input._base is None else input._base
-    if type(out) is not np.ndarray:
-        res._data = np.asarray(out)
+        mark_view(res, input)
     return res
 
 

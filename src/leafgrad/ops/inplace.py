@@ -48,6 +48,10 @@ def _cast_error(src, dst):
         % (names.get(np.dtype(src).name, src), names.get(np.dtype(dst).name, dst)))
 
 
+_OVERLAP = ("unsupported operation: more than one element of the written-to tensor refers to a "
+            "single memory location. Please clone() the tensor before performing the operation.")
+
+
 def _write(self, arr):
     """Store ``arr`` into self's memory (views of self see it) and bump the version."""
     dst = self._data
@@ -63,32 +67,41 @@ def _write(self, arr):
         raise _cast_error(arr.dtype, dst.dtype)
     if not dst.flags.writeable:
         # an expanded/broadcast view: PyTorch refuses too
-        raise RuntimeError(
-            "unsupported operation: more than one element of the written-to tensor refers to a "
-            "single memory location. Please clone() the tensor before performing the operation.")
+        raise RuntimeError(_OVERLAP)
     np.copyto(dst, arr, casting="unsafe")
     self._vlist[0] += 1
+
+
+def _run_recorded(self, fn, others):
+    """``fn`` on a recorded copy of self's value (the old value stays in the graph); the
+    result is written into self and returned."""
+    if self._grad_fn is not None:
+        old = Tensor._make_nonleaf(self._data.copy(), self._grad_fn, self._output_nr)
+    else:
+        old = Tensor._make_plain(self._data.copy())
+    new = fn(old, *others)
+    _write(self, new._data)
+    node = new._grad_fn
+    if node is not None and node._out is not None:   # the saved result is now self
+        node._out_version = (self._vlist, self._vlist[0])
+    return new
 
 
 def apply(self, name, fn, *others):
     """Run ``fn(self, *others)`` (an out-of-place leafgrad op) and store the
     result in ``self``; record it for autograd when needed."""
     _check_inference(self)
+    if self._base is not None and mode.enabled:
+        _enter_view(self, *others)
     if mode.enabled and (self._requires_grad or any(
             isinstance(o, Tensor) and o._requires_grad for o in others)):
+        if self._base is not None:
+            return _apply_on_view(self, name, fn, others)
         _check_leaf(self, name)
-        if self._grad_fn is not None:
-            old = Tensor._make_nonleaf(self._data.copy(), self._grad_fn, self._output_nr)
-        else:
-            old = Tensor._make_plain(self._data.copy())
-        new = fn(old, *others)
-        _write(self, new._data)
+        new = _run_recorded(self, fn, others)
         if new._grad_fn is not None:
             self._grad_fn, self._output_nr = new._grad_fn, new._output_nr
             self._requires_grad = True
-            node = new._grad_fn
-            if node._out is not None:   # the saved result is now self
-                node._out_version = (self._vlist, self._vlist[0])
         return self
     prev = mode.enabled
     mode.enabled = False
@@ -97,6 +110,138 @@ def apply(self, name, fn, *others):
     finally:
         mode.enabled = prev
     _write(self, new._data)
+    return self
+
+
+_NO_GRAD_VIEW = (
+    "A view was created in no_grad mode and %s with grad mode enabled. Given that this "
+    "use case is ambiguous and error-prone, it is forbidden. You can clarify your code by "
+    "moving both the view and the inplace either both inside the no_grad block (if you don't "
+    "want the inplace to be tracked) or both outside (if you want the inplace to be tracked).")
+
+
+def _view_key(view, base):
+    """The elements of ``view`` as an index (a tuple of int arrays, one per base dim) into
+    ``base``: found from the arrays' strides and data pointers, so any strided view
+    (slice, select, view, t, permute, expand, diagonal, ...) of any strided base works.
+
+    Raises:
+        RuntimeError: where the view cannot be expressed as elements of its base.
+    """
+    b, d = base._data, view._data
+    isz = b.itemsize
+
+    def bounds(a):
+        lo = hi = a.__array_interface__["data"][0]
+        if a.size == 0:
+            return lo, lo
+        for n, st in zip(a.shape, a.strides):
+            if st < 0:
+                lo += (n - 1) * st
+            else:
+                hi += (n - 1) * st
+        return lo, hi + a.itemsize
+
+    lo, hi = bounds(b)
+    vlo, vhi = bounds(d)
+    if (d.dtype != b.dtype or b.ndim == 0 or any(st % isz for st in b.strides + d.strides)
+            or any(st == 0 and n > 1 for n, st in zip(b.shape, b.strides))
+            or (d.size and not (lo <= vlo and vhi <= hi and (vlo - lo) % isz == 0))):
+        raise RuntimeError(
+            "leafgrad cannot express this view (shape %s, strides %s) as elements of its base "
+            "(shape %s, strides %s) to record an in-place operation on it. Fix: use the "
+            "out-of-place op, or modify a .clone() of the view."
+            % (list(d.shape), list(d.strides), list(b.shape), list(b.strides)))
+    # pos: for each memory slot of the base, the base element stored there (C order)
+    pos = np.full((hi - lo) // isz, -1, np.intp)
+    w = pos.itemsize
+    as_strided = np.lib.stride_tricks.as_strided
+    start = (b.__array_interface__["data"][0] - lo) // isz
+    as_strided(pos[start:], b.shape, tuple(st // isz * w for st in b.strides))[...] = \
+        np.arange(b.size).reshape(b.shape)
+    if d.size == 0:
+        idx = np.zeros(d.shape, np.intp)
+    else:
+        idx = as_strided(pos[(d.__array_interface__["data"][0] - lo) // isz:], d.shape,
+                         tuple(st // isz * w for st in d.strides)).copy()
+        if (idx < 0).any():
+            raise RuntimeError(
+                "leafgrad cannot record an in-place operation on a view that covers memory "
+                "outside its base's elements. Fix: use the out-of-place op, or modify a "
+                ".clone() of the view.")
+    return np.unravel_index(idx, b.shape)
+
+
+def _regenerate(view, base, key):
+    """Give ``view`` a grad_fn that takes its elements from ``base``'s current graph."""
+    from .indexing import AsStridedBackward0
+    b = base._data
+    prev = mode.enabled
+    mode.enabled = True
+    try:
+        r = record(AsStridedBackward0, view._data, (base,), args=(b.shape, key, b.dtype))
+    finally:
+        mode.enabled = prev
+    view._grad_fn, view._output_nr, view._requires_grad = r._grad_fn, 0, r._requires_grad
+    meta = view._vmeta
+    meta[0], meta[2] = view._vc[0], base._grad_fn
+
+
+def _refresh_view(view):
+    """Called on a view whose version moved since its grad_fn was made: when the base or
+    another view of it was changed in place, the view's grad_fn is regenerated as a view
+    of the base's current graph (PyTorch does the same, lazily, as AsStridedBackward0)."""
+    meta, base = view._vmeta, view._base
+    if meta[0] == view._vc[0]:
+        return
+    if meta[1]:
+        if base._grad_fn is not meta[2]:
+            raise RuntimeError(_NO_GRAD_VIEW % "its base or another view of its base has "
+                               "been modified inplace")
+        meta[0] = view._vc[0]
+        return
+    if not base._requires_grad:
+        meta[0] = view._vc[0]
+        return
+    _regenerate(view, base, _view_key(view, base))
+
+
+def _enter_view(self, *others):
+    """An in-place op with grad mode on, on a view: bring its grad_fn up to date; refuse
+    a view made in no_grad mode when the op would be recorded (as PyTorch)."""
+    _refresh_view(self)
+    if self._vmeta[1] and (self._base._requires_grad or any(
+            isinstance(o, Tensor) and o._requires_grad for o in others)):
+        raise RuntimeError(_NO_GRAD_VIEW % "is being modified inplace")
+
+
+def _apply_on_view(self, name, fn, others):
+    """An in-place op on a view of ``base`` (PyTorch's rule): the op is recorded out of
+    place on the view, the result is written into the view's memory, the base gets a
+    CopySlices node (the view's region from the result, the rest from its previous
+    graph), and the view becomes a view of the base's new graph."""
+    base = self._base
+    meta = self._vmeta
+    _check_leaf(self, name)
+    if meta[3] is not None:
+        raise RuntimeError(
+            "Output %d of %s is a view and is being modified inplace. This view is the output "
+            "of a function that returns multiple views. Such functions do not allow the output "
+            "views to be modified inplace. You should replace the inplace operation by an "
+            "out-of-place one." % (self._output_nr, meta[3]))
+    if not self._data.flags.writeable:
+        raise RuntimeError(_OVERLAP)
+    key = _view_key(self, base)
+    new = _run_recorded(self, fn, others)
+    if new._grad_fn is None:
+        return self
+    if base._requires_grad:
+        prev = Tensor._make_nonleaf(base._data, base._grad_fn, base._output_nr)
+    else:
+        prev = Tensor._make_plain(base._data)
+    res = record(CopySlices, base._data, (prev, new), args=(key, tuple(new.shape)))
+    base._grad_fn, base._output_nr, base._requires_grad = res._grad_fn, 0, True
+    _regenerate(self, base, key)
     return self
 
 
@@ -110,6 +255,8 @@ def _arith(np_fn, name, fallback):
                             % (name, _errors.grad_tuple_hint()))
         if alpha is not None:
             other = other * alpha
+        if self._base is not None and mode.enabled:
+            _enter_view(self, other)
         if (mode.enabled and (self._requires_grad or (isinstance(other, Tensor)
                                                       and other._requires_grad))):
             return apply(self, name, fallback, other)
@@ -242,6 +389,8 @@ def fill_(self, value, _name="fill_"):
     _check_inference(self)
     if not isinstance(value, Tensor):
         value = _scalars.check_scalar_write(value, self._data.dtype)
+    if self._base is not None and mode.enabled:
+        _enter_view(self, value)
     if not mode.enabled or not self._requires_grad:
         if isinstance(value, Tensor) and value._data.ndim:
             raise RuntimeError("fill_ only supports 0-dimension value tensor but got tensor "
@@ -271,6 +420,8 @@ def _copy(a, src):
 def copy_(self, src, non_blocking=False):
     """Copy ``src`` (broadcast, cast to self's dtype) into self."""
     _check_inference(self)
+    if self._base is not None and mode.enabled:
+        _enter_view(self, src)
     if not mode.enabled or not (self._requires_grad or getattr(src, "_requires_grad", False)):
         s = src._data if isinstance(src, Tensor) else np.asarray(src)
         try:
@@ -332,6 +483,8 @@ def index_put_(self, key, value):
     _check_inference(self)
     if not isinstance(value, Tensor):
         value = _scalars.setitem_value(value, self._data.dtype)
+    if self._base is not None and mode.enabled:
+        _enter_view(self, value)
     if not mode.enabled or not (self._requires_grad or getattr(value, "_requires_grad", False)):
         from .indexing import _convert_key
         k, _ = _convert_key(key)

@@ -11,18 +11,16 @@ import numpy as np
 from .._tensor import Tensor, _wrap_dim
 from ..autograd.graph import Node
 from .._quiet import quiet as _quiet
-from ._dispatch import record, record_multi, to_tensor
+from ._dispatch import mark_view, record, record_multi, to_tensor
 
 
 def _node(name, backward, saves=False, slots=()):
     return type(name, (Node,), {"__slots__": slots, "saves": saves, "backward": backward})
 
 
-def _as_view(res, base):
+def _as_view(res, base, multi=None):
     """Make ``res`` share ``base``'s version counter (it shares its memory)."""
-    res._vlist = base._vlist
-    res._base = base if base._base is None else base._base
-    return res
+    return mark_view(res, base, multi)
 
 
 def _sizes(args):
@@ -434,8 +432,9 @@ def _multi(cls, outs, input, dim):
     if node is not None:
         node.n_outputs = len(outs)
         node.out_metas = tuple((o.shape, o.dtype) for o in outs)
+        multi = cls.__name__[:-len("Backward0")]
         for r in res:
-            _as_view(r, input)
+            _as_view(r, input, multi)
     return res
 
 
