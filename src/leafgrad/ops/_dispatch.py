@@ -11,6 +11,7 @@ import numpy as np
 from .. import _dtype, _errors, _scalars
 from .._dtype import _FROM_NP, result_type
 from .._tensor import InferenceTensor, Tensor
+from .._tensor import _sync_view as _sync
 from ..autograd.grad_mode import mode
 
 _ndarray = np.ndarray
@@ -58,10 +59,6 @@ def mark_view(res, base, multi=None):
     return res
 
 
-def _sync(t):
-    if t._vmeta[0] != t._vc[0]:
-        from .inplace import _refresh_view
-        _refresh_view(t)
 
 
 def record(cls, out, inputs, saved=None, save_result=False, args=None):
