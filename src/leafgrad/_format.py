@@ -185,7 +185,8 @@ def tensor_repr(t, prefix="tensor("):
             suffixes.append("dtype=" + repr(dt))
         body = array_str(arr, indent)
     if t._grad_fn is not None:
-        suffixes.append("grad_fn=<%s>" % t._grad_fn.name())
+        # the node's class name, as PyTorch (CopySlices, not torch::autograd::CopySlices)
+        suffixes.append("grad_fn=<%s>" % t._grad_fn.name().replace("torch::autograd::", ""))
     elif t._requires_grad:
         suffixes.append("requires_grad=True")
     return _add_suffixes(prefix + body, suffixes, indent)

@@ -309,9 +309,21 @@ class CopySlices(Node):
         return gs, gv
 
 
+class _IndexPut(CopySlices):
+    """``x[mask] = v`` / ``x[idx] = v``: PyTorch's ``index_put_``, named so."""
+
+    __slots__ = ()
+
+    def name(self):
+        return "IndexPutBackward0"
+
+
+_IndexPut.__name__ = _IndexPut.__qualname__ = "IndexPutBackward0"
+
+
 def _index_put(a, key, value):
     from .indexing import _convert_key
-    k, _ = _convert_key(key)
+    k, adv = _convert_key(key)
     out = a._data.copy()
     v = value._data if isinstance(value, Tensor) else value
     try:
@@ -320,7 +332,7 @@ def _index_put(a, key, value):
         raise RuntimeError("shape mismatch: value tensor of shape %s cannot be broadcast to "
                            "indexing result: %s" % (list(np.shape(v)), e)) from None
     vt = value if isinstance(value, Tensor) else None
-    return record(CopySlices, out, (a, vt), args=(k, tuple(np.shape(v))))
+    return record(_IndexPut if adv else CopySlices, out, (a, vt), args=(k, tuple(np.shape(v))))
 
 
 def index_put_(self, key, value):
