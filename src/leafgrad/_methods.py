@@ -149,11 +149,11 @@ def _to(self, *args, **kwargs):
         elif isinstance(a, Tensor):
             dtype = a.dtype
         elif a is not None:
-            from ._creation import device
-            device(a)
+            from ._creation import _require_cpu
+            _require_cpu(a)
     if kwargs.get("device") is not None:
-        from ._creation import device
-        device(kwargs["device"])
+        from ._creation import _require_cpu
+        _require_cpu(kwargs["device"])
     if dtype is None:
         return self.clone() if copy else self
     return S.to_dtype(self, _dtype.to_dtype(dtype), copy)
@@ -379,8 +379,8 @@ def _F():
 
 
 def _creation_device(name):
-    from ._creation import device
-    return device(name)
+    from ._creation import _require_cpu
+    return _require_cpu(name)
 
 
 def _install():
