@@ -61,3 +61,63 @@ def test_cuda_device_objects_construct_as_in_torch():
     with pytest.raises(AssertionError):
         x.cuda()
     assert x.device == lg.device("cpu")          # nothing changed
+
+
+def _leaf_or_not(t, requires_grad):
+    x = t.zeros(2, 3, requires_grad=requires_grad)
+    return x.clone() if requires_grad else x
+
+
+@pytest.mark.parametrize("requires_grad", [False, True], ids=["plain", "in_graph"])
+@pytest.mark.parametrize("call,words", [
+    (lambda x, t: x.copy_(t.ones(4)),
+     "The size of tensor a (3) must match the size of tensor b (4) at non-singleton dimension 1"),
+    (lambda x, t: x.copy_(t.ones(3, 1)),
+     "The size of tensor a (2) must match the size of tensor b (3) at non-singleton dimension 0"),
+    (lambda x, t: x.copy_(t.ones(2, 2, 3)),
+     "output with shape [2, 3] doesn't match the broadcast shape [2, 2, 3]"),
+    (lambda x, t: x.__setitem__(0, t.tensor([1.0, 2.0])),
+     "The expanded size of the tensor (3) must match the existing size (2) at non-singleton "
+     "dimension 0.  Target sizes: [3].  Tensor sizes: [2]"),
+    (lambda x, t: x.__setitem__((slice(None), 0), t.ones(3)),
+     "The expanded size of the tensor (2) must match the existing size (3)"),
+    (lambda x, t: x.__setitem__(x > 0, t.ones(2)),
+     "shape mismatch: value tensor of shape [2] cannot be broadcast to indexing result of "
+     "shape [0]"),
+    (lambda x, t: x.__setitem__([0, 1], t.ones(4)),
+     "shape mismatch: value tensor of shape [4] cannot be broadcast to indexing result of "
+     "shape [2, 3]"),
+], ids=["copy_1d", "copy_col", "copy_more_dims", "setitem_row", "setitem_col", "setitem_mask",
+        "setitem_list"])
+def test_shape_errors_of_copy_and_setitem(call, words, requires_grad):
+    err = raises_like_torch(lambda t: call(_leaf_or_not(t, requires_grad), t), words)
+    assert "((" not in str(err)
+    x = _leaf_or_not(lg, requires_grad)
+    with pytest.raises(RuntimeError):
+        call(x, lg)
+    assert x._version == 0 and not x.detach().numpy().any()       # nothing changed
+
+
+@pytest.mark.parametrize("call,words", [
+    (lambda t: ~t.ones(2), "~ (operator.invert) is only implemented on integer and Boolean-type "
+                           "tensors"),
+    (lambda t: ~t.ones(2, dtype=t.float64), "~ (operator.invert) is only implemented"),
+    (lambda t: t.bitwise_not(t.ones(2)), "\"bitwise_not_cpu\" not implemented for 'Float'"),
+    (lambda t: t.ones(2).bitwise_not(), "\"bitwise_not_cpu\" not implemented for 'Float'"),
+    (lambda t: t.softmax(t.tensor([1, 2]), 0),
+     "\"softmax_lastdim_kernel_impl\" not implemented for 'Long'"),
+    (lambda t: t.log_softmax(t.tensor([1, 2]), 0),
+     "\"log_softmax_lastdim_kernel_impl\" not implemented for 'Long'"),
+    (lambda t: t.nn.functional.softmax(t.tensor([1, 2], dtype=t.int32), 0),
+     "\"softmax_lastdim_kernel_impl\" not implemented for 'Int'"),
+    (lambda t: t.softmax(t.tensor([True]), 0),
+     "\"softmax_lastdim_kernel_impl\" not implemented for 'Bool'"),
+], ids=["invert_float", "invert_double", "bitwise_not_fn", "bitwise_not_method", "softmax_long",
+        "log_softmax_long", "softmax_int", "softmax_bool"])
+def test_dtype_errors_name_torch_types(call, words):
+    raises_like_torch(call, words)
+
+
+def test_invert_of_integers_and_bools_still_works():
+    assert (~lg.tensor([1, 2])).tolist() == (~torch.tensor([1, 2])).tolist()
+    assert (~lg.tensor([True, False])).tolist() == [False, True]

@@ -286,7 +286,7 @@ _METHODS = {
     "__rpow__": _no_ndarray_left(_rpow, "**"),
     "__matmul__": _or_numpy(L.matmul, np.matmul), "__rmatmul__": _no_ndarray_left(_rmatmul, "@"),
     "__neg__": _neg, "__pos__": lambda s: s, "__abs__": E.abs,
-    "__invert__": E.bitwise_not,
+    "__invert__": E._invert,
     "__and__": _or_numpy(E.bitwise_and, np.bitwise_and),
     "__or__": _or_numpy(E.bitwise_or, np.bitwise_or),
     "__xor__": _or_numpy(E.bitwise_xor, np.bitwise_xor),

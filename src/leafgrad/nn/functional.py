@@ -71,8 +71,9 @@ def _prep(input, dim, dtype, name):
         input = input.to(dtype)
     x = input._data
     if x.dtype.kind not in "fc":
-        raise NotImplementedError("\"%s_lastdim_kernel_impl\" not implemented for '%s'. Fix: call "
-                           ".float() first." % (name, x.dtype))
+        raise NotImplementedError("\"%s_lastdim_kernel_impl\" not implemented for '%s': %s "
+                                  "takes floating point input. Fix: call .float() first."
+                                  % (name, _tname(x.dtype), name))
     return input, x, _wrap_dim(dim, x.ndim)
 
 
@@ -701,8 +702,7 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
 
 
 def _tname(npd):
-    return {"float32": "Float", "float64": "Double", "int32": "Int", "int64": "Long",
-            "bool": "Bool", "uint8": "Byte"}.get(np.dtype(npd).name, str(npd))
+    return _errors.type_name(np.dtype(npd))
 
 
 class NllLossBackward0(Node):
