@@ -37,6 +37,9 @@ def _cannot(what, path):
 def _encode(obj, path, tensors):
     """The JSON tree of ``obj``; its tensors go into ``tensors`` (name -> Tensor)."""
     if isinstance(obj, Tensor):
+        if obj._data.dtype.name not in _DT:
+            raise _cannot("a tensor of dtype %s (the format has no such dtype; it holds %s)"
+                          % (obj.dtype, ", ".join(sorted(_DT))), path)
         name = ".".join(map(str, path)) or "tensor"
         base, n = name, 1
         while name in tensors:
