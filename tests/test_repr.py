@@ -75,3 +75,27 @@ def test_printoptions_precision():
         for T in (torch, leafgrad):
             T.set_printoptions(profile="default")
     assert repr(leafgrad.tensor([1.23456])) == repr(torch.tensor([1.23456]))
+
+
+PRINTOPT_VALUES = ["T.tensor([1e-6, 1.0])", "T.tensor([1e-10, 1.])", "T.tensor([1e10, 1.])",
+                   "T.tensor([1., 2., 3.])", "T.tensor([1e9, 3.])", "T.tensor([0.5, -2.25])",
+                   "T.tensor([[1e-6, 123.456], [7., -0.001]])", "T.tensor([0., 0.])",
+                   "T.tensor([float('nan'), 1e-6, float('inf')])", "T.tensor(1e-6)",
+                   "T.tensor([1, 2000000])", "T.tensor([1e-6, 1.], dtype=T.float64)"]
+
+
+@pytest.mark.parametrize("opts", [dict(sci_mode=False), dict(sci_mode=True), dict(sci_mode=None),
+                                  dict(precision=2), dict(precision=6, sci_mode=False),
+                                  dict(precision=1, sci_mode=True), dict(precision=0)],
+                         ids=lambda o: ",".join("%s=%s" % kv for kv in o.items()))
+def test_printoptions_sci_mode_and_precision(opts):
+    try:
+        for T in (torch, leafgrad):
+            T.set_printoptions(**opts)
+        for expr in PRINTOPT_VALUES:
+            got, expected = repr(eval(expr, {"T": leafgrad})), repr(eval(expr, {"T": torch}))
+            assert got == expected, "%s with %s\nleafgrad: %s\ntorch:    %s" % (
+                expr, opts, got, expected)
+    finally:
+        for T in (torch, leafgrad):
+            T.set_printoptions(profile="default")

@@ -22,42 +22,76 @@ __all__ = ["tensor", "as_tensor", "from_numpy", "zeros", "ones", "full", "empty"
            "get_rng_state", "set_rng_state", "scalar_tensor", "tril_indices"]
 
 
+_DEVICE_TYPES = ("cpu", "cuda", "ipu", "xpu", "mkldnn", "opengl", "opencl", "ideep", "hip", "ve",
+                 "fpga", "maia", "xla", "lazy", "vulkan", "mps", "meta", "hpu", "mtia",
+                 "privateuseone")
+
+
 class device:
-    """Only the CPU exists here; ``device('cpu')`` is accepted everywhere."""
+    """A device name, as PyTorch's (``device('cuda:1')`` constructs); tensors live on the
+    CPU only: moving or creating one anywhere else raises (see ``_require_cpu``)."""
 
     __slots__ = ("type", "index")
 
     def __init__(self, type="cpu", index=None):
         if isinstance(type, device):
             type, index = type.type, type.index
-        type = str(type)
-        if type.startswith("cuda") or type == "mps":
-            raise RuntimeError(
-                "leafgrad runs on the CPU only (NumPy); device %r is not available. Fix: use "
-                "device='cpu' (or leave it out)." % type)
-        self.type, self.index = "cpu", index
+        elif isinstance(type, int) and not isinstance(type, bool):
+            # PyTorch: an int is an index on the accelerator, and there is none
+            raise RuntimeError("Cannot access accelerator device when none is available. "
+                               "leafgrad runs on the CPU only (NumPy). Fix: use "
+                               "device='cpu' (or leave it out).")
+        s = str(type)
+        name, sep, idx = s.partition(":")
+        if name not in _DEVICE_TYPES:
+            raise RuntimeError("Expected one of %s device type at start of device string: %s"
+                               % (", ".join(_DEVICE_TYPES), s))
+        if sep:
+            if not idx.isdigit():
+                raise RuntimeError("Invalid device string: '%s'" % s)
+            index = int(idx)
+        self.type, self.index = name, index
 
     def __repr__(self):
-        return "device(type='cpu')"
+        if self.index is None:
+            return "device(type='%s')" % self.type
+        return "device(type='%s', index=%d)" % (self.type, self.index)
 
     def __eq__(self, other):
-        return isinstance(other, (device, str)) and str(other).startswith("cpu")
+        if isinstance(other, str):
+            try:
+                other = device(other)
+            except RuntimeError:
+                return False
+        return isinstance(other, device) and (self.type, self.index) == (other.type, other.index)
 
     def __hash__(self):
-        return hash("cpu")
+        return hash((self.type, self.index))
 
     def __str__(self):
-        return "cpu"
+        return self.type if self.index is None else "%s:%d" % (self.type, self.index)
 
+
+def _require_cpu(d):
+    """Raise when ``d`` (a device or its name; None is the CPU) is not the CPU: PyTorch's
+    AssertionError for CUDA (a CPU-only build), RuntimeError for other devices."""
+    if d is None:
+        return
+    d = d if isinstance(d, device) else device(d)
+    if d.type == "cpu":
+        return
+    msg = ("leafgrad runs on the CPU only (NumPy); device '%s' is not available. Fix: use "
+           "device='cpu' (or leave it out), or drop the .cuda()/.to('%s') call." % (d, d))
+    if d.type == "cuda":
+        raise AssertionError("Torch not compiled with CUDA enabled: " + msg)
+    raise RuntimeError(msg)
 
 
 def _make_inference(arr):
     from .ops._dispatch import _make_inference as make
     return make(arr)
 
-def _check_device(d):
-    if d is not None:
-        device(d)
+_check_device = _require_cpu
 
 
 # ---------------------------------------------------------------- conversion
@@ -203,6 +237,7 @@ def scalar_tensor(s, dtype=None, device=None, requires_grad=False):
     Raises:
         OverflowError: for an int beyond 64 bits (PyTorch's Scalar).
     """
+    _require_cpu(device)
     if isinstance(s, int) and not _scalars.I64_MIN <= s <= _scalars.U64_MAX:
         raise _scalars.too_big_for_scalar(s)
     return tensor(float(s) if dtype is None else s, dtype=dtype, requires_grad=requires_grad)
@@ -210,6 +245,7 @@ def scalar_tensor(s, dtype=None, device=None, requires_grad=False):
 
 def as_tensor(data, dtype=None, device=None):
     """Like ``tensor`` but shares memory with a NumPy array or tensor when it can."""
+    _require_cpu(device)
     dtype = _dtype.to_dtype(dtype)
     if isinstance(data, Tensor):
         return data if dtype is None or data.dtype is dtype else data.to(dtype)
@@ -263,22 +299,26 @@ def _dt(dtype):
 
 def zeros(*size, dtype=None, device=None, requires_grad=False, out=None, layout=None):
     """Tensor of zeros; float32 unless ``dtype`` is given."""
+    _require_cpu(device)
     return _finish(np.zeros(_size(size), _dt(dtype)), requires_grad)
 
 
 def ones(*size, dtype=None, device=None, requires_grad=False, out=None, layout=None):
     """Tensor of ones; float32 unless ``dtype`` is given."""
+    _require_cpu(device)
     return _finish(np.ones(_size(size), _dt(dtype)), requires_grad)
 
 
 def empty(*size, dtype=None, device=None, requires_grad=False, out=None, layout=None,
           memory_format=None):
     """Uninitialised in PyTorch; zeros here (NumPy's empty would leak old memory)."""
+    _require_cpu(device)
     return _finish(np.zeros(_size(size), _dt(dtype)), requires_grad)
 
 
 def full(size, fill_value, dtype=None, device=None, requires_grad=False, out=None, layout=None):
     """Tensor filled with ``fill_value``; the dtype follows the value (bool, int64, float32)."""
+    _require_cpu(device)
     if dtype is None:
         dtype = _infer_dtype(fill_value if not isinstance(fill_value, Tensor) else fill_value.item())
     if isinstance(fill_value, Tensor):
@@ -293,19 +333,23 @@ def _like(input, dtype):
 
 
 def zeros_like(input, dtype=None, device=None, requires_grad=False, memory_format=None, layout=None):
+    _require_cpu(device)
     return _finish(np.zeros(*_like(input, dtype)), requires_grad)
 
 
 def ones_like(input, dtype=None, device=None, requires_grad=False, memory_format=None, layout=None):
+    _require_cpu(device)
     return _finish(np.ones(*_like(input, dtype)), requires_grad)
 
 
 def empty_like(input, dtype=None, device=None, requires_grad=False, memory_format=None, layout=None):
+    _require_cpu(device)
     return _finish(np.zeros(*_like(input, dtype)), requires_grad)
 
 
 def full_like(input, fill_value, dtype=None, device=None, requires_grad=False, memory_format=None,
               layout=None):
+    _require_cpu(device)
     shape, npd = _like(input, dtype)
     return _finish(np.full(shape, fill_value, npd), requires_grad)
 
@@ -317,6 +361,7 @@ def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=Fa
     Raises:
         RuntimeError: for step 0 or a step of the wrong sign.
     """
+    _require_cpu(device)
     if end is None:
         start, end = 0, start
     vals = [v.item() if isinstance(v, Tensor) else v for v in (start, end, step)]
@@ -343,6 +388,7 @@ def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=Fa
 
 def linspace(start, end, steps, *, dtype=None, device=None, requires_grad=False, out=None):
     """``steps`` evenly spaced values from start to end inclusive (float32)."""
+    _require_cpu(device)
     dt = _dt(dtype)
     # computed in float64 then rounded, symmetric from both ends as PyTorch does
     arr = np.linspace(float(start), float(end), int(steps), dtype=np.float64)
@@ -359,16 +405,19 @@ def linspace(start, end, steps, *, dtype=None, device=None, requires_grad=False,
 
 
 def logspace(start, end, steps, base=10.0, *, dtype=None, device=None, requires_grad=False):
+    _require_cpu(device)
     return _finish((base ** linspace(start, end, steps, dtype=_dtype.float64)._data).astype(_dt(dtype)),
                    requires_grad)
 
 
 def eye(n, m=None, *, dtype=None, device=None, requires_grad=False, out=None):
     """Identity matrix n x m (float32)."""
+    _require_cpu(device)
     return _finish(np.eye(n, n if m is None else m, dtype=_dt(dtype)), requires_grad)
 
 
 def tril_indices(row, col, offset=0, *, dtype=None, device=None):
+    _require_cpu(device)
     r, c = np.tril_indices(row, offset, col)
     return Tensor._make_plain(np.stack([r, c]).astype(np.int64))
 
@@ -438,12 +487,14 @@ def set_rng_state(new_state):
 
 def rand(*size, generator=None, dtype=None, device=None, requires_grad=False, out=None):
     """Uniform [0, 1) samples."""
+    _require_cpu(device)
     dt = _dt(dtype)
     return _finish(_rng(generator).random(_size(size), dtype=np.float64).astype(dt), requires_grad)
 
 
 def randn(*size, generator=None, dtype=None, device=None, requires_grad=False, out=None):
     """Standard normal samples."""
+    _require_cpu(device)
     dt = _dt(dtype)
     return _finish(_rng(generator).standard_normal(_size(size)).astype(dt), requires_grad)
 
@@ -451,6 +502,7 @@ def randn(*size, generator=None, dtype=None, device=None, requires_grad=False, o
 def randint(low=0, high=None, size=None, *, generator=None, dtype=None, device=None,
             requires_grad=False):
     """Integers in [low, high) (int64)."""
+    _require_cpu(device)
     if high is None:
         low, high = 0, low
     if size is None:
@@ -462,6 +514,7 @@ def randint(low=0, high=None, size=None, *, generator=None, dtype=None, device=N
 
 def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False):
     """A random permutation of 0..n-1 (int64)."""
+    _require_cpu(device)
     dt = (_dtype.to_dtype(dtype) or _dtype.int64).np
     return _finish(_rng(generator).permutation(n).astype(dt), requires_grad)
 

@@ -6,6 +6,8 @@ went wrong in plain words and how to fix it. ``docs/errors.md`` lists them
 with a script that triggers each one.
 """
 
+import numpy as np
+
 __all__ = ["LeafgradError", "GraphFreedError", "NoGradError", "UnusedInputError",
            "NonScalarBackwardError", "InplaceLeafError", "SavedTensorModifiedError",
            "ShapeError", "DtypeError"]
@@ -137,6 +139,54 @@ def broadcast(shape_a, shape_b):
         "one of them is 1 (dimensions are compared from the right). Fix: reshape or "
         "unsqueeze one operand so the dimensions line up." % (
             _mismatch(shape_a, shape_b) + (tuple(shape_a), tuple(shape_b))))
+
+
+def _unbroadcastable(target, src):
+    """(target size, source size, dim of target) of the rightmost dim where ``src`` cannot
+    be broadcast to ``target``; None when every shared dim fits."""
+    for i in range(1, min(len(target), len(src)) + 1):
+        t, s = target[-i], src[-i]
+        if s != t and s != 1:
+            return t, s, len(target) - i
+    return None
+
+
+def copy_shape(dst, src):
+    """``dst.copy_(src)`` where ``src`` does not broadcast to ``dst``'s shape."""
+    dst, src = tuple(dst), tuple(src)
+    m = _unbroadcastable(dst, src)
+    if m is not None:
+        head = ("The size of tensor a (%d) must match the size of tensor b (%d) at "
+                "non-singleton dimension %d" % m)
+    else:
+        try:
+            full = list(np.broadcast_shapes(dst, src))
+        except ValueError:
+            full = list(src)
+        head = "output with shape %s doesn't match the broadcast shape %s" % (list(dst), full)
+    return ShapeError(
+        "%s: copy_ writes the source (shape %s) into the destination (shape %s), so the "
+        "source must broadcast to the destination's shape. Fix: give a source of shape %s "
+        "(or one that broadcasts to it, e.g. with 1s), or reshape/slice it first."
+        % (head, list(src), list(dst), list(dst)))
+
+
+def setitem_shape(target, value, advanced):
+    """``x[key] = value`` where ``value`` does not broadcast to ``x[key]``'s shape."""
+    target, value = tuple(target), tuple(value)
+    m = None if advanced else _unbroadcastable(target, value)
+    if m is not None:
+        head = ("The expanded size of the tensor (%d) must match the existing size (%d) at "
+                "non-singleton dimension %d.  Target sizes: %s.  Tensor sizes: %s"
+                % (m[0], m[1], m[2], list(target), list(value)))
+    else:
+        head = ("shape mismatch: value tensor of shape %s cannot be broadcast to indexing "
+                "result of shape %s" % (list(value), list(target)))
+    return ShapeError(
+        "%s: x[key] = value writes the value into the part x[key] selects (shape %s), so the "
+        "value must broadcast to that shape. Fix: give a value of shape %s (or one that "
+        "broadcasts to it), or change the index so it selects the part you mean."
+        % (head, list(target), list(target)))
 
 
 def _mismatch(a, b):

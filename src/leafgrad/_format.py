@@ -65,24 +65,17 @@ class _Formatter:
             vmin, vmax = absv.min(), absv.max()
             pyvals = vals.tolist()
             self.int_mode = bool(np.all(vals == np.ceil(vals)))
-            if self.int_mode:
-                if vmax / vmin > 1000.0 or vmax > 1.0e8:
-                    self.sci_mode = True
-                    for v in pyvals:
-                        self.max_width = max(self.max_width, len(("{:.%de}" % p).format(v)))
-                else:
-                    for v in pyvals:
-                        self.max_width = max(self.max_width, len("{:.0f}".format(v)) + 1)
+            # set_printoptions(sci_mode=...) decides before the widths are measured
+            self.sci_mode = (vmax / vmin > 1000.0 or vmax > 1.0e8 or vmin < 1.0e-4
+                             if PRINT_OPTS.sci_mode is None else PRINT_OPTS.sci_mode)
+            if self.sci_mode:
+                form, extra = "{:.%de}" % p, 0
+            elif self.int_mode:
+                form, extra = "{:.0f}", 1           # the "." after each integer
             else:
-                if vmax / vmin > 1000.0 or vmax > 1.0e8 or vmin < 1.0e-4:
-                    self.sci_mode = True
-                    for v in pyvals:
-                        self.max_width = max(self.max_width, len(("{:.%de}" % p).format(v)))
-                else:
-                    for v in pyvals:
-                        self.max_width = max(self.max_width, len(("{:.%df}" % p).format(v)))
-        if PRINT_OPTS.sci_mode is not None:
-            self.sci_mode = PRINT_OPTS.sci_mode
+                form, extra = "{:.%df}" % p, 0
+            for v in pyvals:
+                self.max_width = max(self.max_width, len(form.format(v)) + extra)
 
     def format(self, value):
         p = PRINT_OPTS.precision

@@ -56,10 +56,10 @@ def sort(input, dim=-1, descending=False, stable=False):
     import numpy as np
     from ._tensor import Tensor
     x = input._data
-    idx = np.argsort(-x if descending else x, axis=dim, kind="stable")
-    from .ops.indexing import gather as g
-    it = Tensor._make_plain(idx.astype(np.int64))
-    return _return_type("sort")(g(input, dim, it), it)
+    idx = np.argsort(-x if descending else x, axis=dim, kind="stable").astype(np.int64)
+    from .ops.indexing import SortBackward0, _take_along
+    return _return_type("sort")(_take_along(SortBackward0, input, dim, idx),
+                                Tensor._make_plain(idx))
 
 
 def argsort(input, dim=-1, descending=False, stable=False):
@@ -68,8 +68,13 @@ def argsort(input, dim=-1, descending=False, stable=False):
 
 def topk(input, k, dim=-1, largest=True, sorted=True):
     from .ops.reduction import _return_type
-    v, i = sort(input, dim, descending=largest)
-    return _return_type("topk")(v.narrow(dim, 0, k), i.narrow(dim, 0, k))
+    import numpy as np
+    from ._tensor import Tensor
+    from .ops.indexing import TopkBackward0, _take_along
+    i = sort(input.detach(), dim, descending=largest)[1].narrow(dim, 0, k)
+    idx = np.ascontiguousarray(i._data)
+    return _return_type("topk")(_take_along(TopkBackward0, input, dim, idx),
+                                Tensor._make_plain(idx))
 
 
 __all__ = [n for n in dir() if not n.startswith("_")]

@@ -149,11 +149,11 @@ def _to(self, *args, **kwargs):
         elif isinstance(a, Tensor):
             dtype = a.dtype
         elif a is not None:
-            from ._creation import device
-            device(a)
+            from ._creation import _require_cpu
+            _require_cpu(a)
     if kwargs.get("device") is not None:
-        from ._creation import device
-        device(kwargs["device"])
+        from ._creation import _require_cpu
+        _require_cpu(kwargs["device"])
     if dtype is None:
         return self.clone() if copy else self
     return S.to_dtype(self, _dtype.to_dtype(dtype), copy)
@@ -286,7 +286,7 @@ _METHODS = {
     "__rpow__": _no_ndarray_left(_rpow, "**"),
     "__matmul__": _or_numpy(L.matmul, np.matmul), "__rmatmul__": _no_ndarray_left(_rmatmul, "@"),
     "__neg__": _neg, "__pos__": lambda s: s, "__abs__": E.abs,
-    "__invert__": E.bitwise_not,
+    "__invert__": E._invert,
     "__and__": _or_numpy(E.bitwise_and, np.bitwise_and),
     "__or__": _or_numpy(E.bitwise_or, np.bitwise_or),
     "__xor__": _or_numpy(E.bitwise_xor, np.bitwise_xor),
@@ -379,8 +379,8 @@ def _F():
 
 
 def _creation_device(name):
-    from ._creation import device
-    return device(name)
+    from ._creation import _require_cpu
+    return _require_cpu(name)
 
 
 def _install():

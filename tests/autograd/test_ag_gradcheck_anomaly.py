@@ -113,6 +113,28 @@ def case_anomaly_other_errors_warn(torch, R):
         R.error("inplace", lambda: y.sum().backward())
 
 
+def case_anomaly_only_around_backward(torch, R):
+    # the forward ran outside anomaly mode: backward under it still checks for NaN
+    x = torch.tensor([-1.0, 4.0], requires_grad=True)
+    y = x.sqrt().sum()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with torch.autograd.detect_anomaly():
+            R.error("nan", lambda: y.backward())
+    R("grad_untouched", x.grad)
+
+
+def case_anomaly_only_around_forward(torch, R):
+    # what counts is the mode at backward time (as PyTorch): no check outside it
+    x = torch.tensor([-1.0, 4.0], requires_grad=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with torch.autograd.detect_anomaly():
+            y = x.sqrt().sum()
+    y.backward()
+    R("nan_grad", x.grad)
+
+
 CASES = [v for k, v in sorted(globals().items()) if k.startswith("case_")]
 
 
@@ -145,3 +167,17 @@ def test_anomaly_error_names_op_and_forward_line():
     texts = [str(w.message) for w in ws]
     assert any(t.startswith("Error detected in SqrtBackward0. Traceback of forward call") and
                "THE FORWARD LINE" in t for t in texts)
+
+
+def test_anomaly_warnings_point_at_user_code():
+    x = leafgrad.tensor([-1.0], requires_grad=True)
+    y = leafgrad.sqrt(x).sum()
+    with warnings.catch_warnings(record=True) as ws:
+        warnings.simplefilter("always")
+        with leafgrad.autograd.detect_anomaly():
+            with pytest.raises(RuntimeError) as ei:
+                y.backward()
+    assert "recorded outside anomaly mode" in str(ei.value) and "Fix" in str(ei.value)
+    errs = [w for w in ws if str(w.message).startswith("Error detected in SqrtBackward0")]
+    assert len(errs) == 1 and "No forward pass information available" in str(errs[0].message)
+    assert all(w.filename == __file__ for w in ws), [(w.filename, w.lineno) for w in ws]

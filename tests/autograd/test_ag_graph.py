@@ -1,6 +1,8 @@
 """General graph behaviour (the tutorials' scripts and their mistakes) against real PyTorch."""
 import pytest
 
+import leafgrad
+
 from _diff import compare
 
 
@@ -173,3 +175,40 @@ CASES = [v for k, v in sorted(globals().items()) if k.startswith("case_")]
 @pytest.mark.parametrize("case", CASES, ids=[c.__name__[5:] for c in CASES])
 def test_matches_torch(case):
     compare(case)
+
+
+def _gf_names(T, expr):
+    F = T.nn.functional
+    T.manual_seed(0)
+    x = T.tensor([0.5, -1.0, 2.0], requires_grad=True)
+    v = T.tensor([[1.0, -2.0, 3.0], [4.0, 5.0, -6.0]], requires_grad=True)
+    w = T.ones(2, 3, 4, requires_grad=True)
+    out = eval(expr, {"T": T, "F": F, "x": x, "v": v, "w": w, "_setitem": _setitem})
+    return out.grad_fn.name(), type(out.grad_fn).__name__, repr(out).split("grad_fn=")[1]
+
+
+def _setitem(t, key, value):
+    c = t.clone()
+    c[key] = value
+    return c
+
+
+@pytest.mark.parametrize("expr", [
+    "_setitem(x, 0, 10.0)", "_setitem(x, x > 0, 1.0)", "_setitem(x, [0, 2], 1.0)",
+    "_setitem(v, (0, slice(1, None)), 7.0)",
+    "x.topk(2).values", "x.topk(2, largest=False).values", "x.sort().values",
+    "v.sort(dim=0, descending=True).values", "x.roll(1)", "v.roll((1, -1), (0, 1))",
+    "v.roll(2)", "x.split([1, 2])[0]", "x.split(1)[1]", "T.split(v, (1, 2), 1)[1]",
+    "v[0, 1:]", "v[0]", "v[:, 0]", "v[0:1, 1]", "v[0, :]", "v[:]", "v[0:2]", "v[0, None]",
+    "w[0, ..., 1]", "w[..., 1:3]", "w[..., 0:4]", "w[None, 0]", "w[0, 1:2, :]",
+    "F.soft_margin_loss(x, T.tensor([1.0, -1.0, 1.0]))",
+    "F.soft_margin_loss(v, T.ones(2, 3), reduction='none')",
+    "F.soft_margin_loss(v, T.ones(2, 3), reduction='sum')",
+    "F.cross_entropy(v, T.tensor([[0.2, 0.3, 0.5], [1.0, 0.0, 0.0]]))",
+    "F.cross_entropy(v, T.tensor([[0.2, 0.3, 0.5], [1.0, 0.0, 0.0]]), reduction='sum')",
+    "F.cross_entropy(v, T.tensor([[0.2, 0.3, 0.5], [1.0, 0.0, 0.0]]), reduction='none')",
+    "F.cross_entropy(x, T.tensor([0.2, 0.3, 0.5]), label_smoothing=0.1)",
+])
+def test_grad_fn_names_and_repr_match_torch(expr):
+    import torch
+    assert _gf_names(leafgrad, expr) == _gf_names(torch, expr)

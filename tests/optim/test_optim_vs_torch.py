@@ -267,3 +267,80 @@ def test_sgd_large_parameters_match_torch(kwargs):
     if kwargs.get("momentum"):
         np.testing.assert_allclose(lopt.state[lw]["momentum_buffer"].numpy(),
                                    topt.state[tw]["momentum_buffer"].numpy(), rtol=1e-5, atol=1e-6)
+
+
+BAD_HYPER = [
+    ("SGD", dict(lr=0.1, momentum=0.9), [("lr", "0.1"), ("lr", None), ("momentum", "0.9"),
+                                         ("weight_decay", None), ("dampening", "x")]),
+    ("Adam", {}, [("lr", "0.1"), ("lr", None), ("eps", None), ("eps", "x"), ("betas", "bad"),
+                  ("betas", (0.9,)), ("betas", (0.9, None)), ("weight_decay", None)]),
+    ("AdamW", {}, [("lr", None), ("eps", None), ("betas", "bad"), ("weight_decay", None)]),
+    ("RMSprop", dict(momentum=0.5, centered=True),
+     [("lr", "0.1"), ("eps", None), ("alpha", None), ("momentum", "0.9"),
+      ("weight_decay", None)]),
+    ("Adagrad", {}, [("lr", "0.1"), ("eps", None), ("weight_decay", None), ("lr_decay", None)]),
+]
+
+
+def _stepped(lib, name, base):
+    """An optimizer of ``lib`` after one good step, with a gradient ready for the next."""
+    p = lib.nn.Parameter(lib.tensor([1.0, -2.0]))
+    opt = getattr(lib.optim, name)([p], **base)
+    p.grad = lib.tensor([0.5, 0.25])
+    opt.step()
+    return p, opt
+
+
+def _snapshot(p, opt):
+    return (p.detach().numpy().copy(),
+            {k: (v.numpy().copy() if hasattr(v, "numpy") else v)
+             for k, v in opt.state[p].items()}, p._version)
+
+
+@pytest.mark.parametrize("name,base,bad", BAD_HYPER, ids=[n for n, _, _ in BAD_HYPER])
+def test_bad_hyperparameter_raises_like_torch_and_changes_nothing(name, base, bad):
+    for key, value in bad:
+        kw = dict(base, **{key: value})
+        try:                                        # torch's constructor
+            getattr(torch.optim, name)([torch.nn.Parameter(torch.ones(2))], **kw)
+        except Exception as e:
+            with pytest.raises(type(e), match="Fix") as le:
+                getattr(loptim, name)([lnn.Parameter(lg.ones(2))], **kw)
+            assert repr(value) in str(le.value)
+        else:
+            getattr(loptim, name)([lnn.Parameter(lg.ones(2))], **kw)
+        # set on a group after construction: step() raises before touching anything
+        tp, topt = _stepped(torch, name, base)
+        topt.param_groups[0][key] = value
+        with pytest.raises(Exception) as te:
+            topt.step()
+        p, opt = _stepped(lg, name, base)
+        extra = lnn.Parameter(lg.ones(3))
+        extra.grad = lg.ones(3)
+        opt.add_param_group({"params": [extra]})      # a good group first: not updated either
+        opt.param_groups[0], opt.param_groups[1] = opt.param_groups[1], opt.param_groups[0]
+        opt.param_groups[1][key] = value
+        before, before_extra = _snapshot(p, opt), _snapshot(extra, opt)
+        with pytest.raises(type(te.value), match="Fix") as le:
+            opt.step()
+        assert "param_groups[1]" in str(le.value) and repr(key) in str(le.value)
+        after, after_extra = _snapshot(p, opt), _snapshot(extra, opt)
+        for b, a in ((before, after), (before_extra, after_extra)):
+            np.testing.assert_array_equal(a[0], b[0])
+            assert a[2] == b[2]
+            assert list(a[1]) == list(b[1])
+            for k in b[1]:
+                np.testing.assert_array_equal(a[1][k], b[1][k])
+
+
+@pytest.mark.parametrize("name,base", [(n, b) for n, b, _ in BAD_HYPER])
+def test_unusual_but_valid_hyperparameters_still_step(name, base):
+    # PyTorch steps with these (bool is a number; ranges are checked by constructors only)
+    for key, value in [("lr", True), ("lr", -0.5), ("weight_decay", -0.1), ("lr", np.float64(0.1))]:
+        tp, topt = _stepped(torch, name, base)
+        p, opt = _stepped(lg, name, base)
+        topt.param_groups[0][key] = value
+        opt.param_groups[0][key] = value
+        topt.step()
+        opt.step()
+        np.testing.assert_allclose(p.detach().numpy(), tp.detach().numpy(), rtol=1e-5, atol=1e-6)

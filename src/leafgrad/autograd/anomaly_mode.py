@@ -6,6 +6,8 @@ NaN, leafgrad warns ``Error detected in <Node>. Traceback of forward call
 that caused the error: ...`` (a UserWarning, as PyTorch) and the NaN error
 names the node, shows that traceback and says what to look for.
 """
+import os
+import sys
 import traceback
 import warnings
 
@@ -28,6 +30,17 @@ def _forward_stack():
     return "".join(traceback.format_list(frames))
 
 
+_PKG_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+
+
+def _user_stacklevel():
+    """The ``stacklevel`` that makes a warning point at the first frame outside leafgrad."""
+    f, level = sys._getframe(1), 1
+    while f is not None and os.path.abspath(f.f_code.co_filename).startswith(_PKG_DIR):
+        f, level = f.f_back, level + 1
+    return level
+
+
 def _on_record(node):
     node._anomaly = _Checker(node, _forward_stack())
 
@@ -41,8 +54,13 @@ class _Checker:
         self.node, self.stack = node, stack
 
     def _warn(self):
-        warnings.warn("Error detected in %s. Traceback of forward call that caused the error:\n%s"
-                      % (self.node.name(), self.stack), UserWarning, stacklevel=2)
+        if self.stack is None:
+            what = ("No forward pass information available. Enable detect anomaly during "
+                    "forward pass for more information.")
+        else:
+            what = "Traceback of forward call that caused the error:\n" + self.stack
+        warnings.warn("Error detected in %s. %s" % (self.node.name(), what), UserWarning,
+                      stacklevel=_user_stacklevel())
 
     def run(self, grads):
         try:
@@ -58,11 +76,16 @@ class _Checker:
             if g is not None and g._data.dtype.kind in "fc" and np.isnan(g._data).any():
                 self._warn()
                 raise RuntimeError(
-                    "Function '%s' returned nan values in its %dth output. The forward call that "
-                    "created it:\n%sFix: look in that line for log/sqrt/pow of zero or negative "
+                    "Function '%s' returned nan values in its %dth output. %sFix: look in that "
+                    "forward code for log/sqrt/pow of zero or negative "
                     "values, 0/0, inf - inf or 0 * inf; torch.where does not stop NaN gradients "
                     "from the branch it did not select, so make that input safe first (e.g. "
-                    "x.clamp(min=1e-12))." % (self.node.name(), i, self.stack))
+                    "x.clamp(min=1e-12))." % (
+                        self.node.name(), i,
+                        "The forward call that created it:\n" + self.stack if self.stack
+                        is not None else "It was recorded outside anomaly mode, so its forward "
+                        "line is unknown: enable anomaly mode around the forward pass too to "
+                        "see it. "))
 
 
 def is_anomaly_enabled():

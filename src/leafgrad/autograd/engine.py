@@ -22,6 +22,7 @@ import numpy as np
 
 from .. import _errors
 from .._quiet import quiet
+from .anomaly_mode import _Checker, _State as _anomaly_state
 from .graph import AccumulateGrad
 from .grad_mode import mode
 
@@ -267,6 +268,9 @@ def run_backward(roots, root_grads, retain_graph, create_graph, inputs=None,
     # no op dispatch runs, about 3 us less per node (tiny_ops backward 7.8 ->
     # 4 us/op). Other nodes get Tensors and run their differentiable rule.
     arrays = not create_graph
+    # anomaly mode as it is now, at backward time (as PyTorch): it checks every node,
+    # also those recorded outside it (they have no forward traceback then)
+    anomaly = _anomaly_state.enabled
     buffers = {}
     for (node, nr), g in zip(root_edges, root_grads):
         if arrays:
@@ -339,17 +343,18 @@ def run_backward(roots, root_grads, retain_graph, create_graph, inputs=None,
                     (g.dtype for g in grads if g is not None), None)
             if (grads[0] is None) if len(grads) == 1 else all(g is None for g in grads):
                 grad_inputs = (None,) * len(node.next_functions)
-            elif arrays and extra is None and node.np_backward is not None:
+            elif arrays and extra is None and node.np_backward is not None and not anomaly:
                 grad_inputs = node.np_backward(*grads)
             else:
                 if arrays:
                     grads = _tensors(grads)
                 if node.n_outputs > 1 and any(g is None for g in grads):
                     grads = _materialize(node, grads)
-                if node._anomaly is None:
+                checker = None if not anomaly else (node._anomaly or _Checker(node, None))
+                if checker is None:
                     grad_inputs = node.backward(*grads)
                 else:   # anomaly mode: name the node and its forward call on failure
-                    grad_inputs = node._anomaly.run(grads)
+                    grad_inputs = checker.run(grads)
                 if type(grad_inputs) is not tuple:
                     grad_inputs = (grad_inputs,)
                 if node._hooks:
@@ -357,8 +362,8 @@ def run_backward(roots, root_grads, retain_graph, create_graph, inputs=None,
                         r = h(grad_inputs, tuple(grads))
                         if r is not None:
                             grad_inputs = tuple(r)
-                if node._anomaly is not None:
-                    node._anomaly.check(grad_inputs)
+                if checker is not None:
+                    checker.check(grad_inputs)
                 if arrays:
                     grad_inputs = tuple(None if r is None else _as_array(r, node._metas[i])
                                         for i, r in enumerate(grad_inputs))

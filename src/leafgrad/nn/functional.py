@@ -71,8 +71,9 @@ def _prep(input, dim, dtype, name):
         input = input.to(dtype)
     x = input._data
     if x.dtype.kind not in "fc":
-        raise NotImplementedError("\"%s_lastdim_kernel_impl\" not implemented for '%s'. Fix: call "
-                           ".float() first." % (name, x.dtype))
+        raise NotImplementedError("\"%s_lastdim_kernel_impl\" not implemented for '%s': %s "
+                                  "takes floating point input. Fix: call .float() first."
+                                  % (name, _tname(x.dtype), name))
     return input, x, _wrap_dim(dim, x.ndim)
 
 
@@ -625,6 +626,21 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
     return out
 
 
+def _div_scalar_backward(ctx, g):
+    return (g / ctx.args,)
+
+
+# a tensor divided by a number inside an op (PyTorch's C++ div(Scalar)): DivBackward1
+DivBackward1 = type("DivBackward1", (Node,), {"__slots__": (), "saves": False,
+                                              "backward": _div_scalar_backward})
+
+
+def _div_scalar(t, number):
+    with _quiet():
+        out = np.asarray(t._data / number, dtype=t._data.dtype)
+    return record(DivBackward1, out, (t,), args=number)
+
+
 def _softplus_neg(x):
     # log(1 + exp(-x)) = max(-x, 0) + log1p(exp(-|x|))
     return E.maximum(-x, 0.0) + E.log1p(E.exp(-E.abs(x)))
@@ -686,8 +702,7 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
 
 
 def _tname(npd):
-    return {"float32": "Float", "float64": "Double", "int32": "Int", "int64": "Long",
-            "bool": "Bool", "uint8": "Byte"}.get(np.dtype(npd).name, str(npd))
+    return _errors.type_name(np.dtype(npd))
 
 
 class NllLossBackward0(Node):
@@ -813,11 +828,12 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
             shape = [1] * x.ndim
             shape[1 if x.ndim > 1 else 0] = C
             prod = prod * weight.reshape(shape)
-        loss = -prod.sum(1 if input.dim() > 1 else 0)
-        if reduction == "mean":
-            # mean over every position (N and any extra dims), not only N, as PyTorch
-            return loss.mean() if loss.dim() else loss
-        return _reduce(loss, reduction)
+        if reduction not in ("mean", "sum"):
+            return _reduce(-prod.sum(1 if input.dim() > 1 else 0), reduction)
+        # PyTorch's graph: -(sum of all), divided (mean) by the number of positions (N and
+        # any extra dims, not only N): DivBackward1 -> NegBackward0 -> SumBackward0
+        total = -prod.sum()
+        return _div_scalar(total, x.size / C if C else 0.0) if reduction == "mean" else total
     if x.ndim == 2 and not label_smoothing and reduction in ("mean", "sum", "none"):
         if t.dtype.kind not in "iu":
             raise RuntimeError("expected scalar type Long but found %s" % _tname(t.dtype))
@@ -863,8 +879,29 @@ def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_
     return _reduce(loss, reduction)
 
 
+def _soft_margin_backward(ctx, g):
+    x, y = ctx.saved_tensors
+    gi = -y * E.sigmoid(-y * x) * g
+    return (gi / x.numel() if ctx.args == "mean" else gi), None
+
+
+SoftMarginLossBackward0 = type("SoftMarginLossBackward0", (Node,), {
+    "__slots__": (), "saves": True, "backward": _soft_margin_backward})
+
+
 def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
-    return _reduce(_softplus_neg(input * target), reduction)
+    """mean/sum/none of log(1 + exp(-target * input)); one node, as PyTorch."""
+    if reduction not in ("mean", "sum", "none"):
+        raise ValueError("%s is not a valid value for reduction" % reduction)
+    if target.requires_grad or input.shape != target.shape or input.dtype != target.dtype:
+        return _reduce(_softplus_neg(input * target), reduction)
+    z = input._data * target._data
+    with _quiet():
+        loss = np.maximum(-z, 0) + np.log1p(np.exp(-np.abs(z)))
+    if reduction != "none":
+        loss = np.asarray(loss.mean() if reduction == "mean" else loss.sum(), dtype=z.dtype)
+    return record(SoftMarginLossBackward0, loss, (input, target), saved=(input, target),
+                  args=reduction)
 
 
 def margin_ranking_loss(input1, input2, target, margin=0.0, reduction="mean", **kw):

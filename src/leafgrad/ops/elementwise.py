@@ -642,8 +642,29 @@ logical_not, signbit = _predicate(np.logical_not), _predicate(np.signbit)
 isposinf, isneginf = _predicate(np.isposinf), _predicate(np.isneginf)
 
 
+def _not_integer(x, op):
+    from .._errors import type_name
+    t = type_name(x.dtype)
+    fix = ("Fix: make a mask a bool tensor (e.g. m = x > 0, then ~m or m.logical_not()), or "
+           "convert integers stored as floats first (x.long()).")
+    if op == "~":
+        return TypeError("~ (operator.invert) is only implemented on integer and Boolean-type "
+                         "tensors (this one is %s). %s" % (t, fix))
+    return NotImplementedError("\"bitwise_not_cpu\" not implemented for '%s': bitwise ops "
+                               "take integer and bool tensors. %s" % (t, fix))
+
+
+def _invert(input):
+    """``~x`` (the ``__invert__`` operator): bitwise not, logical not for bool."""
+    if input._data.dtype.kind not in "biu":
+        raise _not_integer(input._data, "~")
+    return bitwise_not(input)
+
+
 def bitwise_not(input):
     x = input._data
+    if x.dtype.kind not in "biu":
+        raise _not_integer(x, "bitwise_not")
     return Tensor._make_plain(np.logical_not(x) if x.dtype == np.bool_ else np.invert(x))
 
 

@@ -78,6 +78,28 @@ IndexBackward0 = _node("IndexBackward0", _index_backward)
 # a view regenerated over its base's new graph (inplace._refresh_view): key is the
 # view's elements as an index into the base
 AsStridedBackward0 = _node("AsStridedBackward0", _index_backward)
+UnsqueezeBackward0 = _node("UnsqueezeBackward0", _index_backward)
+AliasBackward0 = _node("AliasBackward0", _index_backward)
+
+
+def _basic_node(key, shape):
+    """The node PyTorch names for a basic index: that of the last op it applies (select
+    for an int, slice for a slice that is not the whole dim, unsqueeze for None),
+    alias when every part is a whole-dim slice."""
+    cls, dim = AliasBackward0, 0
+    for k in key:
+        if k is None:
+            cls = UnsqueezeBackward0
+        elif k is Ellipsis:
+            dim += len(shape) - sum(1 for kk in key if kk is not None and kk is not Ellipsis)
+        elif type(k) is slice:
+            if k.indices(shape[dim]) != (0, shape[dim], 1):
+                cls = SliceBackward0
+            dim += 1
+        else:
+            cls = SelectBackward0
+            dim += 1
+    return cls
 
 
 def getitem(input, key):
@@ -89,9 +111,11 @@ def getitem(input, key):
     x = input._data
     if type(key) is slice and x.ndim:
         # x[i:j], the minibatch slice of every training loop: nothing to convert or check
-        key, adv = (key,), False
+        # (PyTorch records a bare slice as a slice even when it takes the whole dim)
+        key, adv, cls = (key,), False, SliceBackward0
     else:
         key, adv = _convert_key(key)
+        cls = IndexBackward0 if adv else None
         if not adv:
             _check_bounds(x, key)
     try:
@@ -101,16 +125,10 @@ def getitem(input, key):
         if "out of bounds" in msg:
             raise IndexError(msg.replace("axis", "dimension")) from None
         raise IndexError(msg) from None
-    if adv:
-        cls = IndexBackward0
-    elif any(isinstance(k, int) for k in key):
-        cls = SelectBackward0
-    else:
-        cls = SliceBackward0
     if type(out) is not np.ndarray:
         # x[0] of a 1-d array is a NumPy scalar (a copy): x[0, ...] is the 0-d view
         out = x[key + (Ellipsis,)] if not adv else np.asarray(out)
-    res = record(cls, out, (input,), args=(x.shape, key, x.dtype))
+    res = record(cls or _basic_node(key, x.shape), out, (input,), args=(x.shape, key, x.dtype))
     if not adv:
         mark_view(res, input)
     return res
@@ -173,6 +191,16 @@ def _gather_backward(ctx, g):
 
 
 GatherBackward0 = _node("GatherBackward0", _gather_backward)
+SortBackward0 = _node("SortBackward0", _gather_backward)
+TopkBackward0 = _node("TopkBackward0", _gather_backward)
+
+
+def _take_along(cls, input, dim, idx):
+    """``input`` gathered at ``idx`` (an int64 array, in range) along ``dim``, recorded as
+    ``cls`` (a node with gather's gradient: sort and topk values)."""
+    x = input._data
+    d = _wrap_dim(dim, x.ndim)
+    return record(cls, np.take_along_axis(x, idx, axis=d), (input,), args=(x.shape, d, idx))
 
 
 def gather(input, dim, index, *, sparse_grad=False):

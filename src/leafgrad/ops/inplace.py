@@ -413,6 +413,12 @@ def _copy(a, src):
     src = to_tensor(src)
     out = to_dtype(src, a.dtype) if src.dtype is not a.dtype else src
     if out._data.shape != a._data.shape:
+        try:
+            fits = np.broadcast_shapes(a._data.shape, out._data.shape) == a._data.shape
+        except ValueError:
+            fits = False
+        if not fits:
+            raise _errors.copy_shape(a._data.shape, out._data.shape)
         out = out.expand(a.shape)
     return out + a * 0 if a._requires_grad else out.clone()
 
@@ -427,8 +433,7 @@ def copy_(self, src, non_blocking=False):
         try:
             np.copyto(self._data, np.broadcast_to(s, self._data.shape), casting="unsafe")
         except ValueError:
-            raise RuntimeError("The size of tensor a (%s) must match the size of tensor b (%s)"
-                               % (self._data.shape, np.shape(s))) from None
+            raise _errors.copy_shape(self._data.shape, np.shape(s)) from None
         self._vlist[0] += 1
         return self
     return apply(self, "copy_", _copy, src)
@@ -460,18 +465,33 @@ class CopySlices(Node):
         return gs, gv
 
 
+class _IndexPut(CopySlices):
+    """``x[mask] = v`` / ``x[idx] = v``: PyTorch's ``index_put_``, named so."""
+
+    __slots__ = ()
+
+    def name(self):
+        return "IndexPutBackward0"
+
+
+_IndexPut.__name__ = _IndexPut.__qualname__ = "IndexPutBackward0"
+
+
+def _setitem_error(arr, k, adv, v):
+    return _errors.setitem_shape(np.shape(arr[k if len(k) != 1 else k[0]]), np.shape(v), adv)
+
+
 def _index_put(a, key, value):
     from .indexing import _convert_key
-    k, _ = _convert_key(key)
+    k, adv = _convert_key(key)
     out = a._data.copy()
     v = value._data if isinstance(value, Tensor) else value
     try:
         out[k if len(k) != 1 else k[0]] = v
-    except ValueError as e:
-        raise RuntimeError("shape mismatch: value tensor of shape %s cannot be broadcast to "
-                           "indexing result: %s" % (list(np.shape(v)), e)) from None
+    except ValueError:
+        raise _setitem_error(out, k, adv, v) from None
     vt = value if isinstance(value, Tensor) else None
-    return record(CopySlices, out, (a, vt), args=(k, tuple(np.shape(v))))
+    return record(_IndexPut if adv else CopySlices, out, (a, vt), args=(k, tuple(np.shape(v))))
 
 
 def index_put_(self, key, value):
@@ -487,13 +507,12 @@ def index_put_(self, key, value):
         _enter_view(self, value)
     if not mode.enabled or not (self._requires_grad or getattr(value, "_requires_grad", False)):
         from .indexing import _convert_key
-        k, _ = _convert_key(key)
+        k, adv = _convert_key(key)
         v = value._data if isinstance(value, Tensor) else value
         try:
             self._data[k if len(k) != 1 else k[0]] = v
-        except ValueError as e:
-            raise RuntimeError("shape mismatch: value tensor of shape %s cannot be broadcast to "
-                               "indexing result (%s)" % (list(np.shape(v)), e)) from None
+        except ValueError:
+            raise _setitem_error(self._data, k, adv, v) from None
         except IndexError as e:
             raise IndexError(str(e).replace("axis", "dimension")) from None
         self._vlist[0] += 1

@@ -391,6 +391,12 @@ StdBackward0 = _node("StdBackward0", _std_backward, saves=True)
 
 
 def _var_args(input, dim, unbiased, keepdim, correction):
+    if input._data.dtype.kind not in "fc":
+        from .._errors import DtypeError
+        raise DtypeError(
+            "std and var only support floating point and complex dtypes (this tensor is %s). "
+            "Fix: convert it first, e.g. x.float().std() or x.to(torch.float64).var()."
+            % input.dtype)
     if isinstance(dim, bool):           # var(unbiased) legacy positional form
         unbiased, dim = dim, None
     if correction is None:

@@ -419,6 +419,10 @@ class SplitBackward0(Node):
     backward = _split_backward
 
 
+class SplitWithSizesBackward0(SplitBackward0):
+    __slots__ = ()
+
+
 class UnbindBackward0(Node):
     __slots__ = ("n_outputs", "out_metas")
 
@@ -443,11 +447,12 @@ def split(input, split_size_or_sections, dim=0):
     x = input._data
     d = _wrap_dim(dim, x.ndim)
     n = x.shape[d]
+    cls = SplitBackward0
     if isinstance(split_size_or_sections, int):
         s = split_size_or_sections
         sizes = [min(s, n - i) for i in range(0, n, s)] if n else [0]
     else:
-        sizes = list(split_size_or_sections)
+        sizes, cls = list(split_size_or_sections), SplitWithSizesBackward0
         if sum(sizes) != n:
             raise RuntimeError("split_with_sizes expects split_sizes to sum exactly to %d (input "
                                "tensor's size at dimension %d), but got split_sizes=%s"
@@ -456,7 +461,7 @@ def split(input, split_size_or_sections, dim=0):
     for s in sizes:
         outs.append(x[(slice(None),) * d + (slice(start, start + s),)])
         start += s
-    return _multi(SplitBackward0, outs, input, d)
+    return _multi(cls, outs, input, d)
 
 
 def chunk(input, chunks, dim=0):
@@ -570,15 +575,28 @@ def movedim(input, source, destination):
     return permute(input, tuple(out))
 
 
+def _roll_backward(ctx, g):
+    shifts, dims = ctx.args
+    return (roll(g, tuple(-k for k in shifts), dims),)
+
+
+RollBackward0 = _node("RollBackward0", _roll_backward)
+
+
 def roll(input, shifts, dims=None):
-    if dims is None:
-        return roll(input.flatten(), shifts, 0).reshape(input.shape)
+    """Shift elements along ``dims`` (around the flattened tensor when ``dims`` is None)."""
     shifts = (shifts,) if isinstance(shifts, int) else tuple(shifts)
-    dims = (dims,) if isinstance(dims, int) else tuple(dims)
-    out = input
-    for s, d in zip(shifts, dims):
-        n = input.shape[d]
-        s %= n if n else 1
-        if s:
-            out = cat([out.narrow(d, n - s, s), out.narrow(d, 0, n - s)], d)
-    return out
+    x = input._data
+    if dims is None:
+        if len(shifts) != 1:
+            raise RuntimeError("shifts and dimensions must align. shifts: %d, dims:0"
+                               % len(shifts))
+        out = np.roll(x, shifts[0])
+    else:
+        dims = (dims,) if isinstance(dims, int) else tuple(dims)
+        if len(shifts) != len(dims):
+            raise RuntimeError("shifts and dimensions must align. shifts: %d, dims:%d"
+                               % (len(shifts), len(dims)))
+        dims = tuple(_wrap_dim(d, x.ndim) for d in dims)
+        out = np.roll(x, shifts, axis=dims) if x.ndim else x.copy()
+    return record(RollBackward0, out, (input,), args=(shifts, dims))

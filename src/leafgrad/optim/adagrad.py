@@ -16,8 +16,11 @@ class Adagrad(Optimizer):
     """Raises ValueError for a negative lr, lr_decay, weight_decay,
     initial_accumulator_value or eps."""
 
+    _numbers = ("lr", "lr_decay", "weight_decay", "eps", "initial_accumulator_value")
+
     def __init__(self, params, lr=1e-2, lr_decay=0, weight_decay=0, initial_accumulator_value=0,
                  eps=1e-10, foreach=None, *, maximize=False, differentiable=False, fused=None):
+        self._check_group(locals(), "", at_step=False)    # types first, then ranges
         if not 0.0 <= lr:
             raise ValueError("Invalid learning rate: %s" % lr)
         if not 0.0 <= lr_decay:
@@ -42,6 +45,7 @@ class Adagrad(Optimizer):
 
     def step(self, closure=None):
         """One update of every parameter that has a gradient; returns ``closure()``'s loss."""
+        self._check_groups()
         loss = self._closure(closure)
         for group in self.param_groups:
             lr, lr_decay, eps = group["lr"], group["lr_decay"], group["eps"]

@@ -29,9 +29,13 @@ class Adam(Optimizer):
         ValueError: for a negative lr, eps or weight_decay, or betas outside [0, 1).
     """
 
+    _numbers = ("lr", "eps", "weight_decay")
+    _has_betas = True
+
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0,
                  amsgrad=False, *, foreach=None, maximize=False, capturable=False,
                  differentiable=False, fused=None, decoupled_weight_decay=False):
+        self._check_group(locals(), "", at_step=False)    # types first, then ranges
         if not 0.0 <= lr:
             raise ValueError("Invalid learning rate: %s" % lr)
         if not 0.0 <= eps:
@@ -57,6 +61,7 @@ class Adam(Optimizer):
 
     def step(self, closure=None):
         """One update of every parameter that has a gradient; returns ``closure()``'s loss."""
+        self._check_groups()
         loss = self._closure(closure)
         for group in self.param_groups:
             lr = group["lr"]

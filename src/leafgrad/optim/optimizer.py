@@ -11,6 +11,7 @@ parameter's dtype, in PyTorch's order of operations) and bumping ``p._version``:
 the update is outside autograd, like PyTorch's ``@torch.no_grad`` steps.
 """
 import functools
+import numbers
 import warnings
 from collections import OrderedDict, defaultdict
 from copy import deepcopy
@@ -83,6 +84,13 @@ class Optimizer:
         ValueError: for an empty parameter list, a non-leaf tensor, or a parameter in
             two groups.
     """
+
+    # the group entries that must be numbers (checked for every group before a step
+    # touches anything), those of them that may also be a tensor, and whether the
+    # group has a ``betas`` pair
+    _numbers = ()
+    _tensor_ok = ()
+    _has_betas = False
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -218,6 +226,44 @@ class Optimizer:
         """
         raise NotImplementedError
 
+    def _check_groups(self):
+        """Raise (before any state or parameter changes) when a group's hyper-parameter
+        has the wrong type: a few type checks per group, none per parameter."""
+        for i, group in enumerate(self.param_groups):
+            self._check_group(group, "param_groups[%d]" % i, at_step=True)
+
+    def _check_group(self, group, where, at_step):
+        tensor_ok = self._tensor_ok
+        for name in self._numbers:
+            v = group.get(name, 0.0)
+            if type(v) is float or type(v) is int or v is required:
+                continue
+            if not (isinstance(v, numbers.Real) or (name in tensor_ok and isinstance(v, Tensor)
+                                                    and v.dim() == 0)):
+                raise TypeError(
+                    "%s: %s%s must be a number, not %s (%r): the update would fail half-way. "
+                    "Fix: set a float, e.g. %s"
+                    % (type(self).__name__, where and where + " ", repr(name),
+                       type(v).__name__, v, "optimizer.%s[%r] = 0.1" % (where, name) if where
+                       else "%s=0.1" % name))
+        if self._has_betas:
+            betas = group.get("betas", (0.9, 0.999))
+            if type(betas) is tuple and len(betas) == 2 and type(betas[0]) is float \
+                    and type(betas[1]) is float:
+                return
+            ok = isinstance(betas, (tuple, list))
+            fix = ("%s: %sbetas must be a pair of numbers in [0, 1), not %r. Fix: e.g. %s"
+                   % (type(self).__name__, where and where + " ", betas,
+                      "optimizer.%s['betas'] = (0.9, 0.999)" % where if where
+                      else "betas=(0.9, 0.999)"))
+            if ok and len(betas) != 2:
+                # PyTorch: IndexError from the constructor, ValueError from step()
+                raise (ValueError if at_step else _BetasLengthError)(fix)
+            if not ok or not all(isinstance(b, numbers.Real) for b in betas):
+                if at_step and isinstance(betas, str) and len(betas) != 2:
+                    raise ValueError(fix)           # PyTorch: "too many values to unpack"
+                raise TypeError(fix)
+
     @staticmethod
     def _closure(closure):
         if closure is None:
@@ -315,6 +361,10 @@ class Optimizer:
             g = p._grad
             if g is not None:
                 yield p, p._data, (-g._data if maximize else g._data)
+
+
+class _BetasLengthError(ValueError, IndexError):
+    """betas that are not a pair (PyTorch raises IndexError or ValueError, by where)."""
 
 
 def _check_non_negative(name, value, label=None):

@@ -17,9 +17,12 @@ __all__ = ["RMSprop"]
 class RMSprop(Optimizer):
     """Raises ValueError for a negative lr, eps, momentum, weight_decay or alpha."""
 
+    _numbers = ("lr", "alpha", "eps", "weight_decay", "momentum")
+
     def __init__(self, params, lr=1e-2, alpha=0.99, eps=1e-8, weight_decay=0, momentum=0,
                  centered=False, capturable=False, foreach=None, maximize=False,
                  differentiable=False):
+        self._check_group(locals(), "", at_step=False)    # types first, then ranges
         if not 0.0 <= lr:
             raise ValueError("Invalid learning rate: %s" % lr)
         if not 0.0 <= eps:
@@ -37,6 +40,7 @@ class RMSprop(Optimizer):
 
     def step(self, closure=None):
         """One update of every parameter that has a gradient; returns ``closure()``'s loss."""
+        self._check_groups()
         loss = self._closure(closure)
         for group in self.param_groups:
             lr, alpha, eps = group["lr"], group["alpha"], group["eps"]

@@ -21,8 +21,14 @@ class SGD(Optimizer):
             momentum or with dampening.
     """
 
+    _numbers = ("lr", "momentum", "dampening", "weight_decay")
+    _tensor_ok = ("lr",)
+
     def __init__(self, params, lr=1e-3, momentum=0, dampening=0, weight_decay=0, nesterov=False,
                  *, maximize=False, foreach=None, differentiable=False, fused=None):
+        # types first, then ranges (dampening is checked by step(), as in PyTorch)
+        self._check_group(dict(lr=lr, momentum=momentum, weight_decay=weight_decay), "",
+                          at_step=False)
         if lr is not required and lr < 0.0:
             raise ValueError("Invalid learning rate: %s" % lr)
         if momentum < 0.0:
@@ -38,6 +44,7 @@ class SGD(Optimizer):
 
     def step(self, closure=None):
         """One update of every parameter that has a gradient; returns ``closure()``'s loss."""
+        self._check_groups()
         loss = self._closure(closure)
         state = self.state
         for group in self.param_groups:

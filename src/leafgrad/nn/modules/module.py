@@ -549,8 +549,8 @@ class Module:
             else:
                 device = a
         if device is not None:
-            from ..._creation import device as _device
-            _device(device)
+            from ..._creation import _require_cpu
+            _require_cpu(device)
         if dtype is None:
             return self
         dtype = _dtype.to_dtype(dtype)
@@ -586,8 +586,8 @@ class Module:
         return self
 
     def cuda(self, device=None):
-        from ..._creation import device as _device
-        _device("cuda")
+        from ..._creation import _require_cpu
+        _require_cpu("cuda")
 
     def to_empty(self, *, device=None, recurse=True):
         return self
