@@ -495,17 +495,26 @@ def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
 # ----------------------------------------------------------- linear ops
 class _LinearNode(Node):
     """y = A(x) for a linear map A fixed by ``ctx.args = (op, params)``: the rule is
-    A's adjoint, recorded in turn (so every order of derivative exists)."""
+    A's adjoint, recorded in turn (so every order of derivative exists).
+
+    A pooling op saves its input x, as PyTorch does, and the recorded adjoint takes x as
+    a second input with zero derivative: so a pooling layer's input gradient has a
+    ``grad_fn`` (``MaxPool2DWithIndicesBackwardBackward0``) even when the incoming
+    gradient is a constant, and an in-place change of x before backward is an error."""
 
     __slots__ = ()
+    saves = True
 
     def backward(ctx, g):
         op, p = ctx.args
-        return (op.adjoint(g, p),)
+        saved = ctx.saved_tensors
+        return (op.adjoint(g, p, saved[0] if saved else None),) + (None,) * (
+            len(ctx.next_functions) - 1)
 
     def np_backward(ctx, g):
         op, p = ctx.args
-        return (op.adjoint.kernel(g, p),)
+        ctx.saved_tensors                 # the in-place check
+        return (op.adjoint.kernel(g, p),) + (None,) * (len(ctx.next_functions) - 1)
 
 
 class _LinearOp:
@@ -516,11 +525,16 @@ class _LinearOp:
         self.kernel = kernel
         self.adjoint = None
 
-    def __call__(self, x, p):
-        return self.record(x, self.kernel(x._data, p), p)
+    def __call__(self, x, p, dep=None):
+        """A(x), recorded; ``dep``: a tensor the result also depends on, with zero
+        derivative (the pooling input, for the recorded adjoint)."""
+        if dep is None:
+            return record(self.node, self.kernel(x._data, p), (x,), args=(self, p))
+        return record(self.node, self.kernel(x._data, p), (x, dep), args=(self, p))
 
-    def record(self, x, out, p):
-        return record(self.node, out, (x,), args=(self, p))
+    def forward(self, x, out, p):
+        """A pooling op's result ``out`` = A(x), recorded with x saved."""
+        return record(self.node, out, (x,), saved=(x,), args=(self, p))
 
 
 def _linear_pair(name, kernel, adjoint_kernel):
@@ -682,7 +696,7 @@ def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
         else 0
     lead, taps = _pool_rows(x, gm, fill)
     best, idx = _argmax_taps(taps)
-    out = _MAX_POOL.record(input, _pool_out(best, gm, lead), (gm, idx))
+    out = _MAX_POOL.forward(input, _pool_out(best, gm, lead), (gm, idx))
     if not return_indices:
         return out
     sel = _pool_out(idx, gm, lead)
@@ -779,7 +793,7 @@ def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
         div = float(divisor_override)
     else:
         div = _divisors(gm, count_include_pad, x.dtype)
-    return _AVG_POOL(input, (gm, div))
+    return _AVG_POOL.forward(input, _avg_k(x, (gm, div)), (gm, div))
 
 
 def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
@@ -831,8 +845,8 @@ def adaptive_avg_pool2d(input, output_size):
     if size == (1, 1):
         return mean(input, (-1, -2), keepdim=True)
     dt = x.dtype if x.dtype.kind in "fc" else np.float64
-    return _ADAPTIVE_AVG(input, (_adaptive_matrix(x.shape[-2], size[0], dt),
-                                 _adaptive_matrix(x.shape[-1], size[1], dt)))
+    p = (_adaptive_matrix(x.shape[-2], size[0], dt), _adaptive_matrix(x.shape[-1], size[1], dt))
+    return _ADAPTIVE_AVG.forward(input, _adaptive_k(x, p), p)
 
 
 def adaptive_avg_pool1d(input, output_size):
