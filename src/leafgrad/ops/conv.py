@@ -11,23 +11,28 @@ from PyTorch's ``Conv2d`` and ``MaxPool2d`` docs:
 (``ceil`` for pooling with ``ceil_mode=True``, dropping a last window that would
 start in the right padding). Float32 stays float32 throughout.
 
-How it is computed (NumPy). The input is copied once into a zero-padded buffer
-with one flat plane per (sample, channel); in a plane with element strides B,
-tap k of the window at output position o is at ``sum_i (o_i s_i + k_i d_i) B_i``.
-With the plane's last dim a multiple of the last stride s that is ``s * l +
-off_k`` with ``l = sum_i o_i M_i``, so one tap of all windows is one strided
-1-D slice of a plane, and
+How it is computed (NumPy). The input is copied once into a flat buffer that
+holds its planes (one per sample and channel; channel-major for conv) one after
+the other, each row and plane preceded by a gap of zeros as wide as the padding:
+a gap serves as the right padding of the row before it too (``_Geom``). With
+element strides B, tap k of the window at output position o of plane r is at
+``r * plane + sum_i (o_i s_i + k_i d_i) B_i`` (plus a constant); with the last
+dim's period a multiple of the last stride s, that is ``s * l + off_k`` with
+``l = r * plane / s + sum_i o_i M_i``. So one tap of every window of every
+plane is one strided 1-D view of the buffer, and
 
-* conv: one copy of the strided view (C, taps, N, l) is the im2col matrix; one
-  GEMM per group with the weight (C_out, C_in * taps) gives the result at every
-  l, and the l between output rows (windows hanging over a row's end) are
-  dropped when it is copied out to (N, C_out, *out);
-* grad_weight = G @ cols^T (the forward's cols are kept); grad_input = W^T @ G
+* conv: one copy of the view (C_in, taps, l) is the im2col matrix (C_in * taps
+  long rows); one GEMM per group with the weight (C_out, C_in * taps) gives the
+  result at every l, and the l that are no output position (gaps) are dropped
+  when it is copied out to (N, C_out, *out);
+* grad_weight = cols @ G^T (the forward's cols are kept); grad_input = W^T @ G
   added back tap by tap, one strided add each (col2im);
-* pooling: one NumPy op per tap on strided views of shape (N, C, *out).
+* pooling: a few NumPy ops per tap on the 1-D views.
 
-The copies move whole planes, not rows of a few pixels, which keeps NumPy's
-per-row overhead out of small images.
+Long contiguous runs (whole buffers, not rows of a few pixels) keep NumPy's
+per-row overhead out of small images; large temporaries come from
+``_scratch``, which reuses them across calls instead of page-faulting fresh
+memory every training step.
 
 Derivatives. A convolution is bilinear in (input, weight). Its two backward
 maps, grad_input(grad, weight) and grad_weight(input, grad), are recorded ops
@@ -62,9 +67,9 @@ class _Geom:
     """Where the windows of one call lie in the padded buffer (see the module doc),
     plus the call's constants the conv rule needs."""
 
-    __slots__ = ("k", "s", "d", "lo", "out", "insp", "sb", "plane", "region", "direct", "offs",
-                 "tap_strides", "m", "L", "sn", "p1", "tail", "groups", "xshape", "wshape",
-                 "bias_axes")
+    __slots__ = ("k", "s", "d", "lo", "out", "insp", "sb", "plane", "region", "direct", "taps",
+                 "ctaps", "front", "tap_strides", "m", "L", "sn", "p1", "tail", "groups",
+                 "xshape", "wshape", "bias_axes", "warn")
 
     def __init__(self, insp, k, s, d, lo, out):
         nd = len(k)
@@ -84,15 +89,17 @@ class _Geom:
         self.out, self.insp, self.sb = tuple(out), tuple(insp), tuple(sb)
         self.plane = b[0] * sb[0]
         self.region = (Ellipsis,) + tuple(slice(g, g + i) for g, i in zip(gap, insp))
-        self.offs = [front + sum(t * dd * bb for t, dd, bb in zip(tap, d, b))
-                     for tap in itertools.product(*map(range, k))]
+        self.taps = list(itertools.product(*map(range, k)))
+        self.ctaps = [(slice(None),) + t for t in self.taps]
+        self.front = front
         self.tap_strides = tuple(dd * bb for dd, bb in zip(d, b))
         self.m = tuple(st * bb // sn for st, bb in zip(s, b))
         self.L = sum((o - 1) * mm for o, mm in zip(out, self.m)) + 1
         self.sn = sn
         self.p1 = self.plane // sn          # l per plane
         # zeros after the last plane, for the last windows' reach
-        self.tail = max(0, self.offs[-1] + sn * (self.L - 1) + 1 - self.plane)
+        last = front + sum((kk - 1) * ts for kk, ts in zip(k, self.tap_strides))
+        self.tail = max(0, last + sn * (self.L - 1) + 1 - self.plane)
         self.direct = not any(gap) and self.sb == self.insp and not self.tail
 
 
@@ -119,6 +126,8 @@ def _scratch(shape, dtype, fill=None, keep=None):
     cache. With ``keep`` (a tag for what the caller writes, e.g. the data region of
     one geometry's buffer), the array is only reused for that tag and ``fill`` is
     only written when it is new: the rest keeps its fill. Not for use across threads."""
+    if math.prod(shape) < 16384:         # small: malloc reuses its memory anyway
+        return np.empty(shape, dtype) if fill is None else np.full(shape, fill, dtype)
     key = (shape, dtype, keep)
     arrs = _FREE.get(key)
     if arrs is None:
@@ -139,22 +148,29 @@ def _scratch(shape, dtype, fill=None, keep=None):
 
 
 def _copy(a):
-    """A C-contiguous copy of ``a`` (from ``_scratch``)."""
+    """A C-contiguous copy of ``a`` (from ``_scratch`` when large)."""
+    if a.size < 16384:
+        return np.array(a)
     out = _scratch(a.shape, a.dtype)
     np.copyto(out, a)
     return out
 
 
 def _matmul(a, b):
-    out = _scratch(np.broadcast_shapes(a.shape[:-2], b.shape[:-2]) + (a.shape[-2], b.shape[-1]),
-                   np.result_type(a, b))
-    return np.matmul(a, b, out=out)
+    """a @ b for stacks (G, m, k) @ (G, k, n) of one dtype, into a scratch array."""
+    return np.matmul(a, b, out=_scratch((a.shape[0], a.shape[1], b.shape[2]), a.dtype))
 
 
 def _strided(base, off, shape, strides):
     """A view of the contiguous array ``base`` (offset and strides in elements)."""
     e = base.itemsize
-    return np.ndarray(shape, base.dtype, base, off * e, tuple(s * e for s in strides))
+    return np.ndarray(shape, base.dtype, base, off * e, tuple([s * e for s in strides]))
+
+
+def _tap_view(buf, gm, lead, lead_strides, n):
+    """A view (*lead, *kernel_size, n) of a buffer: [..., tap, l] is tap ``tap`` of the
+    window at l (``lead`` dims with ``lead_strides``, e.g. channels)."""
+    return _strided(buf, gm.front, lead + gm.k + (n,), lead_strides + gm.tap_strides + (gm.sn,))
 
 
 def _buffer(x, gm, fill=0):
@@ -163,7 +179,7 @@ def _buffer(x, gm, fill=0):
     ``x``'s own memory when no padding is needed."""
     lead = x.shape[:-len(gm.sb)]
     if gm.direct:
-        return np.ascontiguousarray(x).reshape(-1)
+        return (x if x.flags.c_contiguous else _copy(x)).reshape(-1)
     n = math.prod(lead) * gm.plane
     buf = _scratch((n + gm.tail,), x.dtype, fill, keep=(gm, fill))
     buf[:n].reshape(lead + gm.sb)[gm.region] = x
@@ -184,8 +200,8 @@ def _length(rows, gm):
 
 def _taps(buf, gm, rows):
     """Per kernel tap, a strided 1-D view of the buffer: tap k of the window at l."""
-    n = _length(rows, gm)
-    return [_strided(buf, off, (n,), (gm.sn,)) for off in gm.offs]
+    v = _tap_view(buf, gm, (), (), _length(rows, gm))
+    return [v[t] for t in gm.taps]
 
 
 def _valid(full, gm, lead, lead_strides):
@@ -203,9 +219,7 @@ def _cols(x, gm):
     n, c = x.shape[:2]
     buf = _buffer(x.swapaxes(0, 1), gm)
     ln = _length(n, gm)
-    view = _strided(buf, gm.offs[0], (c,) + gm.k + (ln,),
-                    (n * gm.plane,) + gm.tap_strides + (gm.sn,))
-    return _copy(view).reshape(c * len(gm.offs), ln)
+    return _copy(_tap_view(buf, gm, (c,), (n * gm.plane,), ln)).reshape(c * len(gm.taps), ln)
 
 
 def _conv_valid(full, gm):
@@ -250,12 +264,11 @@ def _k_conv_input(g, w, gm, spread=None):
     grp = gm.groups
     gf = _spread(g, gm) if spread is None else spread
     dcols = _matmul(w.reshape(grp, w.shape[0] // grp, -1).transpose(0, 2, 1), gf)
-    dcols = dcols.reshape(c, len(gm.offs), -1)
+    dcols = dcols.reshape((c,) + gm.k + (-1,))
     buf = _scratch((c * n * gm.plane + gm.tail,), dcols.dtype, 0)
-    shape, strides = (c, dcols.shape[-1]), (n * gm.plane, gm.sn)
-    for t, off in enumerate(gm.offs):
-        view = _strided(buf, off, shape, strides)
-        view += dcols[:, t]
+    view = _tap_view(buf, gm, (c,), (n * gm.plane,), dcols.shape[-1])
+    for t in gm.ctaps:
+        view[t] += dcols[t]
     return _copy(_region(buf, gm, (c, n)).swapaxes(0, 1))
 
 
@@ -357,6 +370,10 @@ def _check_tensor(fn, name, t, pos):
 
 def _ints(v, nd, name, fn, what="the convolution dimensions"):
     """An int or a sequence of 1 or ``nd`` ints, as a tuple of ``nd`` ints."""
+    if type(v) is int:
+        return (v,) * nd
+    if type(v) is tuple and len(v) == nd and all([type(e) is int for e in v]):
+        return v
     vals = tuple(v) if isinstance(v, (tuple, list)) else (v,)
     for e in vals:
         if not isinstance(e, (int, np.integer)) or isinstance(e, bool):
@@ -374,59 +391,57 @@ _TYPE = {"float32": "float", "float64": "double", "float16": "c10::Half", "int64
          "int32": "int"}
 
 
-def _conv_geometry(fn, x, w, stride, padding, dilation, groups):
-    nd = w.ndim - 2
+def _conv_geometry(fn, xshape, wshape, stride, padding, dilation, groups):
+    nd = len(wshape) - 2
     s = _ints(stride, nd, "stride", fn)
     d = _ints(dilation, nd, "dilation", fn)
-    if not isinstance(groups, (int, np.integer)) or groups <= 0:
+    pad = padding if isinstance(padding, str) else _ints(padding, nd, "padding", fn)
+    if type(groups) is not int or groups <= 0:
         raise RuntimeError("non-positive groups is not supported (got groups=%s). Fix: groups "
                            "must be a positive integer that divides both channel counts."
                            % (groups,))
-    k = w.shape[2:]
-    if isinstance(padding, str):
-        if padding == "valid":
-            lo = hi = (0,) * nd
-        elif padding == "same":
-            if any(v != 1 for v in s):
-                raise RuntimeError("padding='same' is not supported for strided convolutions. "
-                                   "Fix: use stride=1, or give the padding as numbers.")
-            total = [dd * (kk - 1) for dd, kk in zip(d, k)]
-            lo = tuple(t // 2 for t in total)
-            hi = tuple(t - a for t, a in zip(total, lo))
-            if lo != hi:
-                warnings.warn("Using padding='same' with even kernel lengths and odd dilation "
-                              "may require a zero-padded copy of the input be created",
-                              UserWarning, stacklevel=4)
-        else:
-            raise RuntimeError("Invalid padding string: '%s'. Fix: use 'valid', 'same' or "
-                               "numbers." % padding)
+    return _geometry((xshape, wshape, s, pad, d, groups),
+                     lambda: _make_conv_geom(xshape, wshape, s, pad, d, groups))
+
+
+def _make_conv_geom(xshape, wshape, s, pad, d, groups):
+    nd = len(wshape) - 2
+    k = wshape[2:]
+    if pad == "valid":
+        lo = hi = (0,) * nd
+    elif pad == "same":
+        if any(v != 1 for v in s):
+            raise RuntimeError("padding='same' is not supported for strided convolutions. "
+                               "Fix: use stride=1, or give the padding as numbers.")
+        total = [dd * (kk - 1) for dd, kk in zip(d, k)]
+        lo = tuple(t // 2 for t in total)
+        hi = tuple(t - a for t, a in zip(total, lo))
+    elif isinstance(pad, str):
+        raise RuntimeError("Invalid padding string: '%s'. Fix: use 'valid', 'same' or "
+                           "numbers." % pad)
     else:
-        lo = hi = _ints(padding, nd, "padding", fn)
+        lo = hi = pad
     if any(v <= 0 for v in s):
         raise RuntimeError("non-positive stride is not supported (got stride=%s)" % (s,))
     if any(v < 0 for v in lo):
         raise RuntimeError("negative padding is not supported (got padding=%s)" % (lo,))
     if any(v <= 0 for v in d):
         raise RuntimeError("non-positive dilation is not supported (got dilation=%s)" % (d,))
-    return _geometry((x.shape, w.shape, s, d, lo, hi, groups),
-                     lambda: _make_conv_geom(fn, x.shape, w.shape, s, d, lo, hi, groups))
-
-
-def _make_conv_geom(fn, xshape, wshape, s, d, lo, hi, groups):
     if wshape[0] == 0 or wshape[0] % groups:
         raise RuntimeError("Given groups=%d, expected weight to be divisible by %d at dimension "
                            "0, but got weight of size %s instead. Fix: out_channels must be a "
                            "positive multiple of groups." % (groups, groups, list(wshape)))
     if xshape[1] != wshape[1] * groups:
-        raise _errors.conv_channels("Conv%dd" % (len(wshape) - 2), groups, wshape, xshape)
+        raise _errors.conv_channels("Conv%dd" % nd, groups, wshape, xshape)
     padded = [i + a + b for i, a, b in zip(xshape[2:], lo, hi)]
-    kernel = [dd * (kk - 1) + 1 for dd, kk in zip(d, wshape[2:])]
+    kernel = [dd * (kk - 1) + 1 for dd, kk in zip(d, k)]
     if any(p < kk for p, kk in zip(padded, kernel)):
         raise _errors.conv_too_small(padded, kernel)
     out = [(p - kk) // st + 1 for p, kk, st in zip(padded, kernel, s)]
-    gm = _Geom(xshape[2:], wshape[2:], s, d, lo, out)
+    gm = _Geom(xshape[2:], k, s, d, lo, out)
     gm.groups, gm.xshape, gm.wshape = groups, tuple(xshape), tuple(wshape)
     gm.bias_axes = (0,) + tuple(range(2, len(xshape)))
+    gm.warn = lo != hi
     return gm
 
 
@@ -461,7 +476,11 @@ def _conv(nd, fn, input, weight, bias, stride, padding, dilation, groups):
             raise RuntimeError("Input type (%s) and bias type (%s) should be the same"
                                % (_TYPE.get(x.dtype.name, x.dtype.name),
                                   _TYPE.get(b.dtype.name, b.dtype.name)))
-    gm = _conv_geometry(fn, x, w, stride, padding, dilation, groups)
+    gm = _conv_geometry(fn, x.shape, w.shape, stride, padding, dilation, groups)
+    if gm.warn:
+        warnings.warn("Using padding='same' with even kernel lengths and odd dilation may "
+                      "require a zero-padded copy of the input be created", UserWarning,
+                      stacklevel=3)
     return _record_conv(input, weight, bias, gm)
 
 
