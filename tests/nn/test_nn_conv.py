@@ -222,3 +222,16 @@ def test_float64_in_float64_out():
     y = lnn.MaxPool2d(2)(conv(x))
     y.sum().backward()
     assert y.dtype == x.grad.dtype == conv.weight.grad.dtype == lg.float64
+
+
+def test_results_survive_later_calls():
+    """Large temporaries are reused across calls: results still referenced must not be."""
+    conv, pool = lnn.Conv2d(3, 8, 3, padding=1), lnn.MaxPool2d(2)
+    x = lg.tensor(arr(16, 3, 32, 32), requires_grad=True)
+    y = pool(conv(x))
+    y.sum().backward()
+    out, grad = y.detach().numpy().copy(), x.grad.numpy().copy()
+    for scale in (2.0, 3.0):       # the same windows win: x.grad grows to 1 + 2 + 3 times
+        pool(conv(x * scale)).sum().backward()
+    np.testing.assert_array_equal(y.detach().numpy(), out)
+    np.testing.assert_allclose(x.grad.numpy(), grad * 6, rtol=1e-5, atol=1e-5)

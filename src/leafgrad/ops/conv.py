@@ -125,8 +125,10 @@ def _scratch(shape, dtype, fill=None, keep=None):
     steps, about a third of a small CNN's step time), and a reused one is still in
     cache. With ``keep`` (a tag for what the caller writes, e.g. the data region of
     one geometry's buffer), the array is only reused for that tag and ``fill`` is
-    only written when it is new: the rest keeps its fill. Not for use across threads."""
-    if math.prod(shape) < 16384:         # small: malloc reuses its memory anyway
+    only written when it is new: the rest keeps its fill. Small and huge arrays are
+    not kept. Not for use across threads."""
+    n = math.prod(shape)
+    if n < 16384 or n > 1 << 24:        # small: malloc reuses its memory anyway; huge: not kept
         return np.empty(shape, dtype) if fill is None else np.full(shape, fill, dtype)
     key = (shape, dtype, keep)
     arrs = _FREE.get(key)
