@@ -13,6 +13,9 @@ import leafgrad.nn as lnn
 from leafgrad.autograd import gradcheck, gradgradcheck
 from test_nn_layers import arr, copy_weights, run_both
 
+# both libraries warn for padding='same' with an even kernel (checked in test_same_padding_warns_like_torch)
+pytestmark = pytest.mark.filterwarnings("ignore:Using padding='same'")
+
 REPRS = [
     "Conv2d(1, 8, 3)", "Conv2d(1, 8, kernel_size=(3, 5), stride=2, padding=1)",
     "Conv2d(4, 6, 3, stride=(2, 1), padding=(1, 2), dilation=2, groups=2, bias=False)",
@@ -206,6 +209,7 @@ def test_input_smaller_than_the_kernel_raises_like_torch_with_the_fix():
     lambda T: T.nn.functional.max_pool2d(T.ones(1, 2, 5, 5), 3, padding=2),
     lambda T: T.nn.functional.max_pool2d(T.ones(5, 5), 2),
     lambda T: T.nn.functional.adaptive_avg_pool2d(T.ones(1, 2, 5, 5), (1, 2, 3)),
+    lambda T: T.nn.functional.adaptive_avg_pool2d(T.ones(1, 2, 5, 5, dtype=T.int64), 2),
 ])
 def test_bad_arguments_raise_like_torch(make):
     _raises_like_torch(make)
@@ -235,3 +239,10 @@ def test_results_survive_later_calls():
         pool(conv(x * scale)).sum().backward()
     np.testing.assert_array_equal(y.detach().numpy(), out)
     np.testing.assert_allclose(x.grad.numpy(), grad * 6, rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.filterwarnings("always")
+def test_same_padding_warns_like_torch():
+    for T in (torch, lg):
+        with pytest.warns(UserWarning, match="padding='same' with even kernel"):
+            T.nn.functional.conv2d(T.ones(1, 1, 5, 5), T.ones(1, 1, 2, 2), padding="same")

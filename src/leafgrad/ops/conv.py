@@ -865,8 +865,11 @@ def adaptive_avg_pool2d(input, output_size):
     size = tuple(x.shape[-2 + i] if v is None else int(v) for i, v in enumerate(size))
     if size == (1, 1):
         return mean(input, (-1, -2), keepdim=True)
-    dt = x.dtype if x.dtype.kind in "fc" else np.float64
-    p = (_adaptive_matrix(x.shape[-2], size[0], dt), _adaptive_matrix(x.shape[-1], size[1], dt))
+    if x.dtype.kind not in "fc":
+        raise NotImplementedError("\"adaptive_avg_pool2d\" not implemented for '%s'. Fix: call "
+                                  ".float() first." % _errors.type_name(input.dtype))
+    p = (_adaptive_matrix(x.shape[-2], size[0], x.dtype),
+         _adaptive_matrix(x.shape[-1], size[1], x.dtype))
     return _ADAPTIVE_AVG.forward(input, _adaptive_k(x, p), p)
 
 
