@@ -247,3 +247,15 @@ def test_same_padding_warns_like_torch():
     with pytest.warns(UserWarning, match="padding='same' with even kernel lengths and odd "
                                          "dilation may require a zero-padded copy"):
         lg.nn.functional.conv2d(lg.ones(1, 1, 5, 5), lg.ones(1, 1, 2, 2), padding="same")
+
+
+@pytest.mark.parametrize("name", ["conv1d", "conv2d", "max_pool1d", "max_pool2d", "avg_pool1d",
+                                  "adaptive_avg_pool1d"])
+def test_top_level_names_as_torch(name):
+    """torch.conv2d, torch.max_pool2d, ... exist at the top level too."""
+    args = {"conv1d": ((2, 3, 7), (4, 3, 2)), "conv2d": ((2, 3, 6, 5), (4, 3, 2, 2))}.get(
+        name, ((2, 3, 6),))
+    extra = () if name.startswith("conv") else (2,)
+    res = [getattr(T, name)(*[T.tensor(arr(*s, seed=i)) for i, s in enumerate(args)], *extra)
+           for T in (torch, lg)]
+    np.testing.assert_allclose(res[1].numpy(), res[0].numpy(), rtol=1e-5, atol=1e-6)
