@@ -381,6 +381,8 @@ def check_targets(summary):
                     "n/a" if g is None else ("PASS" if g <= 12 else "FAIL")))
     if "hvp" in summary:
         ratio_target("hvp", "ms_per_hvp", 1.0, "hvp <= 1.0x PyTorch")
+    if "conv_digits" in summary:
+        ratio_target("conv_digits", "ms_per_step", 1.0, "conv_digits <= 1.0x PyTorch")
     firsts = {"tiny_ops": "total_us_per_op", "digits_mlp": "s_per_epoch",
               "breast_cancer_bce": "ms_per_step", "deep_chain": "small_s", "hvp": "ms_per_hvp"}
     for ref in REFERENCE:

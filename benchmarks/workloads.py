@@ -48,12 +48,14 @@ SIZES = {
         "full": dict(n=1000, reps=20, warmup=3),
         "quick": dict(n=16, reps=1, warmup=1),
     },
+    "conv_digits": {
+        "full": dict(steps=200, batch=64, channels=(16, 32)),
+        "quick": dict(steps=2, batch=16, channels=(2, 4)),
+    },
 }
 
 # Workloads from the issue that cannot run yet, with the reason.
-SKIPPED = {
-    "conv_digits": "skipped: leafgrad has no convolution yet (nn.Conv2d / F.conv2d)",
-}
+SKIPPED = {}
 
 # metric key -> (label, kind). kind: "time" / "mem" (lower is better, ratio
 # leafgrad / torch is shown), "acc" (higher is better, no ratio), "growth"
@@ -86,6 +88,10 @@ METRICS = {
     ],
     "hvp": [
         ("ms_per_hvp", "ms/HVP", "time"),
+    ],
+    "conv_digits": [
+        ("ms_per_step", "ms/step", "time"),
+        ("test_acc", "test accuracy", "acc"),
     ],
 }
 
@@ -477,6 +483,49 @@ def hvp(torch, clock, n, reps, warmup):
     return {"ms_per_hvp": clock.median("hvp") * 1e3}
 
 
+def _cnn(torch, c1, c2):
+    nn = torch.nn
+    return nn.Sequential(nn.Conv2d(1, c1, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2),
+                         nn.Conv2d(c1, c2, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2),
+                         nn.Flatten(), nn.Linear(c2 * 2 * 2, 10))
+
+
+def conv_digits(torch, clock, steps, batch, channels):
+    """sklearn digits as 1x8x8 images, CNN Conv2d(1, 16, 3, padding=1)-ReLU-MaxPool2d(2)-
+    Conv2d(16, 32, 3, padding=1)-ReLU-MaxPool2d(2)-Flatten-Linear(128, 10), cross-entropy,
+    SGD(lr=0.05, momentum=0.9), minibatches of ``batch`` cycling over the shuffled
+    training set (full batches only): ms per training step, test accuracy."""
+    F = torch.nn.functional
+    Xtr, ytr, Xte, yte = digits_data()
+    (order,) = epoch_orders(len(Xtr), 1)
+    Xtr, ytr = Xtr[order].reshape(-1, 1, 8, 8), ytr[order]
+    batches = [(torch.from_numpy(Xtr[i:i + batch]), torch.from_numpy(ytr[i:i + batch]))
+               for i in range(0, len(Xtr) - batch + 1, batch)]
+
+    def run(model, opt, steps):
+        for s in range(steps):
+            xb, yb = batches[s % len(batches)]
+            opt.zero_grad()
+            loss = F.cross_entropy(model(xb), yb)
+            loss.backward()
+            opt.step()
+        return loss
+
+    torch.manual_seed(1)                      # warm-up on a throwaway model
+    m = _cnn(torch, *channels)
+    run(m, torch.optim.SGD(m.parameters(), lr=0.05, momentum=0.9), 5)
+
+    torch.manual_seed(0)
+    model = _cnn(torch, *channels)
+    opt = torch.optim.SGD(model.parameters(), lr=0.05, momentum=0.9)
+    with clock("train"):
+        loss = run(model, opt, steps)
+    with torch.no_grad():
+        pred = model(torch.from_numpy(Xte.reshape(-1, 1, 8, 8))).argmax(1).numpy()
+    return {"ms_per_step": clock.total("train") / steps * 1e3,
+            "test_acc": float((pred == yte).mean()), "final_loss": float(loss.item())}
+
+
 WORKLOADS = {
     "tiny_ops": tiny_ops,
     "digits_mlp": digits_mlp,
@@ -484,4 +533,5 @@ WORKLOADS = {
     "blas_mlp": blas_mlp,
     "deep_chain": deep_chain,
     "hvp": hvp,
+    "conv_digits": conv_digits,
 }

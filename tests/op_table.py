@@ -619,6 +619,83 @@ def _batch_norm(T, x, w, b, training, stats=None):
     return (out,) + ((rm, rv) if rm is not None else ())
 
 
+# ------------------------------------------------------ convolution and pooling
+def _ints_kw(draw, vals):
+    """A drawn per-dim tuple, passed as one int when all equal (half the time)."""
+    vals = tuple(vals)
+    return vals[0] if len(set(vals)) == 1 and draw(st.booleans()) else vals
+
+
+@st.composite
+def _conv_gen(draw, nd):
+    """conv{nd}d: (input, weight, bias) shapes and stride/padding/dilation/groups; some
+    draws are invalid (kernel larger than the padded input, 'same' with a stride) and
+    must raise the same error class as torch."""
+    groups = draw(st.sampled_from([1, 1, 2]))
+    cg, og = draw(st.integers(1, 2)), draw(st.integers(1, 2))
+    k = [draw(st.integers(1, 3)) for _ in range(nd)]
+    sp = tuple(draw(st.integers(2, 6)) for _ in range(nd))
+    batch = draw(st.sampled_from([(), (1,), (2,)]))       # () : unbatched
+    kw = {"use_bias": draw(st.booleans())}
+    if draw(st.booleans()):
+        kw["stride"] = _ints_kw(draw, [draw(st.integers(1, 2)) for _ in range(nd)])
+    pad = draw(st.sampled_from(["none", "ints", "same", "valid"]))
+    if pad == "ints":
+        kw["padding"] = _ints_kw(draw, [draw(st.integers(0, 2)) for _ in range(nd)])
+    elif pad != "none":
+        kw["padding"] = pad
+    if draw(st.booleans()):
+        kw["dilation"] = _ints_kw(draw, [draw(st.integers(1, 2)) for _ in range(nd)])
+    if groups > 1:
+        kw["groups"] = groups
+    return (batch + (groups * cg,) + sp, (groups * og, cg) + tuple(k), (groups * og,)), kw
+
+
+def _conv(name):
+    def fn(T, x, w, b, use_bias, **kw):
+        return getattr(T.nn.functional, name)(x, w, b if use_bias else None, **kw)
+    return fn
+
+
+@st.composite
+def _pool_gen(draw, nd, kind):
+    """{max,avg}_pool{nd}d: input shape and kernel/stride/padding/... (padding at most
+    half the kernel; some windows do not fit and must raise as in torch)."""
+    k = [draw(st.integers(1, 3)) for _ in range(nd)]
+    sp = tuple(draw(st.integers(1, 7)) for _ in range(nd))
+    lead = draw(st.sampled_from([(2,), (1, 2), (2, 3)]))
+    kw = {"kernel_size": _ints_kw(draw, k)}
+    if draw(st.booleans()):
+        kw["stride"] = _ints_kw(draw, [draw(st.integers(1, 3)) for _ in range(nd)])
+    # padding or dilation, not both: a dilated window can then lie wholly in the padding,
+    # where torch's max_pool2d returns indices outside the input (and its backward writes
+    # out of bounds)
+    if draw(st.booleans()):
+        kw["padding"] = _ints_kw(draw, [draw(st.integers(0, kk // 2)) for kk in k])
+    elif kind == "max" and draw(st.booleans()):
+        kw["dilation"] = _ints_kw(draw, [draw(st.integers(1, 2)) for _ in range(nd)])
+    kw["ceil_mode"] = draw(st.booleans())
+    if kind == "avg":
+        kw["count_include_pad"] = draw(st.booleans())
+        if nd == 2 and draw(st.integers(0, 3)) == 0:
+            kw["divisor_override"] = 3
+    return (lead + sp,), kw
+
+
+@st.composite
+def _adaptive_gen(draw, nd):
+    sp = tuple(draw(st.integers(1, 7)) for _ in range(nd))
+    lead = draw(st.sampled_from([(2,), (1, 2), (2, 3)]))
+    out = [draw(st.sampled_from([1, 2, 3, 5, None])) for _ in range(nd)]
+    if nd == 1:
+        out = out[0] or 2
+    elif None not in out and len(set(out)) == 1 and draw(st.booleans()):
+        out = out[0]
+    else:
+        out = tuple(out)
+    return (lead + sp,), {"output_size": out}
+
+
 def _F(name, **k):
     return lambda T, *xs, **kw: getattr(T.nn.functional, name)(*xs, **dict(k, **kw))
 
@@ -979,6 +1056,17 @@ ROWS = [
     Row("batch_norm", _batch_norm, ("real", "real", "real"), gen=_batch_norm_gen()),
     Row("relu_:functional", lambda T, x: T.nn.functional.relu_(x * 1), ("nonzero",),
         covers=("functional.relu_",)),
+    # ------------------------------------------------------------ conv / pooling
+    Row("conv2d", _conv("conv2d"), ("real", "real", "real"), gen=_conv_gen(2)),
+    Row("conv1d", _conv("conv1d"), ("real", "real", "real"), gen=_conv_gen(1)),
+    Row("max_pool2d", _F("max_pool2d"), gen=_pool_gen(2, "max")),
+    Row("max_pool2d:indices", _F("max_pool2d", return_indices=True), gen=_pool_gen(2, "max"),
+        covers=("max_pool2d",)),
+    Row("max_pool1d", _F("max_pool1d"), gen=_pool_gen(1, "max")),
+    Row("avg_pool2d", _F("avg_pool2d"), gen=_pool_gen(2, "avg")),
+    Row("avg_pool1d", _F("avg_pool1d"), gen=_pool_gen(1, "avg")),
+    Row("adaptive_avg_pool2d", _F("adaptive_avg_pool2d"), gen=_adaptive_gen(2)),
+    Row("adaptive_avg_pool1d", _F("adaptive_avg_pool1d"), gen=_adaptive_gen(1)),
     # ---------------------------------------------------------------- in-place
     _inplace("neg_"), _inplace("exp_"), _inplace("log_", "positive"),
     _inplace("sqrt_", "positive"), _inplace("abs_", "nonzero"), _inplace("relu_", "nonzero"),
@@ -1054,4 +1142,5 @@ EXEMPT = {
     "inplace.normal_": "random fill; no torch-equal values",
 }
 
-FAMILIES = ("elementwise", "reduction", "shape", "indexing", "linalg", "inplace", "functional")
+FAMILIES = ("elementwise", "reduction", "shape", "indexing", "linalg", "inplace", "functional",
+            "conv")

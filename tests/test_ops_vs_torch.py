@@ -18,7 +18,7 @@ from hypothesis import given, strategies as st
 
 import leafgrad
 from leafgrad.nn import functional as F_lg
-from leafgrad.ops import elementwise, indexing, inplace, linalg, reduction, shape
+from leafgrad.ops import conv, elementwise, indexing, inplace, linalg, reduction, shape
 
 from op_table import DOMAINS, EXEMPT, FAMILIES, ROWS, _bcast, _same
 
@@ -238,7 +238,8 @@ def test_float64_finite_differences(row, data):
 
 # --------------------------------------------------------------- coverage
 _MODULES = {"elementwise": elementwise, "reduction": reduction, "shape": shape,
-            "indexing": indexing, "linalg": linalg, "inplace": inplace, "functional": F_lg}
+            "indexing": indexing, "linalg": linalg, "inplace": inplace, "functional": F_lg,
+            "conv": conv}
 
 
 def _public_ops():

@@ -313,3 +313,43 @@ class LinAlgError(RuntimeError):
 
 
 LinAlgError.__module__ = "torch.linalg"
+
+
+def _x(sizes):
+    return " x ".join(map(str, sizes))
+
+
+def conv_channels(layer, groups, wshape, xshape):
+    """A convolution whose input's dim 1 is not ``in_channels`` (weight dim 1 times groups)."""
+    expected, got = wshape[1] * groups, xshape[1]
+    return ShapeError(
+        "Given groups=%d, weight of size %s, expected input%s to have %d channels, but got %d "
+        "channels instead: the weight was made for %d input channels (a %s(%d, %d, ...) layer) "
+        "and the input's dim 1, the channel dim of the (N, C, *spatial) layout, has %d. Fix: "
+        "build the layer with in_channels=%d, or give it an input with %d channels; data stored "
+        "channels-last (N, H, W, C) needs x.permute(0, 3, 1, 2) first."
+        % (groups, list(wshape), list(xshape), expected, got, expected, layer, expected,
+           wshape[0], got, got, expected))
+
+
+def conv_too_small(padded, kernel):
+    """A convolution whose (dilated) kernel does not fit in the padded input."""
+    return ShapeError(
+        "Calculated padded input size per channel: (%s). Kernel size: (%s). Kernel size can't "
+        "be greater than actual input size: the kernel (dilation included) does not fit in the "
+        "input (padding included), so there is no position to apply it. Fix: give the layer a "
+        "larger input (downsample less before it), add padding (padding=... or "
+        "padding='same'), or use a smaller kernel_size or dilation."
+        % (_x(padded), _x(kernel)))
+
+
+def pool_too_small(channels, insp, outsp, window, padding):
+    """A pooling window that does not fit in the padded input (output size < 1)."""
+    return ShapeError(
+        "Given input size: (%s). Calculated output size: (%s). Output size is too small: the "
+        "pooling window %s (dilation included) does not fit in the spatial size %s with padding "
+        "%s. Fix: use a smaller kernel_size, pad the input (padding=...) or pass "
+        "ceil_mode=True, or downsample less before this layer."
+        % ("x".join(map(str, (channels,) + tuple(insp))),
+           "x".join(map(str, (channels,) + tuple(outsp))), tuple(window), tuple(insp),
+           tuple(padding)))

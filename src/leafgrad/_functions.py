@@ -7,6 +7,8 @@ from .ops.elementwise import (abs, acos, add, allclose, asin, asinh, atan, atan2
                               minimum, mul, ne, neg, pow, reciprocal, relu, remainder, round_,
                               rsqrt, sigmoid, sign, signbit, sin, sinh, sqrt, square, sub, tan,
                               tanh, trunc, where)
+from .ops.conv import (adaptive_avg_pool1d, avg_pool1d, conv1d, conv2d,  # noqa: F401
+                       max_pool1d, max_pool2d)
 from .ops.indexing import (argwhere, gather, index_select, masked_fill, masked_select, nonzero,
                            scatter, scatter_add, take_along_dim, tril, triu, unique)
 from .ops.linalg import addmm, bmm, det, dot, einsum, inner, matmul, mm, mv, outer, vdot

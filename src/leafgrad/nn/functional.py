@@ -13,6 +13,8 @@ from .._tensor import Tensor, _wrap_dim
 from ..autograd.graph import Node
 from ..ops import elementwise as E
 from ..ops._dispatch import record, to_tensor
+from ..ops.conv import (adaptive_avg_pool1d, adaptive_avg_pool2d, avg_pool1d,  # noqa: F401
+                        avg_pool2d, conv1d, conv2d, max_pool1d, max_pool2d)
 from ..ops.linalg import linear  # noqa: F401
 from ..ops.reduction import _return_type  # noqa: F401
 

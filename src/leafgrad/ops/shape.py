@@ -200,6 +200,9 @@ def unsqueeze(input, dim):
 
 SqueezeBackward0 = _node("SqueezeBackward0", lambda ctx, g: (g.reshape(ctx.args),))
 SqueezeBackward0.np_backward = lambda ctx, g: (np.reshape(g, ctx.args),)
+# PyTorch's names: squeeze() / squeeze(dim) / squeeze(dims)
+SqueezeBackward1 = type("SqueezeBackward1", (SqueezeBackward0,), {"__slots__": ()})
+SqueezeBackward2 = type("SqueezeBackward2", (SqueezeBackward0,), {"__slots__": ()})
 
 
 def squeeze(input, dim=None):
@@ -213,7 +216,9 @@ def squeeze(input, dim=None):
         if x.ndim == 0:
             for d in dims:
                 _wrap_dim(d, 0)
-    return _as_view(record(SqueezeBackward0, np.squeeze(x, axes), (input,), args=x.shape), input)
+    cls = SqueezeBackward0 if dim is None else \
+        SqueezeBackward2 if isinstance(dim, (tuple, list)) else SqueezeBackward1
+    return _as_view(record(cls, np.squeeze(x, axes), (input,), args=x.shape), input)
 
 
 def _expand_backward(ctx, g):

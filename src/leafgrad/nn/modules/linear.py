@@ -18,6 +18,27 @@ def _factory(shape, dtype):
     return _creation.empty(*shape, dtype=dtype)
 
 
+def _weight_and_bias(module, shape, bias, dtype):
+    """``module.weight`` of ``shape`` and ``module.bias`` of (shape[0],) (None without
+    ``bias``), initialised by ``module.reset_parameters()``."""
+    module.weight = Parameter(_factory(shape, dtype))
+    if bias:
+        module.bias = Parameter(_factory(shape[:1], dtype))
+    else:
+        module.register_parameter("bias", None)
+    module.reset_parameters()
+
+
+def _reset_weight_and_bias(weight, bias):
+    """PyTorch's init for Linear and Conv: kaiming_uniform_(a=sqrt(5)) for the weight,
+    U(-1/sqrt(fan_in), 1/sqrt(fan_in)) for the bias."""
+    init.kaiming_uniform_(weight, a=math.sqrt(5))
+    if bias is not None:
+        fan_in, _ = init._calculate_fan_in_and_fan_out(weight)
+        bound = 1 / math.sqrt(fan_in) if fan_in > 0 else 0
+        init.uniform_(bias, -bound, bound)
+
+
 class Identity(Module):
     """Returns its input unchanged (any arguments to the constructor are ignored)."""
 
@@ -41,19 +62,10 @@ class Linear(Module):
         super().__init__()
         self.in_features = in_features
         self.out_features = out_features
-        self.weight = Parameter(_factory((out_features, in_features), dtype))
-        if bias:
-            self.bias = Parameter(_factory((out_features,), dtype))
-        else:
-            self.register_parameter("bias", None)
-        self.reset_parameters()
+        _weight_and_bias(self, (out_features, in_features), bias, dtype)
 
     def reset_parameters(self):
-        init.kaiming_uniform_(self.weight, a=math.sqrt(5))
-        if self.bias is not None:
-            fan_in, _ = init._calculate_fan_in_and_fan_out(self.weight)
-            bound = 1 / math.sqrt(fan_in) if fan_in > 0 else 0
-            init.uniform_(self.bias, -bound, bound)
+        _reset_weight_and_bias(self.weight, self.bias)
 
     def forward(self, input):
         return F.linear(input, self.weight, self.bias)

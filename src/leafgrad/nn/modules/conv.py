@@ -1,0 +1,103 @@
+"""``Conv1d``, ``Conv2d`` (as ``torch.nn``).
+
+Default initialisation as PyTorch's ``_ConvNd.reset_parameters``: weight by
+``kaiming_uniform_(a=sqrt(5))`` = U(-1/sqrt(fan_in), 1/sqrt(fan_in)) with fan_in =
+in_channels / groups * prod(kernel_size), bias U(-1/sqrt(fan_in), 1/sqrt(fan_in)).
+"""
+from .. import functional as F
+from .linear import _reset_weight_and_bias, _weight_and_bias
+from .module import Module
+
+__all__ = ["Conv1d", "Conv2d"]
+
+
+class _ConvNd(Module):
+    """Shared by ``Conv1d`` and ``Conv2d``: parameters, init, repr (PyTorch's)."""
+
+    __constants__ = ["stride", "padding", "dilation", "groups", "padding_mode", "output_padding",
+                     "in_channels", "out_channels", "kernel_size"]
+    _nd = 0
+    _fn = None
+
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1,
+                 groups=1, bias=True, padding_mode="zeros", device=None, dtype=None):
+        super().__init__()
+        nd = self._nd
+        tup = lambda v: tuple(v) if isinstance(v, (tuple, list)) else (v,) * nd  # noqa: E731
+        if groups <= 0:
+            raise ValueError("groups must be a positive integer")
+        if in_channels % groups != 0:
+            raise ValueError("in_channels must be divisible by groups")
+        if out_channels % groups != 0:
+            raise ValueError("out_channels must be divisible by groups")
+        if isinstance(padding, str):
+            if padding not in {"same", "valid"}:
+                raise ValueError("Invalid padding string %r, should be one of {'valid', 'same'}"
+                                 % padding)
+            if padding == "same" and any(s != 1 for s in tup(stride)):
+                raise ValueError("padding='same' is not supported for strided convolutions")
+        modes = {"zeros", "reflect", "replicate", "circular"}
+        if padding_mode not in modes:
+            raise ValueError("padding_mode must be one of %s, but got padding_mode='%s'"
+                             % (modes, padding_mode))
+        if padding_mode != "zeros":
+            raise NotImplementedError(
+                "padding_mode='%s' is not supported by leafgrad yet; only 'zeros'. Fix: use "
+                "padding_mode='zeros' (the default)." % padding_mode)
+        self.in_channels = in_channels
+        self.out_channels = out_channels
+        self.kernel_size = tup(kernel_size)
+        self.stride = tup(stride)
+        self.padding = padding if isinstance(padding, str) else tup(padding)
+        self.dilation = tup(dilation)
+        self.transposed = False
+        self.output_padding = (0,) * nd
+        self.groups = groups
+        self.padding_mode = padding_mode
+        _weight_and_bias(self, (out_channels, in_channels // groups) + self.kernel_size, bias,
+                         dtype)
+
+    def reset_parameters(self):
+        _reset_weight_and_bias(self.weight, self.bias)
+
+    def forward(self, input):
+        return type(self)._fn(input, self.weight, self.bias, self.stride, self.padding,
+                              self.dilation, self.groups)
+
+    def extra_repr(self):
+        s = "{in_channels}, {out_channels}, kernel_size={kernel_size}, stride={stride}"
+        if self.padding != (0,) * len(self.padding):
+            s += ", padding={padding}"
+        if self.dilation != (1,) * len(self.dilation):
+            s += ", dilation={dilation}"
+        if self.output_padding != (0,) * len(self.output_padding):
+            s += ", output_padding={output_padding}"
+        if self.groups != 1:
+            s += ", groups={groups}"
+        if self.bias is None:
+            s += ", bias=False"
+        if self.padding_mode != "zeros":
+            s += ", padding_mode={padding_mode}"
+        return s.format(**self.__dict__)
+
+
+class Conv1d(_ConvNd):
+    """1-d convolution: (N, C_in, L) or (C_in, L) -> (N, C_out, L_out); ``weight``
+    (C_out, C_in / groups, k), ``bias`` (C_out,). See ``nn.functional.conv1d``."""
+
+    _nd = 1
+    _fn = F.conv1d
+
+
+class Conv2d(_ConvNd):
+    """2-d convolution: (N, C_in, H, W) or (C_in, H, W) -> (N, C_out, H_out, W_out);
+    ``weight`` (C_out, C_in / groups, kH, kW), ``bias`` (C_out,).
+
+    H_out = floor((H + 2 padding - dilation (kH - 1) - 1) / stride + 1) (PyTorch's docs);
+    ``padding`` also 'valid' or 'same'. Only ``padding_mode='zeros'`` (others raise
+    NotImplementedError). Raises RuntimeError in forward for a wrong channel count or an
+    input smaller than the kernel (see ``nn.functional.conv2d``).
+    """
+
+    _nd = 2
+    _fn = F.conv2d

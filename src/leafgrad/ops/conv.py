@@ -1,0 +1,880 @@
+"""Convolution and pooling: ``conv1d``, ``conv2d``, ``max_pool1d``/``max_pool2d``,
+``avg_pool1d``/``avg_pool2d``, ``adaptive_avg_pool1d``/``adaptive_avg_pool2d`` (the
+1-d poolings go through the 2-d ones, as PyTorch's do).
+
+Shapes: input (N, C_in, *spatial) or unbatched (C_in, *spatial); conv weight
+(C_out, C_in / groups, *kernel_size), bias (C_out,). Output size per spatial dim,
+from PyTorch's ``Conv2d`` and ``MaxPool2d`` docs:
+
+    out = floor((in + 2 * padding - dilation * (kernel_size - 1) - 1) / stride + 1)
+
+(``ceil`` for pooling with ``ceil_mode=True``, dropping a last window that would
+start in the right padding). Float32 stays float32 throughout.
+
+How it is computed (NumPy). The input is copied once into a flat buffer that
+holds its planes (one per sample and channel; channel-major for conv) one after
+the other, each row and plane preceded by a gap of zeros as wide as the padding:
+a gap serves as the right padding of the row before it too (``_Geom``). With
+element strides B, tap k of the window at output position o of plane r is at
+``r * plane + sum_i (o_i s_i + k_i d_i) B_i`` (plus a constant); with the last
+dim's period a multiple of the last stride s, that is ``s * l + off_k`` with
+``l = r * plane / s + sum_i o_i M_i``. So one tap of every window of every
+plane is one strided 1-D view of the buffer, and
+
+* conv: one copy of the view (C_in, taps, l) is the im2col matrix (C_in * taps
+  long rows); one GEMM per group with the weight (C_out, C_in * taps) gives the
+  result at every l, and the l that are no output position (gaps) are dropped
+  when it is copied out to (N, C_out, *out);
+* grad_weight = cols @ G^T (the forward's cols are kept); grad_input = W^T @ G
+  added back tap by tap, one strided add each (col2im);
+* pooling: a few NumPy ops per tap on the 1-D views.
+
+Long contiguous runs (whole buffers, not rows of a few pixels) keep NumPy's
+per-row overhead out of small images; large temporaries come from
+``_scratch``, which reuses them across calls instead of page-faulting fresh
+memory every training step.
+
+Derivatives. A convolution is bilinear in (input, weight). Its two backward
+maps, grad_input(grad, weight) and grad_weight(input, grad), are recorded ops
+too (``ConvolutionBackwardBackward0``), and the vector-Jacobian products of all
+three are one rule, ``_conv_vjp``: evaluated with the NumPy kernels when the
+backward pass is not recorded and with the recorded ops when it is
+(``create_graph=True``), so derivatives of every order exist. A pooling op is
+linear in its input: its rule is its adjoint op (max pooling: the scatter of the
+gradient to the selected elements), recorded, whose rule is the op again.
+
+Errors (RuntimeError, as PyTorch): wrong channel count, an input smaller than
+the kernel or window, bad stride/padding/dilation/groups, mismatched dtypes.
+"""
+import itertools
+import math
+import sys
+import warnings
+
+import numpy as np
+
+from .. import _errors
+from .._tensor import Tensor
+from ..autograd.graph import Node
+from ._dispatch import record
+from .reduction import mean
+
+_CACHE_SIZE = 256
+
+
+# ------------------------------------------------------------------ geometry
+class _Geom:
+    """Where the windows of one call lie in the padded buffer (see the module doc),
+    plus the call's constants the conv rule needs."""
+
+    __slots__ = ("k", "s", "d", "lo", "out", "insp", "sb", "plane", "region", "direct", "taps",
+                 "ctaps", "front", "tap_strides", "m", "L", "sn", "p1", "tail", "groups",
+                 "xshape", "wshape", "bias_axes", "warn")
+
+    def __init__(self, insp, k, s, d, lo, out):
+        nd = len(k)
+        sn = s[-1]
+        # zeros before each row's data, which also serve the previous row as its right
+        # padding: as many as the windows reach out on either side
+        reach = [(o - 1) * st + (kk - 1) * dd + 1 for o, st, kk, dd in zip(out, s, k, d)]
+        gap = [max(a, r - a - i, 0) for a, r, i in zip(lo, reach, insp)]
+        # a dim's period: gap + data, and long enough that output positions never collide
+        sb = [max(g + i, (o - 1) * st + 1) for g, i, o, st in zip(gap, insp, out, s)]
+        sb[-1] = -(-sb[-1] // sn) * sn
+        b = [1] * nd
+        for i in range(nd - 2, -1, -1):
+            b[i] = b[i + 1] * sb[i + 1]
+        front = sum((g - a) * bb for g, a, bb in zip(gap, lo, b))
+        self.k, self.s, self.d, self.lo = tuple(k), tuple(s), tuple(d), tuple(lo)
+        self.out, self.insp, self.sb = tuple(out), tuple(insp), tuple(sb)
+        self.plane = b[0] * sb[0]
+        self.region = (Ellipsis,) + tuple(slice(g, g + i) for g, i in zip(gap, insp))
+        self.taps = list(itertools.product(*map(range, k)))
+        self.ctaps = [(slice(None),) + t for t in self.taps]
+        self.front = front
+        self.tap_strides = tuple(dd * bb for dd, bb in zip(d, b))
+        self.m = tuple(st * bb // sn for st, bb in zip(s, b))
+        self.L = sum((o - 1) * mm for o, mm in zip(out, self.m)) + 1
+        self.sn = sn
+        self.p1 = self.plane // sn          # l per plane
+        # zeros after the last plane, for the last windows' reach
+        last = front + sum((kk - 1) * ts for kk, ts in zip(k, self.tap_strides))
+        self.tail = max(0, last + sn * (self.L - 1) + 1 - self.plane)
+        self.direct = not any(gap) and self.sb == self.insp and not self.tail
+
+
+_GEOMS = {}
+
+
+def _geometry(key, make):
+    gm = _GEOMS.get(key)
+    if gm is None:
+        if len(_GEOMS) >= _CACHE_SIZE:
+            _GEOMS.clear()
+        gm = _GEOMS[key] = make()
+    return gm
+
+
+_FREE = {}
+
+
+def _scratch(shape, dtype, fill=None, keep=None):
+    """A C-contiguous array filled with ``fill`` (unless None), reusing one from an
+    earlier call that nothing references any more: a fresh large array costs page
+    faults when first written (NumPy's memory goes back to the OS between training
+    steps, about a third of a small CNN's step time), and a reused one is still in
+    cache. With ``keep`` (a tag for what the caller writes, e.g. the data region of
+    one geometry's buffer), the array is only reused for that tag and ``fill`` is
+    only written when it is new: the rest keeps its fill. Small and huge arrays are
+    not kept. Not for use across threads."""
+    n = math.prod(shape)
+    if n < 16384 or n > 1 << 24:        # small: malloc reuses its memory anyway; huge: not kept
+        return np.empty(shape, dtype) if fill is None else np.full(shape, fill, dtype)
+    key = (shape, dtype, keep)
+    arrs = _FREE.get(key)
+    if arrs is None:
+        if len(_FREE) >= _CACHE_SIZE:
+            _FREE.clear()
+        arrs = _FREE[key] = []
+    for a in arrs:
+        if sys.getrefcount(a) == 3:      # the list, ``a`` and getrefcount's argument
+            if keep is None and fill is not None:
+                a.fill(fill)
+            return a
+    a = np.empty(shape, dtype)
+    if fill is not None:
+        a.fill(fill)
+    if len(arrs) < 4:
+        arrs.append(a)
+    return a
+
+
+def _copy(a):
+    """A C-contiguous copy of ``a`` (from ``_scratch`` when large)."""
+    if a.size < 16384:
+        return np.array(a)
+    out = _scratch(a.shape, a.dtype)
+    np.copyto(out, a)
+    return out
+
+
+def _matmul(a, b):
+    """a @ b for stacks (G, m, k) @ (G, k, n) of one dtype, into a scratch array."""
+    return np.matmul(a, b, out=_scratch((a.shape[0], a.shape[1], b.shape[2]), a.dtype))
+
+
+def _strided(base, off, shape, strides):
+    """A view of the contiguous array ``base`` (offset and strides in elements)."""
+    e = base.itemsize
+    return np.ndarray(shape, base.dtype, base, off * e, tuple([s * e for s in strides]))
+
+
+def _tap_view(buf, gm, lead, lead_strides, n):
+    """A view (*lead, *kernel_size, n) of a buffer: [..., tap, l] is tap ``tap`` of the
+    window at l (``lead`` dims with ``lead_strides``, e.g. channels)."""
+    return _strided(buf, gm.front, lead + gm.k + (n,), lead_strides + gm.tap_strides + (gm.sn,))
+
+
+def _buffer(x, gm, fill=0):
+    """``x`` (*lead, *in) in a flat buffer of planes (one per lead index, the data
+    after the gaps, see ``_Geom``) followed by the tail; ``fill`` elsewhere. It is
+    ``x``'s own memory when no padding is needed."""
+    lead = x.shape[:-len(gm.sb)]
+    if gm.direct:
+        return (x if x.flags.c_contiguous else _copy(x)).reshape(-1)
+    n = math.prod(lead) * gm.plane
+    buf = _scratch((n + gm.tail,), x.dtype, fill, keep=(gm, fill))
+    buf[:n].reshape(lead + gm.sb)[gm.region] = x
+    return buf
+
+
+def _region(buf, gm, lead):
+    """The data of a buffer: a view (*lead, *in)."""
+    if gm.direct:
+        return buf.reshape(lead + gm.insp)
+    return buf[:math.prod(lead) * gm.plane].reshape(lead + gm.sb)[gm.region]
+
+
+def _length(rows, gm):
+    """How many l the windows of ``rows`` planes span (row r's l at r * p1 + l)."""
+    return max((rows - 1) * gm.p1 + gm.L, 0)
+
+
+def _taps(buf, gm, rows):
+    """Per kernel tap, a strided 1-D view of the buffer: tap k of the window at l."""
+    v = _tap_view(buf, gm, (), (), _length(rows, gm))
+    return [v[t] for t in gm.taps]
+
+
+def _valid(full, gm, lead, lead_strides):
+    """The output positions of a result laid out by l: a view (*lead, *out) of the
+    contiguous ``full`` whose lead dims have ``lead_strides`` (elements)."""
+    return _strided(full, 0, tuple(lead) + gm.out, tuple(lead_strides) + gm.m)
+
+
+# ----------------------------------------------------------- conv kernels
+# The buffer holds the input channel-major, (C, N, planes), so that in one channel
+# the windows of all samples are one run of l: the im2col matrix has C * taps rows.
+
+def _cols(x, gm):
+    """im2col of x (N, C, *in): (C * taps, N l), rows in the weight's order."""
+    n, c = x.shape[:2]
+    buf = _buffer(x.swapaxes(0, 1), gm)
+    ln = _length(n, gm)
+    return _copy(_tap_view(buf, gm, (c,), (n * gm.plane,), ln)).reshape(c * len(gm.taps), ln)
+
+
+def _conv_valid(full, gm):
+    """The (N, C_out, *out) entries of a (C_out, N l) result (a strided view)."""
+    n = gm.xshape[0]
+    return _valid(full, gm, (n, gm.wshape[0]), (gm.p1, _length(n, gm)))
+
+
+def _k_conv(x, w, gm, bias=None):
+    """The convolution of x and w (plus bias): returns (output, im2col of x)."""
+    g = gm.groups
+    cols = _cols(x, gm)
+    full = _matmul(w.reshape(g, w.shape[0] // g, -1), cols.reshape(g, -1, cols.shape[1]))
+    if bias is not None:
+        full += bias.reshape(full.shape[:2] + (1,))
+    return _copy(_conv_valid(full, gm)), cols
+
+
+def _spread(g, gm):
+    """A gradient (N, C_out, *out) at its l in zeros (groups, C_out / groups, N l)."""
+    o = gm.wshape[0]
+    full = _scratch((gm.groups, o // gm.groups, _length(gm.xshape[0], gm)), g.dtype, 0,
+                    keep=gm)
+    _conv_valid(full, gm)[...] = g
+    return full
+
+
+def _k_conv_weight(x, g, gm, cols=None, spread=None):
+    """grad_weight = sum over samples and positions of grad * input window
+    (``cols``, ``spread``: the im2col of x and the spread of g, when already made)."""
+    if cols is None:
+        cols = _cols(x, gm)
+    gf = _spread(g, gm) if spread is None else spread
+    cols = cols.reshape(gm.groups, -1, cols.shape[1])
+    # (C * taps, N l) @ (N l, C_out): BLAS is faster with the long dim inside
+    return np.matmul(cols, gf.transpose(0, 2, 1)).transpose(0, 2, 1).reshape(gm.wshape)
+
+
+def _k_conv_input(g, w, gm, spread=None):
+    """grad_input: W^T @ grad, each tap's share added back to its input positions."""
+    n, c = gm.xshape[:2]
+    grp = gm.groups
+    gf = _spread(g, gm) if spread is None else spread
+    dcols = _matmul(w.reshape(grp, w.shape[0] // grp, -1).transpose(0, 2, 1), gf)
+    dcols = dcols.reshape((c,) + gm.k + (-1,))
+    buf = _scratch((c * n * gm.plane + gm.tail,), dcols.dtype, 0)
+    view = _tap_view(buf, gm, (c,), (n * gm.plane,), dcols.shape[-1])
+    for t in gm.ctaps:
+        view[t] += dcols[t]
+    return _copy(_region(buf, gm, (c, n)).swapaxes(0, 1))
+
+
+class _NumPyConv:
+    """The three bilinear maps of the conv rule on ndarrays; grad_weight reuses the
+    forward's im2col of ``x`` when it is given that same ``x``, and grad_input and
+    grad_weight of one gradient share its spread."""
+
+    __slots__ = ("x", "cols", "g", "spread")
+
+    def __init__(self, x=None, cols=None):
+        self.x, self.cols, self.g, self.spread = x, cols, None, None
+
+    def _spread(self, g, gm):
+        if g is not self.g:
+            self.g, self.spread = g, _spread(g, gm)
+        return self.spread
+
+    def conv(self, x, w, gm):
+        return _k_conv(x, w, gm)[0]
+
+    def input(self, g, w, gm):
+        return _k_conv_input(g, w, gm, self._spread(g, gm))
+
+    def weight(self, x, g, gm):
+        return _k_conv_weight(x, g, gm, self.cols if x is self.x else None, self._spread(g, gm))
+
+
+class _RecordedConv:
+    """The same three maps as recorded ops (for create_graph=True)."""
+
+    @staticmethod
+    def conv(x, w, gm):
+        return _record_conv(x, w, None, gm)
+
+    @staticmethod
+    def input(g, w, gm):
+        return record(_ConvInputGrad, _k_conv_input(g._data, w._data, gm), (g, w), saved=(g, w),
+                      args=gm)
+
+    @staticmethod
+    def weight(x, g, gm):
+        return record(_ConvWeightGrad, _k_conv_weight(x._data, g._data, gm), (x, g),
+                      saved=(x, g), args=gm)
+
+
+def _conv_vjp(ops, role, a, b, g, gm, needs):
+    """Vector-Jacobian products of the three bilinear ops, with ``ops`` NumPy or recorded.
+
+    role 0: y = conv(x=a, w=b) + bias;  role 1: y = grad_input(grad=a, w=b);
+    role 2: y = grad_weight(x=a, grad=b). grad_input and grad_weight are the adjoints
+    of conv in x and in w, so each op's products are the other two ops (or conv).
+    """
+    if role == 0:
+        return (ops.input(g, b, gm) if needs[0] else None,
+                ops.weight(a, g, gm) if needs[1] else None,
+                g.sum(0).sum(gm.bias_axes) if needs[2] else None)
+    if role == 1:
+        return (ops.conv(g, b, gm) if needs[0] else None,
+                ops.weight(g, a, gm) if needs[1] else None)
+    return (ops.input(b, g, gm) if needs[0] else None,
+            ops.conv(a, g, gm) if needs[1] else None)
+
+
+class _ConvNode(Node):
+    __slots__ = ()
+    saves = True
+    role = 0
+
+    def backward(ctx, g):
+        a, b = ctx.saved_tensors[:2]
+        return _conv_vjp(_RecordedConv, ctx.role, a, b, g, ctx.args, ctx.needs_input_grad)
+
+    def np_backward(ctx, g):
+        saved = ctx.saved_arrays()
+        ops = _NumPyConv(saved[0], saved[2]) if len(saved) == 3 else _NumPyConv()
+        return _conv_vjp(ops, ctx.role, saved[0], saved[1], g, ctx.args, ctx.needs_input_grad)
+
+
+ConvolutionBackward0 = type("ConvolutionBackward0", (_ConvNode,), {"__slots__": ()})
+_ConvInputGrad = type("ConvolutionBackwardBackward0", (_ConvNode,),
+                      {"__slots__": (), "role": 1})
+_ConvWeightGrad = type("ConvolutionBackwardBackward0", (_ConvNode,),
+                       {"__slots__": (), "role": 2})
+
+
+def _record_conv(input, weight, bias, gm):
+    out, cols = _k_conv(input._data, weight._data, gm, None if bias is None else bias._data)
+    saved = (input, weight, cols) if weight._requires_grad else (input, weight)
+    return record(ConvolutionBackward0, out, (input, weight, bias), saved=saved, args=gm)
+
+
+# ----------------------------------------------------------- argument checks
+def _check_tensor(fn, name, t, pos):
+    if not isinstance(t, Tensor):
+        raise TypeError("%s(): argument '%s' (position %d) must be Tensor, not %s"
+                        % (fn, name, pos, type(t).__name__))
+
+
+def _ints(v, nd, name, fn, what="the convolution dimensions"):
+    """An int or a sequence of 1 or ``nd`` ints, as a tuple of ``nd`` ints."""
+    if type(v) is int:
+        return (v,) * nd
+    if type(v) is tuple and len(v) == nd and all([type(e) is int for e in v]):
+        return v
+    vals = tuple(v) if isinstance(v, (tuple, list)) else (v,)
+    for e in vals:
+        if not isinstance(e, (int, np.integer)) or isinstance(e, bool):
+            raise TypeError("%s(): argument '%s' must be tuple of ints, not %s"
+                            % (fn, name, type(e).__name__))
+    if len(vals) == 1:
+        return (int(vals[0]),) * nd
+    if len(vals) != nd:
+        raise RuntimeError("expected %s to be a single integer value or a list of %d values to "
+                           "match %s, but got %s=%s" % (name, nd, what, name, list(vals)))
+    return tuple(int(e) for e in vals)
+
+
+_TYPE = {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int",
+         "int32": "int"}
+
+
+def _conv_geometry(fn, xshape, wshape, stride, padding, dilation, groups):
+    nd = len(wshape) - 2
+    s = _ints(stride, nd, "stride", fn)
+    d = _ints(dilation, nd, "dilation", fn)
+    pad = padding if isinstance(padding, str) else _ints(padding, nd, "padding", fn)
+    if type(groups) is not int or groups <= 0:
+        raise RuntimeError("non-positive groups is not supported (got groups=%s). Fix: groups "
+                           "must be a positive integer that divides both channel counts."
+                           % (groups,))
+    return _geometry((xshape, wshape, s, pad, d, groups),
+                     lambda: _make_conv_geom(xshape, wshape, s, pad, d, groups))
+
+
+def _make_conv_geom(xshape, wshape, s, pad, d, groups):
+    nd = len(wshape) - 2
+    k = wshape[2:]
+    if pad == "valid":
+        lo = hi = (0,) * nd
+    elif pad == "same":
+        if any(v != 1 for v in s):
+            raise RuntimeError("padding='same' is not supported for strided convolutions. "
+                               "Fix: use stride=1, or give the padding as numbers.")
+        total = [dd * (kk - 1) for dd, kk in zip(d, k)]
+        lo = tuple(t // 2 for t in total)
+        hi = tuple(t - a for t, a in zip(total, lo))
+    elif isinstance(pad, str):
+        raise RuntimeError("Invalid padding string: '%s'. Fix: use 'valid', 'same' or "
+                           "numbers." % pad)
+    else:
+        lo = hi = pad
+    if any(v <= 0 for v in s):
+        raise RuntimeError("non-positive stride is not supported (got stride=%s)" % (s,))
+    if any(v < 0 for v in lo):
+        raise RuntimeError("negative padding is not supported (got padding=%s)" % (lo,))
+    if any(v <= 0 for v in d):
+        raise RuntimeError("non-positive dilation is not supported (got dilation=%s)" % (d,))
+    if wshape[0] == 0 or wshape[0] % groups:
+        raise RuntimeError("Given groups=%d, expected weight to be divisible by %d at dimension "
+                           "0, but got weight of size %s instead. Fix: out_channels must be a "
+                           "positive multiple of groups." % (groups, groups, list(wshape)))
+    if xshape[1] != wshape[1] * groups:
+        raise _errors.conv_channels("Conv%dd" % nd, groups, wshape, xshape)
+    padded = [i + a + b for i, a, b in zip(xshape[2:], lo, hi)]
+    kernel = [dd * (kk - 1) + 1 for dd, kk in zip(d, k)]
+    if any(p < kk for p, kk in zip(padded, kernel)):
+        raise _errors.conv_too_small(padded, kernel)
+    out = [(p - kk) // st + 1 for p, kk, st in zip(padded, kernel, s)]
+    gm = _Geom(xshape[2:], k, s, d, lo, out)
+    gm.groups, gm.xshape, gm.wshape = groups, tuple(xshape), tuple(wshape)
+    gm.bias_axes = tuple(range(1, len(xshape) - 1))   # of g.sum(0): batch first is faster
+    gm.warn = lo != hi
+    return gm
+
+
+def _conv(nd, fn, input, weight, bias, stride, padding, dilation, groups):
+    _check_tensor(fn, "input", input, 1)
+    _check_tensor(fn, "weight", weight, 2)
+    x, w = input._data, weight._data
+    if x.ndim not in (nd + 1, nd + 2):
+        raise RuntimeError(
+            "Expected %dD (unbatched) or %dD (batched) input to %s, but got input of size: %s. "
+            "Fix: give it (N, C, *spatial) with %d spatial dims (or (C, *spatial) for a single "
+            "sample)." % (nd + 1, nd + 2, fn, list(x.shape), nd))
+    if w.ndim != nd + 2:
+        raise RuntimeError("%s expects a %dD weight (C_out, C_in / groups, *kernel_size), but got "
+                           "weight of size %s" % (fn, nd + 2, list(w.shape)))
+    if x.ndim == nd + 1:       # unbatched, as PyTorch: a batch of one, squeezed after
+        return _conv(nd, fn, input.unsqueeze(0), weight, bias, stride, padding, dilation,
+                     groups).squeeze(0)
+    if x.dtype != w.dtype:
+        raise RuntimeError(
+            "Input type (%s) and weight type (%s) should be the same. Fix: convert one of them, "
+            "e.g. x.to(layer.weight.dtype) or layer.to(x.dtype)."
+            % (_TYPE.get(x.dtype.name, x.dtype.name), _TYPE.get(w.dtype.name, w.dtype.name)))
+    if bias is not None:
+        _check_tensor(fn, "bias", bias, 3)
+        b = bias._data
+        if b.shape != (w.shape[0],):
+            raise RuntimeError("Given weight of size %s, expected bias to be 1-dimensional with "
+                               "%d elements, but got bias of size %s instead"
+                               % (list(w.shape), w.shape[0], list(b.shape)))
+        if b.dtype != x.dtype:
+            raise RuntimeError("Input type (%s) and bias type (%s) should be the same"
+                               % (_TYPE.get(x.dtype.name, x.dtype.name),
+                                  _TYPE.get(b.dtype.name, b.dtype.name)))
+    gm = _conv_geometry(fn, x.shape, w.shape, stride, padding, dilation, groups)
+    if gm.warn:
+        warnings.warn("Using padding='same' with even kernel lengths and odd dilation may "
+                      "require a zero-padded copy of the input be created", UserWarning,
+                      stacklevel=3)
+    return _record_conv(input, weight, bias, gm)
+
+
+def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    """1-d convolution (cross-correlation, as PyTorch) over (N, C_in, L) or (C_in, L).
+
+    weight (C_out, C_in / groups, k), bias (C_out,) -> (N, C_out, L_out); ``padding`` an
+    int, 'valid' or 'same'. See ``conv2d`` for the errors.
+    """
+    return _conv(1, "conv1d", input, weight, bias, stride, padding, dilation, groups)
+
+
+def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    """2-d convolution (cross-correlation, as PyTorch) over (N, C_in, H, W) or (C_in, H, W).
+
+    Shapes: weight (C_out, C_in / groups, kH, kW), bias (C_out,) -> (N, C_out, H_out,
+    W_out), H_out = floor((H + 2 padding - dilation (kH - 1) - 1) / stride + 1) (PyTorch's
+    Conv2d docs). ``stride``, ``padding``, ``dilation``: an int or a pair; ``padding``
+    also 'valid' (none) or 'same' (output size = input size; stride 1 only). Input,
+    weight and bias share one dtype, which the output keeps.
+
+    Raises:
+        RuntimeError: when the input's channel count is not ``C_in`` (weight dim 1 times
+            groups), when the kernel (dilated) is larger than the padded input, for a
+            non-4D weight or a 2D/5D input, for non-positive stride/dilation/groups,
+            negative padding, or mismatched dtypes.
+    """
+    return _conv(2, "conv2d", input, weight, bias, stride, padding, dilation, groups)
+
+
+# ----------------------------------------------------------- linear ops
+class _LinearNode(Node):
+    """y = A(x) for a linear map A fixed by ``ctx.args = (op, params)``: the rule is
+    A's adjoint, recorded in turn (so every order of derivative exists).
+
+    A pooling op saves its input x, as PyTorch does, and the recorded adjoint takes x as
+    a second input with zero derivative: so a pooling layer's input gradient has a
+    ``grad_fn`` (``MaxPool2DWithIndicesBackwardBackward0``) even when the incoming
+    gradient is a constant, and an in-place change of x before backward is an error."""
+
+    __slots__ = ()
+    saves = True
+
+    def backward(ctx, g):
+        op, p = ctx.args
+        saved = ctx.saved_tensors
+        return (op.adjoint(g, p, saved[0] if saved else None),) + (None,) * (
+            len(ctx.next_functions) - 1)
+
+    def np_backward(ctx, g):
+        op, p = ctx.args
+        ctx.saved_tensors                 # the in-place check
+        return (op.adjoint.kernel(g, p),) + (None,) * (len(ctx.next_functions) - 1)
+
+
+class _LinearOp:
+    """A linear map given by a NumPy ``kernel(x, params)``; ``adjoint``: its transpose."""
+
+    def __init__(self, name, kernel):
+        self.node = type(name, (_LinearNode,), {"__slots__": ()})
+        self.kernel = kernel
+        self.adjoint = None
+
+    def __call__(self, x, p, dep=None):
+        """A(x), recorded; ``dep``: a tensor the result also depends on, with zero
+        derivative (the pooling input, for the recorded adjoint)."""
+        if dep is None:
+            return record(self.node, self.kernel(x._data, p), (x,), args=(self, p))
+        return record(self.node, self.kernel(x._data, p), (x, dep), args=(self, p))
+
+    def forward(self, x, out, p):
+        """A pooling op's result ``out`` = A(x), recorded with x saved."""
+        return record(self.node, out, (x,), saved=(x,), args=(self, p))
+
+
+def _linear_pair(name, kernel, adjoint_kernel):
+    """The op named ``name`` and its adjoint, named as PyTorch names a backward's backward."""
+    op = _LinearOp(name, kernel)
+    op.adjoint = _LinearOp(name.replace("Backward0", "BackwardBackward0"), adjoint_kernel)
+    op.adjoint.adjoint = op
+    return op
+
+
+def _pool_rows(x, gm, fill=0):
+    """x (*lead, *in): its lead dims, and one view per tap (see ``_taps``) of its buffer."""
+    lead = x.shape[:-len(gm.out)]
+    return lead, _taps(_buffer(x, gm, fill), gm, math.prod(lead))
+
+
+def _pool_out(full, gm, lead):
+    """A result laid out by l, at the output positions: a new array (*lead, *out)."""
+    return _copy(_valid(full, gm, (math.prod(lead),), (gm.p1,))).reshape(lead + gm.out)
+
+
+def _pool_spread(g, gm):
+    """A gradient (*lead, *out) at its l in zeros."""
+    rows = math.prod(g.shape[:-len(gm.out)])
+    full = _scratch((_length(rows, gm),), g.dtype, 0, keep=gm)
+    _valid(full, gm, (rows,), (gm.p1,))[...] = g.reshape((rows,) + gm.out)
+    return full
+
+
+def _pool_adjoint(g, gm, share):
+    """Adds ``share(t)`` (laid out by l) to the input positions of tap t, for every tap."""
+    lead = g.shape[:-len(gm.out)]
+    rows = math.prod(lead)
+    buf = _scratch((rows * gm.plane + gm.tail,), g.dtype, 0)
+    for t, v in enumerate(_taps(buf, gm, rows)):
+        v += share(t)
+    region = _region(buf, gm, lead)
+    return region if gm.direct else _copy(region)
+
+
+def _gather_k(x, p):
+    """The element at tap ``idx`` (laid out by l) of each window: max pooling, given its
+    argmax."""
+    gm, idx = p
+    lead, taps = _pool_rows(x, gm)
+    out = _scratch(idx.shape, x.dtype, 0)
+    for t, v in enumerate(taps):
+        out += v * (idx == t)
+    return _pool_out(out, gm, lead)
+
+
+def _scatter_k(g, p):
+    """Adjoint of ``_gather_k``: each window's gradient added at its tap ``idx``."""
+    gm, idx = p
+    gf = _pool_spread(g, gm)
+    return _pool_adjoint(g, gm, lambda t: gf * (idx == t))
+
+
+def _avg_k(x, p):
+    """Window sums divided by ``div`` (a number or an array of the output's spatial shape)."""
+    gm, div = p
+    lead, taps = _pool_rows(x, gm)
+    acc = _copy(taps[0])
+    for v in taps[1:]:
+        acc += v
+    out = _pool_out(acc, gm, lead)
+    if out.dtype.kind in "fc":
+        out /= div
+        return out
+    return (out / div).astype(out.dtype)   # integers: truncating, as PyTorch's kernel
+
+
+def _avg_adjoint_k(g, p):
+    gm, div = p
+    gf = _pool_spread(g / div, gm)
+    return _pool_adjoint(g, gm, lambda t: gf)
+
+
+def _adaptive_k(x, p):
+    rows, cols = p
+    return np.matmul(np.matmul(rows, x), cols.T)
+
+
+def _adaptive_adjoint_k(g, p):
+    rows, cols = p
+    return np.matmul(np.matmul(rows.T, g), cols)
+
+
+_MAX_POOL = _linear_pair("MaxPool2DWithIndicesBackward0", _gather_k, _scatter_k)
+_AVG_POOL = _linear_pair("AvgPool2DBackward0", _avg_k, _avg_adjoint_k)
+_ADAPTIVE_AVG = _linear_pair("AdaptiveAvgPool2DBackward0", _adaptive_k, _adaptive_adjoint_k)
+
+
+# ----------------------------------------------------------------- pooling
+def _pool_geometry(fn, x, kernel_size, stride, padding, dilation, ceil_mode):
+    nd = 2
+    what = "the pooling dimensions"
+    k = _ints(kernel_size, nd, "kernel_size", fn, what)
+    s = k if _default_stride(stride) else _ints(stride, nd, "stride", fn, what)
+    p = _ints(padding, nd, "padding", fn, what)
+    d = _ints(dilation, nd, "dilation", fn, what)
+    return _geometry(("pool", x.shape[-nd:], k, s, p, d, bool(ceil_mode)),
+                     lambda: _make_pool_geom(x.shape, k, s, p, d, ceil_mode))
+
+
+def _make_pool_geom(xshape, k, s, p, d, ceil_mode):
+    if any(v <= 0 for v in k):
+        raise RuntimeError("kernel size should be greater than zero, but got kernel_size=%s"
+                           % (k,))
+    if any(v <= 0 for v in s):
+        raise RuntimeError("stride should not be zero (got stride=%s)" % (s,))
+    if any(v <= 0 for v in d):
+        raise RuntimeError("dilation should be greater than zero, but got dilation=%s" % (d,))
+    if any(2 * pp > kk for pp, kk in zip(p, k)) or any(v < 0 for v in p):
+        raise RuntimeError(
+            "pad should be at most half of effective kernel size, but got pad=%s, kernel_size=%s "
+            "and dilation=%s. Fix: use padding <= kernel_size // 2." % (p, k, d))
+    insp = xshape[-2:]
+    out = []
+    for i, kk, st, pp, dd in zip(insp, k, s, p, d):
+        o = (i + 2 * pp - dd * (kk - 1) - 1 + (st - 1 if ceil_mode else 0)) // st + 1
+        if ceil_mode and (o - 1) * st >= i + pp:
+            o -= 1
+        out.append(o)
+    if any(o <= 0 for o in out):
+        raise _errors.pool_too_small(xshape[-3], insp, out,
+                                     [dd * (kk - 1) + 1 for dd, kk in zip(d, k)], p)
+    return _Geom(insp, k, s, d, p, out)
+
+
+def _pool_input(fn, input):
+    _check_tensor(fn, "input", input, 1)
+    x = input._data
+    if x.ndim not in (3, 4) or 0 in x.shape[-3:]:
+        raise RuntimeError(
+            "%s: expected a non-empty 3D (C, H, W) or 4D (N, C, H, W) input, but got one of size "
+            "%s. Fix: add the batch or channel dim with x.unsqueeze(0)." % (fn, list(x.shape)))
+    return x
+
+
+def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
+               return_indices=False):
+    """The largest element of each window, over (N, C, H, W) or (C, H, W).
+
+    ``stride`` defaults to ``kernel_size``; padding (at most half the kernel) counts as
+    -inf. Output size as ``conv2d``'s (``ceil`` with ``ceil_mode``). The gradient goes to
+    the selected element (the first of ties, in window order; a NaN is selected, as
+    PyTorch). ``return_indices``: also the selected elements' flat indices into each
+    (H, W) plane (int64).
+
+    Raises:
+        RuntimeError: when the window (dilated, with padding) does not fit the input, for
+            non-positive kernel_size/stride/dilation, padding over half the kernel, or an
+            input that is not a non-empty 3D/4D tensor.
+    """
+    x = _pool_input("max_pool2d", input)
+    gm = _pool_geometry("max_pool2d", x, kernel_size, stride, padding, dilation, ceil_mode)
+    fill = -np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min if x.dtype.kind in "iu" \
+        else 0
+    lead, taps = _pool_rows(x, gm, fill)
+    best, idx = _argmax_taps(taps)
+    out = _MAX_POOL.forward(input, _pool_out(best, gm, lead), (gm, idx))
+    if not return_indices:
+        return out
+    sel = _pool_out(idx, gm, lead)
+    return out, Tensor._make_plain(_flat_indices(sel, gm))
+
+
+def _argmax_taps(taps):
+    """Elementwise max over the taps and the first tap that has it (a NaN wins, the last
+    NaN tap as in PyTorch's kernel)."""
+    best = _copy(taps[0])
+    idx = _scratch(best.shape, np.uint8 if len(taps) < 256 else np.int64, 0)
+    for t, v in enumerate(taps[1:], 1):
+        v = _copy(v)          # contiguous: comparisons on strided views are slow
+        # t grows, so the first tap reaching the running max is the largest t it saw
+        if t == 1:
+            np.greater(v, best, out=idx, casting="unsafe")
+        else:
+            np.maximum(idx, (v > best) * idx.dtype.type(t), out=idx)
+        np.maximum(best, v, out=best)
+    if best.dtype.kind == "f" and np.isnan(best).any():
+        for t, v in enumerate(taps):
+            nan = np.isnan(v)
+            idx[nan] = t
+    return best, idx
+
+
+def _flat_indices(idx, gm):
+    """Flat indices into the (H, W) plane of the elements at window taps ``idx``."""
+    (s0, s1), (d0, d1), (p0, p1) = gm.s, gm.d, gm.lo
+    rows = np.arange(gm.out[0]) * s0 - p0
+    cols = np.arange(gm.out[1]) * s1 - p1
+    kh, kw = np.divmod(idx.astype(np.int64), gm.k[1])
+    return (rows[:, None] + kh * d0) * gm.insp[1] + cols + kw * d1
+
+
+def _one(v):
+    """A 1-d pooling argument (an int or a 1-sequence) as an int."""
+    if isinstance(v, (tuple, list)):
+        if len(v) != 1:
+            raise RuntimeError("expected a single int or a list of 1 int for a 1-d pooling "
+                               "argument, but got %s" % (list(v),))
+        return v[0]
+    return v
+
+
+def _one_stride(stride):
+    return None if _default_stride(stride) else (1, _one(stride))
+
+
+def _default_stride(stride):
+    return stride is None or (isinstance(stride, (tuple, list)) and not len(stride))
+
+
+def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
+               return_indices=False):
+    """``max_pool2d`` over (N, C, L) or (C, L), through a height-1 image as PyTorch."""
+    _check_tensor("max_pool1d", "input", input, 1)
+    res = max_pool2d(input.unsqueeze(-2), (1, _one(kernel_size)), _one_stride(stride),
+                     (0, _one(padding)), (1, _one(dilation)), ceil_mode, return_indices)
+    if return_indices:
+        return res[0].squeeze(-2), res[1].squeeze(-2)
+    return res.squeeze(-2)
+
+
+def _divisors(gm, count_include_pad, dtype):
+    """avg_pool's divisor per output position, as PyTorch's kernel: the window size,
+    clipped to the padded input (count_include_pad) or to the input itself."""
+    per_dim = []
+    for i, o, kk, st, pp in zip(gm.insp, gm.out, gm.k, gm.s, gm.lo):
+        start = np.arange(o) * st - pp
+        end = np.minimum(start + kk, i + pp)
+        per_dim.append(end - start if count_include_pad else
+                       np.minimum(end, i) - np.maximum(start, 0))
+    div = np.multiply.outer(*per_dim)
+    if (div == div.flat[0]).all():
+        return float(div.flat[0])
+    return div.astype(dtype)
+
+
+def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
+               count_include_pad=True, divisor_override=None):
+    """The mean of each window, over (N, C, H, W) or (C, H, W).
+
+    ``stride`` defaults to ``kernel_size``; zero padding counts in the mean unless
+    ``count_include_pad=False``; ``divisor_override`` replaces the window size. Output
+    size as ``max_pool2d``'s. Raises RuntimeError in the same cases as ``max_pool2d``
+    and for ``divisor_override=0``.
+    """
+    x = _pool_input("avg_pool2d", input)
+    gm = _pool_geometry("avg_pool2d", x, kernel_size, stride, padding, 1, ceil_mode)
+    if divisor_override is not None:
+        if not divisor_override:
+            raise RuntimeError("divisor must be not zero")
+        div = float(divisor_override)
+    else:
+        div = _divisors(gm, count_include_pad, x.dtype)
+    return _AVG_POOL.forward(input, _avg_k(x, (gm, div)), (gm, div))
+
+
+def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
+               count_include_pad=True):
+    """``avg_pool2d`` over (N, C, L) or (C, L), through a height-1 image as PyTorch."""
+    _check_tensor("avg_pool1d", "input", input, 1)
+    return avg_pool2d(input.unsqueeze(-2), (1, _one(kernel_size)), _one_stride(stride),
+                      (0, _one(padding)), ceil_mode, count_include_pad).squeeze(-2)
+
+
+_MATRICES = {}
+
+
+def _adaptive_matrix(n_in, n_out, dtype):
+    """(n_out, n_in): row o averages PyTorch's adaptive window
+    [floor(o * n_in / n_out), ceil((o + 1) * n_in / n_out))."""
+    key = (n_in, n_out, dtype)
+    a = _MATRICES.get(key)
+    if a is None:
+        if len(_MATRICES) >= _CACHE_SIZE:
+            _MATRICES.clear()
+        a = np.zeros((n_out, n_in), dtype)
+        for o in range(n_out):
+            lo, hi = (o * n_in) // n_out, -((-(o + 1) * n_in) // n_out)
+            a[o, lo:hi] = 1.0 / (hi - lo)
+        _MATRICES[key] = a
+    return a
+
+
+def adaptive_avg_pool2d(input, output_size):
+    """Average pooling to a fixed output size (H_out, W_out), over (N, C, H, W) or (C, H, W).
+
+    ``output_size``: an int or a pair (None keeps that input size). Output position o
+    averages input [floor(o * H / H_out), ceil((o + 1) * H / H_out)) (PyTorch's windows);
+    output size 1 is the mean over (H, W), as PyTorch computes it.
+
+    Raises:
+        RuntimeError: for a non-3D/4D input or an output_size of the wrong length.
+    """
+    _check_tensor("adaptive_avg_pool2d", "input", input, 1)
+    x = input._data
+    if x.ndim not in (3, 4):
+        raise RuntimeError("adaptive_avg_pool2d(): Expected 3D or 4D tensor, but got %s. Fix: "
+                           "give it (N, C, H, W) or (C, H, W)." % list(x.shape))
+    size = tuple(output_size) if isinstance(output_size, (tuple, list)) else (output_size,) * 2
+    if len(size) != 2:
+        raise RuntimeError("adaptive_avg_pool2d: output_size must be 2")
+    size = tuple(x.shape[-2 + i] if v is None else int(v) for i, v in enumerate(size))
+    if size == (1, 1):
+        return mean(input, (-1, -2), keepdim=True)
+    if x.dtype.kind not in "fc":
+        raise NotImplementedError("\"adaptive_avg_pool2d\" not implemented for '%s'. Fix: call "
+                                  ".float() first." % _errors.type_name(input.dtype))
+    p = (_adaptive_matrix(x.shape[-2], size[0], x.dtype),
+         _adaptive_matrix(x.shape[-1], size[1], x.dtype))
+    return _ADAPTIVE_AVG.forward(input, _adaptive_k(x, p), p)
+
+
+def adaptive_avg_pool1d(input, output_size):
+    """``adaptive_avg_pool2d`` over (N, C, L) or (C, L), through a height-1 image."""
+    _check_tensor("adaptive_avg_pool1d", "input", input, 1)
+    size = output_size[0] if isinstance(output_size, (tuple, list)) else output_size
+    return adaptive_avg_pool2d(input.unsqueeze(-2), (1, size)).squeeze(-2)
