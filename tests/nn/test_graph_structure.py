@@ -109,3 +109,28 @@ def test_layer_norm_prints_as_torch():
         out.append(repr(T.nn.LayerNorm(3)(x)))
     assert out[0] == out[1]
     assert "NativeLayerNormBackward0" in out[0]
+
+
+EXPRESSIONS = {
+    "pow_scalar": lambda T, x: x ** 2,
+    "pow_half": lambda T, x: x.pow(0.5),
+    "scalar_pow": lambda T, x: 2 ** x,
+    "pow_tensor": lambda T, x: x.pow(x),
+    "rsub": lambda T, x: 1 - x,
+    "mul_scalar": lambda T, x: x * 2,
+    "add_scalar": lambda T, x: x + 1,
+    "div_scalar": lambda T, x: x / 2,
+    "rdiv": lambda T, x: 2 / x,
+    "where_scalar": lambda T, x: T.where(x > 1, x, 0.0),
+}
+
+
+@pytest.mark.parametrize("name", sorted(EXPRESSIONS))
+def test_scalar_operand_edges_match_torch(name):
+    # Tensor-Scalar overloads: pow and rsub record one edge, mul/add/div two
+    # (the number is a wrapped tensor there), as in PyTorch
+    got = []
+    for T in (leafgrad, torch):
+        x = T.tensor([1.0, 2.0], requires_grad=True)
+        got.append(walk(EXPRESSIONS[name](T, x).sum()))
+    assert got[0] == got[1]

@@ -217,13 +217,17 @@ erf = _unary(_erf_np, "ErfBackward0",
 
 # --------------------------------------------------------------- binary ops
 def _binary(fwd, node_name, da, db, save=True, floating=False, quiet=False, doc="", np_ok=False,
-            a_for="ab", b_for="ab"):
+            a_for="ab", b_for="ab", scalar_overload=False):
     """Define a two-input op; ``da``/``db`` give d(out)/d(a) and d(out)/d(b) times g.
 
     ``a_for``/``b_for``: whose gradient needs the saved a (b): a tensor is saved
     only when a gradient that uses it will be computed, as PyTorch does (for
     ``y * 2`` nothing but 2 is kept, so changing y in place afterwards is fine).
+    ``scalar_overload``: with a number on one side the node has one edge, the
+    tensor's (PyTorch's Tensor-Scalar overloads: ``x ** 2``, ``2 ** x``, ``1 - x``),
+    and keeps the number in ``args``.
     """
+    one = _scalar_node(node_name, da, db, save, np_ok) if scalar_overload else None
     if save:
         def backward(ctx, g):
             a, b = ctx.saved_tensors
@@ -263,6 +267,9 @@ def _binary(fwd, node_name, da, db, save=True, floating=False, quiet=False, doc=
                 raise broadcast_error(xa, xb) from None
             finally:
                 _reset(tok)
+            if one is not None and (ta is None or tb is None):
+                t, args = (ta, (xb, True)) if tb is None else (tb, (xa, False))
+                return record(one, out, (t,), saved=(t,) if save else None, args=args)
             if save:
                 ra = ta is not None and ta._requires_grad
                 rb = tb is not None and tb._requires_grad
@@ -278,6 +285,23 @@ def _binary(fwd, node_name, da, db, save=True, floating=False, quiet=False, doc=
     return op
 
 
+def _scalar_node(node_name, da, db, save, np_ok):
+    """The one-edge node of a binary op with a number on one side; args =
+    (the number, whether the tensor is the first operand)."""
+    def backward(ctx, g):
+        t = ctx.saved_tensors[0] if save else None
+        num, first = ctx.args
+        return (da(g, t, num) if first else db(g, num, t),)
+    cls = _node(node_name, backward, saves=save)
+    if np_ok:
+        def np_backward(ctx, g):
+            t = ctx.saved_tensors[0]._data if save else None
+            num, first = ctx.args
+            return (da(g, t, num) if first else db(g, num, t),)
+        cls.np_backward = np_backward
+    return cls
+
+
 def _binary_np(*args, **kwargs):
     return _binary(*args, np_ok=True, **kwargs)
 
@@ -286,7 +310,7 @@ add = _binary_np(np.add, "AddBackward0", lambda g, a, b: g, lambda g, a, b: g, s
               doc="a + b with broadcasting. Gradient g to both (summed to each shape).")
 _sub = _binary_np(np.subtract, "SubBackward0", lambda g, a, b: g, lambda g, a, b: -g, save=False)
 _rsub = _binary_np(lambda a, b: np.subtract(b, a), "RsubBackward1", lambda g, a, b: -g,
-                lambda g, a, b: g, save=False)
+                lambda g, a, b: g, save=False, scalar_overload=True)
 
 
 def _is_bool(x):
@@ -438,9 +462,9 @@ def _np_pow(a, b):
     return np.power(a, b)
 
 
-_pow0 = _binary(_np_pow, "PowBackward0", _pow_da, None, quiet=True)
+_pow0 = _binary(_np_pow, "PowBackward0", _pow_da, None, quiet=True, scalar_overload=True)
 _pow1 = _binary(_np_pow, "PowBackward1", _pow_da, _pow_db, quiet=True)
-_pow2 = _binary(_np_pow, "PowBackward2", None, _pow_db, quiet=True)
+_pow2 = _binary(_np_pow, "PowBackward2", None, _pow_db, quiet=True, scalar_overload=True)
 
 
 def _no_bool_pair(fn, kernel):
