@@ -196,14 +196,19 @@ def _mismatch(a, b):
     return (a[-1] if a else 1), (b[-1] if b else 1)
 
 
-def saved_modified(shape, node_name, saved_version, now_version, dtype_name="float"):
+def saved_modified(shape, node_name, saved_version, now_version, dtype_name="float",
+                   producer=None):
+    """``producer``: (output_nr, node name) of the op that now makes the tensor, which
+    PyTorch names ('which is output 0 of Add')."""
+    made = ("" if producer is None else ", which is output %d of %s,"
+            % (producer[0], producer[1].rpartition("Backward")[0] or producer[1]))
     return SavedTensorModifiedError(
         "one of the variables needed for gradient computation has been modified by an inplace "
-        "operation: [torch.%sTensor %s] is at version %d; expected version %d instead. "
+        "operation: [torch.%sTensor %s]%s is at version %d; expected version %d instead. "
         "The tensor of shape %s was saved by %s for its backward, then changed in place "
         "(e.g. by +=, add_, relu_, or x[...] = ...). Fix: use the out-of-place form "
         "(x = x + 1, torch.relu(x)), or .clone() the tensor before changing it."
-        % (dtype_name, list(shape), now_version, saved_version, tuple(shape), node_name))
+        % (dtype_name, list(shape), made, now_version, saved_version, tuple(shape), node_name))
 
 
 def backward_create_graph_message():

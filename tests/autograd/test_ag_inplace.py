@@ -2,6 +2,7 @@
 import pytest
 
 import leafgrad
+import torch
 from _diff import compare
 
 OPS = {
@@ -252,3 +253,23 @@ def test_inplace_leaf_message_names_fix():
         w.add_(1)
     assert isinstance(ei.value, leafgrad.InplaceLeafError)
     assert "torch.no_grad()" in str(ei.value)
+
+
+@pytest.mark.parametrize("case", ["saved_nonleaf", "saved_constant"])
+def test_saved_modified_first_sentence_is_torch_text(case):
+    # PyTorch names the op that now makes the tensor ("which is output 0 of Add,")
+    msgs = []
+    for T in (leafgrad, torch):
+        w = T.ones(3, requires_grad=True)
+        if case == "saved_nonleaf":
+            y = w.sigmoid()
+            z = y * y
+            y.add_(1)
+        else:
+            c = T.ones(3)
+            z = w * c
+            c.add_(1)
+        with pytest.raises(RuntimeError) as ei:
+            z.sum().backward()
+        msgs.append(str(ei.value).split(" instead.")[0])
+    assert msgs[0] == msgs[1]

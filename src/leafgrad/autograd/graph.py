@@ -113,8 +113,10 @@ class Node:
             if v is not None:
                 vc = t._vc
                 if (0 if vc is None else vc[0]) != v:
-                    raise _errors.saved_modified(t.shape, self.name(), v, t._vlist[0],
-                                                 _type_name(t))
+                    fn = t._grad_fn
+                    raise _errors.saved_modified(
+                        t.shape, self.name(), v, t._vlist[0], _type_name(t),
+                        None if fn is None else (t._output_nr, type(fn).__name__))
         return saved
 
     @property
