@@ -455,6 +455,92 @@ def _unique_gen(draw):
     return (s,), kw
 
 
+# ---------------------------------------------------------- ops2 generators
+@st.composite
+def _diag_gen(draw, nd):
+    s = draw(shape_st(min_dims=nd, max_dims=nd))
+    return (s,), {"diagonal": draw(st.integers(-2, 2))}
+
+
+@st.composite
+def _tile_gen(draw):
+    s = draw(shape_st(max_dims=2))
+    return (s,), {"dims": tuple(draw(st.lists(st.integers(1, 3), min_size=1, max_size=3)))}
+
+
+@st.composite
+def _repeat_interleave_gen(draw, tensor=False):
+    s = draw(shape_st(min_dims=1 if tensor else 0))
+    kw = {}
+    if s and (tensor or draw(st.booleans())):
+        kw["dim"] = draw(st.integers(-len(s), len(s) - 1))
+    if tensor:
+        n = s[kw["dim"]]
+        kw["repeats"] = np.array(draw(st.lists(st.integers(0, 3), min_size=n, max_size=n)),
+                                 np.int64)
+    else:
+        kw["repeats"] = draw(st.integers(0, 3))
+    return (s,), kw
+
+
+@st.composite
+def _diff_gen(draw):
+    (s,), kw = draw(_dim_of(min_dims=1))
+    kw["n"] = draw(st.integers(1, 2))
+    shapes = (s,)
+    if draw(st.booleans()):
+        shapes = (s, tuple(2 if i == kw["dim"] % len(s) else n for i, n in enumerate(s)))
+    return shapes, kw
+
+
+@st.composite
+def _index_add_gen(draw):
+    s = draw(shape_st(min_dims=1))
+    d = draw(st.integers(-len(s), len(s) - 1))
+    idx = draw(st.lists(st.integers(0, s[d] - 1), min_size=1, max_size=4))
+    src = tuple(len(idx) if i == d % len(s) else n for i, n in enumerate(s))
+    kw = {"dim": d, "index": np.array(idx, np.int64)}
+    if draw(st.booleans()):
+        kw["alpha"] = draw(st.sampled_from([2.0, -0.5]))
+    return (s, src), kw
+
+
+@st.composite
+def _meshgrid_gen(draw):
+    n = draw(st.integers(1, 3))
+    shapes = tuple((draw(st.integers(1, 4)),) for _ in range(n))
+    return shapes, {"indexing": draw(st.sampled_from(["ij", "xy"]))}
+
+
+@st.composite
+def _tensordot_gen(draw):
+    k = draw(st.integers(0, 2))
+    c = tuple(draw(st.lists(st.integers(1, 3), min_size=k, max_size=k)))
+    fa = tuple(draw(st.lists(st.integers(1, 3), max_size=2)))
+    fb = tuple(draw(st.lists(st.integers(1, 3), max_size=2)))
+    if draw(st.booleans()):
+        return (fa + c, c + fb), {"dims": k}
+    # explicit lists: contract a's trailing dims with b's leading dims reversed
+    pa = list(range(len(fa), len(fa) + k))
+    pb = list(range(k))[::-1]
+    return (fa + c, c[::-1] + fb), {"dims": (pa, pb)}
+
+
+@st.composite
+def _cdist_gen(draw):
+    m = draw(st.integers(1, 3))
+    batch = tuple(draw(st.lists(st.integers(1, 2), max_size=1)))
+    p, r = draw(st.integers(1, 4)), draw(st.integers(1, 4))
+    return (batch + (p, m), batch + (r, m)), {"p": draw(st.sampled_from([2.0, 1.0, 3.0]))}
+
+
+@st.composite
+def _index_put_acc_gen(draw):
+    s = draw(shape_st(min_dims=1))
+    idx = draw(st.lists(st.integers(0, s[0] - 1), min_size=1, max_size=4))
+    return (s, (len(idx),) + s[1:]), {"idx": idx}
+
+
 @st.composite
 def _masked_gen(draw, with_value_tensor=False):
     b = draw(mutually_broadcastable_shapes(num_shapes=2, max_dims=3, max_side=4))
@@ -1099,6 +1185,62 @@ ROWS = [
     # exp_ saves its result, which sub_ then modifies: backward raises (same class as torch)
     Row("inplace:saved_modified", lambda T, x, y: x.clone().mul_(y).add_(1.0).exp_().sub_(y),
         ("real", "real"), gen=_same(2), covers=("inplace.exp_",), fd=False),
+    # ---- ops2
+    Row("diag:1d", lambda T, x, **kw: T.diag(x, **kw), gen=_diag_gen(1), covers=("diag",)),
+    Row("diag:2d", lambda T, x, **kw: x.diag(**kw), gen=_diag_gen(2), covers=("diag",)),
+    Row("trace", lambda T, x: T.trace(x), gen=_same(1, min_dims=2, max_dims=2)),
+    Row("tile", lambda T, x, dims: T.tile(x, dims), gen=_tile_gen()),
+    Row("repeat_interleave", lambda T, x, **kw: T.repeat_interleave(x, **kw),
+        gen=_repeat_interleave_gen()),
+    Row("repeat_interleave:tensor", lambda T, x, repeats, dim: x.repeat_interleave(
+        T.tensor(repeats), dim=dim), gen=_repeat_interleave_gen(True),
+        covers=("repeat_interleave",)),
+    Row("cumprod", lambda T, x, **kw: T.cumprod(x, **kw), gen=_dim_of(min_dims=1)),
+    Row("cumprod:zeros", lambda T, x, **kw: (x * T.tensor(kw.pop("mask"))).cumprod(**kw),
+        gen=_dim_of(min_dims=1).map(lambda a: (a[0], dict(a[1], mask=(np.arange(
+            int(np.prod(a[0][0]))).reshape(a[0][0]) % 3 != 1).astype(np.float32)))),
+        covers=("cumprod",)),
+    Row("diff", lambda T, x, *pre, **kw: T.diff(x, prepend=pre[0] if pre else None, **kw),
+        ("real", "real"), gen=_diff_gen(), variadic=True),
+    Row("nan_to_num", lambda T, x: T.nan_to_num(T.log(x), nan=1.5, neginf=-3.0),
+        ("nonzero",)),
+    Row("nan_to_num:inf", lambda T, x: (x / T.tensor(0.0)).nan_to_num() + x,
+        ("nonzero",), fd=False, covers=("nan_to_num",)),
+    Row("addcmul", lambda T, x, a, b, **kw: T.addcmul(x, a, b, **kw), ("real",) * 3,
+        gen=_bcast(3).map(lambda a: (a[0], {"value": 1.5})), broadcasts=True),
+    Row("addcdiv", lambda T, x, a, b: T.addcdiv(x, a, b, value=-2), ("real", "real", "nonzero"),
+        gen=_bcast(3), broadcasts=True),
+    Row("addcmul_", lambda T, x, a, b: x.clone().addcmul_(a, b, value=0.5), ("real",) * 3,
+        gen=_same(3), covers=("inplace.addcmul_",)),
+    Row("addcdiv_", lambda T, x, a, b: (x * 1).addcdiv_(a, b), ("real", "real", "nonzero"),
+        gen=_same(3), covers=("inplace.addcdiv_",)),
+    Row("index_add", lambda T, x, src, dim, index, **kw: T.index_add(x, dim, T.tensor(index),
+                                                                      src, **kw),
+        ("real", "real"), gen=_index_add_gen()),
+    Row("index_add_", lambda T, x, src, dim, index, **kw: x.clone().index_add_(
+        dim, T.tensor(index), src, **kw), ("real", "real"), gen=_index_add_gen(),
+        covers=("inplace.index_add_",)),
+    Row("meshgrid", lambda T, *xs, indexing: T.meshgrid(*xs, indexing=indexing), ("real",),
+        gen=_meshgrid_gen(), variadic=True),
+    Row("kron", lambda T, a, b: T.kron(a, b), ("real", "real"),
+        gen=st.tuples(shape_st(max_dims=3, max_side=3), shape_st(max_dims=3, max_side=3)).map(
+            lambda p: (p, {}))),
+    Row("tensordot", lambda T, a, b, dims: T.tensordot(a, b, dims), ("real", "real"),
+        gen=_tensordot_gen()),
+    Row("median:full", lambda T, x: T.median(x), gen=_same(1, min_dims=1), covers=("median",)),
+    Row("median:ties", lambda T, x: x.round().median() * 2, ("frac",), fd=False,
+        covers=("median",)),
+    Row("median:dim", lambda T, x, **kw: tuple(T.median(x, **kw)), gen=_dim_of(keepdim=True),
+        covers=("median",)),
+    # cdist's backward is not differentiable again (torch: not implemented)
+    Row("cdist", lambda T, a, b, p: T.cdist(a, b, p=p), ("real", "real"), gen=_cdist_gen(),
+        second_order=False),
+    Row("unique_consecutive", lambda T, x, **kw: T.unique_consecutive((x * 2).round(), **kw),
+        gen=_unique_gen().map(lambda a: (a[0], {k: v for k, v in a[1].items()
+                                                if k != "sorted"})), fd=False),
+    Row("index_put_:accumulate", lambda T, x, v, idx: x.clone().index_put_(
+        (T.tensor(idx),), v, accumulate=True), ("real", "real"), gen=_index_put_acc_gen(),
+        covers=("inplace.index_put_",)),
 ]
 
 
@@ -1137,6 +1279,7 @@ EXEMPT = {
     "shape.broadcast_shapes": "returns a Size, not a tensor; see test_broadcast_shapes",
     "indexing.index_put_zeros": "internal backward helper of getitem (exercised by second order)",
     "indexing.scatter_add_zeros": "internal backward helper of gather (exercised by second order)",
+    "reduction.bincount": "integer counts, no gradient; see tests/test_ops2.py",
     "inplace.apply": "internal helper used by every in-place row",
     "inplace.uniform_": "random fill; no torch-equal values",
     "inplace.normal_": "random fill; no torch-equal values",

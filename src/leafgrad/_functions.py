@@ -2,21 +2,22 @@
 from .ops.elementwise import (abs, acos, add, allclose, asin, asinh, atan, atan2, atanh,
                               bitwise_and, bitwise_not, bitwise_or, bitwise_xor, ceil, clamp, cos, cosh, div, eq, equal, erf, exp, exp2,
                               expm1, floor, floor_divide, fmod, frac, ge, gt, isclose, isfinite,
-                              isinf, isnan, isneginf, isposinf, le, log, log1p, log2, log10,
+                              isinf, isnan, nan_to_num, addcmul, addcdiv, isneginf, isposinf, le, log, log1p, log2, log10,
                               logical_and, logical_not, logical_or, logical_xor, lt, maximum,
                               minimum, mul, ne, neg, pow, reciprocal, relu, remainder, round_,
                               rsqrt, sigmoid, sign, signbit, sin, sinh, sqrt, square, sub, tan,
                               tanh, trunc, where)
 from .ops.conv import (adaptive_avg_pool1d, avg_pool1d, conv1d, conv2d,  # noqa: F401
                        max_pool1d, max_pool2d)
-from .ops.indexing import (argwhere, gather, index_select, masked_fill, masked_select, nonzero,
+from .ops.indexing import (argwhere, gather, index_select, masked_fill, masked_select, nonzero, index_add, unique_consecutive,
                            scatter, scatter_add, take_along_dim, tril, triu, unique)
-from .ops.linalg import addmm, bmm, det, dot, einsum, inner, matmul, mm, mv, outer, vdot
+from .ops.linalg import kron, tensordot, cdist, trace, addmm, bmm, det, dot, einsum, inner, matmul, mm, mv, outer, vdot
 from .ops.linalg import inv as inverse
 from .ops.reduction import (all, amax, amin, any, argmax, argmin, count_nonzero, cumsum,
-                            logsumexp, max, mean, min, norm, prod, std, sum, var)
+                            logsumexp, max, mean, cumprod, median, bincount, min, norm, prod, std, sum, var)
 from .ops.shape import (broadcast_shapes, broadcast_tensors, broadcast_to, cat, chunk, clone,
-                        concat, concatenate, flatten, flip, hstack, movedim, narrow, permute,
+                        concat, concatenate, flatten, diag, tile, repeat_interleave, diff,
+                        meshgrid, flip, hstack, movedim, narrow, permute,
                         repeat, reshape, roll, split, squeeze, stack, t, transpose, unbind,
                         unflatten, unsqueeze, vstack)
 from .ops.inplace import zero_  # noqa: F401

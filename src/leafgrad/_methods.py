@@ -213,9 +213,7 @@ def _new_factory(kind):
 
 
 def _index_put_(self, indices, values, accumulate=False):
-    if accumulate:
-        raise NotImplementedError("index_put_(accumulate=True) is not supported")
-    IP.index_put_(self, tuple(indices), values)
+    IP.index_put_(self, tuple(indices), values, accumulate)
     return self
 
 
@@ -326,6 +324,12 @@ _METHODS = {
     "amax": R.amax, "amin": R.amin, "argmax": R.argmax, "argmin": R.argmin, "norm": R.norm,
     "var": R.var, "std": R.std, "prod": R.prod, "logsumexp": R.logsumexp, "cumsum": R.cumsum,
     "all": R.all, "any": R.any, "count_nonzero": R.count_nonzero,
+    "cumprod": R.cumprod, "median": R.median, "bincount": R.bincount,
+    "nan_to_num": E.nan_to_num, "addcmul": E.addcmul, "addcdiv": E.addcdiv,
+    "type_as": lambda self, other: S.to_dtype(self, other.dtype),
+    "diag": S.diag, "trace": L.trace, "tile": S.tile, "repeat_interleave": S.repeat_interleave,
+    "diff": S.diff, "kron": L.kron, "index_add": I.index_add,
+    "unique_consecutive": I.unique_consecutive,
     # shape
     "reshape": _sizes_method(S.reshape), "view": _sizes_method(S.view),
     "view_as": lambda self, other: S.view(self, other.shape),
@@ -359,6 +363,7 @@ _METHODS = {
     "index_put": lambda self, indices, values, accumulate=False: _index_put_(
         S.clone(self), indices, values, accumulate),
     "fill_": IP.fill_, "zero_": IP.zero_, "copy_": IP.copy_, "masked_fill_": IP.masked_fill_,
+    "addcmul_": IP.addcmul_, "addcdiv_": IP.addcdiv_, "index_add_": IP.index_add_,
     "uniform_": IP.uniform_, "normal_": IP.normal_, "square_": _square_,
     "apply_": _apply_,
     "sort": lambda self, dim=-1, descending=False, stable=False: _F().sort(self, dim, descending),

@@ -735,3 +735,92 @@ def _pow_bool(fn):
 
 pow = _pow_bool(pow)
 floor_divide = _no_bool_pair(floor_divide, "div_floor_cpu")
+
+
+# ------------------------------------------------- nan_to_num, addcmul, addcdiv
+def _nan_to_num_backward(ctx, g):
+    (x,) = ctx.saved_tensors
+    return (g * Tensor._make_plain(np.isfinite(x._data)),)
+
+
+NanToNumBackward0 = _node("NanToNumBackward0", _nan_to_num_backward)
+
+
+def nan_to_num(input, nan=0.0, posinf=None, neginf=None):
+    """NaN -> ``nan``, +inf -> ``posinf``, -inf -> ``neginf`` (default: the dtype's
+    largest / lowest finite value); integer inputs are returned unchanged (a copy).
+
+    Gradient: ``g`` where the input is finite, 0 elsewhere (PyTorch's
+    derivatives.yaml: ``grad * at::isfinite(self)``).
+    """
+    x = input._data
+    if x.dtype.kind != "f":
+        return record(NanToNumBackward0, x.copy(), (input,), saved=(input,))
+    out = np.nan_to_num(x, nan=nan, posinf=posinf, neginf=neginf)
+    return record(NanToNumBackward0, out, (input,), saved=(input,))
+
+
+def _ternary_operands(input, t1, t2):
+    ts = [to_tensor(t) for t in (input, t1, t2)]
+    npd = _dtype.result_type(*ts).np
+    return ts, [t._data.astype(npd, copy=False) for t in ts]
+
+
+def _addc_backward(div):
+    def backward(ctx, g):
+        _, t1, t2 = ctx.saved_tensors
+        value = ctx.args
+        ni, n1, n2 = ctx.needs_input_grad
+        g1 = g2 = None
+        if div:
+            if n1:
+                g1 = g * value / t2
+            if n2:
+                g2 = -g * value * t1 / (t2 * t2)
+        else:
+            if n1:
+                g1 = g * t2 * value
+            if n2:
+                g2 = g * t1 * value
+        return (g if ni else None), g1, g2
+    return backward
+
+
+AddcmulBackward0 = _node("AddcmulBackward0", _addc_backward(False))
+AddcdivBackward0 = _node("AddcdivBackward0", _addc_backward(True))
+
+
+def _addc(input, tensor1, tensor2, value, div):
+    ts, (x, a, b) = _ternary_operands(input, tensor1, tensor2)
+    if div and a.dtype.kind in "biu" and b.dtype.kind in "biu":
+        raise RuntimeError("Integer division with addcdiv is no longer supported, and in a "
+                           "future release addcdiv will perform a true division of tensor1 and "
+                           "tensor2. Use torch.addcmul(input, tensor1, torch.div(tensor1, "
+                           "tensor2, rounding_mode='floor')) or true division instead.")
+    try:
+        with _quiet():
+            out = x + value * (a / b if div else a * b)
+    except ValueError:
+        raise broadcast_error(x, np.broadcast(a, b)) from None
+    out = np.asarray(out).astype(x.dtype, copy=False)
+    return record(AddcdivBackward0 if div else AddcmulBackward0, out, tuple(ts),
+                  saved=tuple(ts), args=value)
+
+
+def addcmul(input, tensor1, tensor2, *, value=1):
+    """``input + value * tensor1 * tensor2``, broadcast, in the promoted dtype.
+
+    Raises:
+        RuntimeError: when the shapes do not broadcast.
+    """
+    return _addc(input, tensor1, tensor2, value, False)
+
+
+def addcdiv(input, tensor1, tensor2, *, value=1):
+    """``input + value * tensor1 / tensor2``, broadcast, in the promoted dtype.
+
+    Raises:
+        RuntimeError: when the shapes do not broadcast, or for two integer tensors
+            (as PyTorch).
+    """
+    return _addc(input, tensor1, tensor2, value, True)

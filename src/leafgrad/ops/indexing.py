@@ -517,3 +517,99 @@ def tril(input, diagonal=0):
 def triu(input, diagonal=0):
     return record(TriuBackward0, np.triu(input._data, diagonal), (input,), args=(diagonal, True))
 
+
+
+# ------------------------------------------------------ index_add, unique_consecutive
+def _index_add_backward(ctx, g):
+    dim, idx, alpha, sshape = ctx.args
+    ns, nsrc = ctx.needs_input_grad
+    gsrc = None
+    if nsrc:
+        gsrc = index_select(g, dim, idx) if len(sshape) else index_select(g, dim, idx).reshape(())
+        if alpha != 1:
+            gsrc = gsrc * alpha
+    return (g if ns else None), gsrc
+
+
+IndexAddBackward0 = _node("IndexAddBackward0", _index_add_backward)
+
+
+def index_add(input, dim, index, source, *, alpha=1):
+    """``input`` with ``alpha * source`` added at ``index`` (1-D int) along ``dim``;
+    repeated indices accumulate (``np.add.at``). ``source`` has ``input``'s shape
+    with ``dim`` of size ``len(index)``; the result has ``input``'s dtype.
+
+    Gradients: ``g`` for ``input``; ``alpha * g.index_select(dim, index)`` for
+    ``source`` (PyTorch's derivatives.yaml).
+
+    Raises:
+        IndexError: an index out of range; RuntimeError: wrong index or source shape,
+        or source and input dtypes that differ (as PyTorch).
+    """
+    from ._dispatch import to_tensor
+    from .._errors import type_name
+    x = input._data
+    src = to_tensor(source)
+    s = src._data
+    d = _wrap_dim(dim, x.ndim) if x.ndim else 0
+    idx = np.asarray(index._data if isinstance(index, Tensor) else index)
+    if idx.ndim > 1 or idx.dtype.kind not in "iu":
+        raise RuntimeError("index_add_(): Index is supposed to be a vector of Long or Int")
+    idx = idx.reshape(-1).astype(np.int64)
+    if s.dtype != x.dtype:
+        raise RuntimeError("index_add_(): self (%s) and source (%s) must have the same scalar "
+                           "type" % (type_name(x.dtype), type_name(s.dtype)))
+    n = x.shape[d] if x.ndim else 1
+    if idx.size and (idx.max() >= n or idx.min() < -n):
+        raise IndexError("index out of range in self")
+    want = x.shape[:d] + (idx.size,) + x.shape[d + 1:] if x.ndim else ()
+    if s.shape != want and not (x.ndim == 0 and s.size == 1):
+        raise RuntimeError("index_add_(): Source/destination tensor must have same slice "
+                           "shapes. Destination slice shape: %s at dimension %d and source "
+                           "slice shape: %s at dimension %d."
+                           % (list(x.shape), d, list(s.shape), d))
+    out = x.copy()
+    if x.ndim == 0:
+        out = out + alpha * s.reshape(())
+    else:
+        np.add.at(np.moveaxis(out, d, 0), idx, np.moveaxis(s * alpha if alpha != 1 else s, d, 0))
+    return record(IndexAddBackward0, np.asarray(out, dtype=x.dtype), (input, src),
+                  args=(d, idx, alpha, s.shape))
+
+
+def unique_consecutive(input, return_inverse=False, return_counts=False, dim=None):
+    """Collapse runs of equal consecutive elements (of slices along ``dim``): like
+    ``unique`` without sorting. Returns the values, plus int64 ``inverse`` and
+    ``counts`` when asked (a tuple). Not differentiable (as ``unique``).
+
+    Raises:
+        IndexError: ``dim`` out of range.
+    """
+    x = input._data
+    if dim is None:
+        flat = x.reshape(-1)
+        start = np.ones(flat.shape[0], bool)
+        start[1:] = flat[1:] != flat[:-1]
+        vals = flat[start]
+        cls = Unique2Backward0
+        ishape = x.shape
+    else:
+        if x.ndim == 0:
+            raise IndexError("Dimension specified as %d but tensor has no dimensions" % dim)
+        d = _wrap_dim(dim, x.ndim)
+        m = np.moveaxis(x, d, 0).reshape(x.shape[d], -1)
+        start = np.ones(m.shape[0], bool)
+        start[1:] = (m[1:] != m[:-1]).any(axis=1)
+        vals = np.compress(start, x, axis=d)
+        cls = UniqueDimBackward0
+        ishape = (x.shape[d],)
+    out = record(cls, vals, (input,))
+    if not (return_inverse or return_counts):
+        return out
+    res = (out,)
+    if return_inverse:
+        res += (Tensor._make_plain((np.cumsum(start) - 1).reshape(ishape).astype(np.int64)),)
+    if return_counts:
+        res += (Tensor._make_plain(np.diff(np.append(np.flatnonzero(start), start.size))
+                                   .astype(np.int64)),)
+    return res

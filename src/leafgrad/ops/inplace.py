@@ -494,8 +494,51 @@ def _index_put(a, key, value):
     return record(_IndexPut if adv else CopySlices, out, (a, vt), args=(k, tuple(np.shape(v))))
 
 
-def index_put_(self, key, value):
-    """``self[key] = value``.
+class _IndexPutAcc(Node):
+    """``index_put_(..., accumulate=True)``: g for self, ``g[key]`` (summed to the
+    value's shape) for the values."""
+
+    __slots__ = ()
+    saves = False
+
+    def backward(ctx, g):
+        key, vshape = ctx.args
+        ns, nv = ctx.needs_input_grad
+        gv = None
+        if nv:
+            gv = g[key]
+            if tuple(gv.shape) != tuple(vshape):
+                gv = gv.sum_to_size(vshape)
+        return (g if ns else None), gv
+
+
+_IndexPutAcc.__name__ = _IndexPutAcc.__qualname__ = "IndexPutBackward0"
+
+
+def _add_at(arr, k, v):
+    """``arr[k] += v`` with repeated indices accumulating (``np.add.at``)."""
+    target = k if len(k) != 1 else k[0]
+    try:
+        np.add.at(arr, target, v)
+    except ValueError:
+        raise _setitem_error(arr, k, True, v) from None
+    except IndexError as e:
+        raise IndexError(str(e).replace("axis", "dimension")) from None
+
+
+def _index_put_acc(a, key, value):
+    from .indexing import _convert_key
+    k, _ = _convert_key(key)
+    out = a._data.copy()
+    v = value._data if isinstance(value, Tensor) else value
+    _add_at(out, k, v)
+    vt = value if isinstance(value, Tensor) else None
+    return record(_IndexPutAcc, out, (a, vt), args=(key, tuple(np.shape(v))))
+
+
+def index_put_(self, key, value, accumulate=False):
+    """``self[key] = value``; with ``accumulate``, ``self[key] += value`` where repeated
+    indices add up (``np.add.at``; gradient ``g`` for self and ``g[key]`` for the values).
 
     Raises:
         ValueError: an int beyond int64; RuntimeError: a number the dtype cannot hold.
@@ -509,6 +552,10 @@ def index_put_(self, key, value):
         from .indexing import _convert_key
         k, adv = _convert_key(key)
         v = value._data if isinstance(value, Tensor) else value
+        if accumulate:
+            _add_at(self._data, k, v)
+            self._vlist[0] += 1
+            return self
         try:
             self._data[k if len(k) != 1 else k[0]] = v
         except ValueError:
@@ -517,7 +564,29 @@ def index_put_(self, key, value):
             raise IndexError(str(e).replace("axis", "dimension")) from None
         self._vlist[0] += 1
         return self
-    return apply(self, "__setitem__", _index_put, key, value)
+    return apply(self, "__setitem__" if not accumulate else "index_put_",
+                 _index_put_acc if accumulate else _index_put, key, value)
+
+
+def addcmul_(self, tensor1, tensor2, *, value=1):
+    """In-place ``addcmul``; returns self."""
+    from .elementwise import addcmul
+    return apply(self, "addcmul_", lambda a, t1, t2: addcmul(a, t1, t2, value=value),
+                 tensor1, tensor2)
+
+
+def addcdiv_(self, tensor1, tensor2, *, value=1):
+    """In-place ``addcdiv``; returns self."""
+    from .elementwise import addcdiv
+    return apply(self, "addcdiv_", lambda a, t1, t2: addcdiv(a, t1, t2, value=value),
+                 tensor1, tensor2)
+
+
+def index_add_(self, dim, index, source, *, alpha=1):
+    """In-place ``index_add``; returns self."""
+    from .indexing import index_add
+    return apply(self, "index_add_", lambda a, s: index_add(a, dim, index, s, alpha=alpha),
+                 source)
 
 
 def scatter_(self, dim, index, src=None, *, value=None, reduce=None):

@@ -692,3 +692,146 @@ def linalg_norm(A, ord=None, dim=None, keepdim=False, *, dtype=None, out=None):
     if ord is not None and ((dim is not None and len(dim) == 2) or (dim is None and A.dim() == 2)):
         return matrix_norm(A, ord, (-2, -1) if dim is None else dim, keepdim, dtype=dtype)
     return vector_norm(A, 2 if ord is None else ord, dim, keepdim, dtype=dtype)
+
+
+# ------------------------------------------------------ kron, tensordot, cdist
+def kron(input, other):
+    """Kronecker product: for inputs padded with leading 1-dims to the same rank r,
+    shape ``(a0*b0, ..., a{r-1}*b{r-1})`` with ``out[i*B + j] = a[i] * b[j]`` per dim.
+    Composed of unsqueeze, mul and reshape (PyTorch's own definition; the grad_fn is
+    ViewBackward0 where PyTorch shows UnsafeViewBackward0)."""
+    a, b = to_tensor(input), to_tensor(other)
+    r = max(a._data.ndim, b._data.ndim)
+    a = a.reshape((1,) * (r - a._data.ndim) + a._data.shape)
+    b = b.reshape((1,) * (r - b._data.ndim) + b._data.shape)
+    ae = a.reshape(tuple(s for n in a._data.shape for s in (n, 1)))
+    be = b.reshape(tuple(s for n in b._data.shape for s in (1, n)))
+    return (ae * be).reshape(tuple(p * q for p, q in zip(a._data.shape, b._data.shape)))
+
+
+def tensordot(a, b, dims=2, out=None):
+    """Contract the last ``dims`` dims of ``a`` with the first ``dims`` of ``b`` (an int),
+    or the listed dims (a pair of lists/tuples, or a 2-row tensor). Shape: a's free dims
+    then b's free dims. Composed of permute, reshape and mm (grad_fn ViewBackward0, as
+    PyTorch).
+
+    Raises:
+        RuntimeError: contracted dims of different sizes, or a negative ``dims``.
+    """
+    from .._tensor import Tensor as _T
+    if isinstance(dims, _T):
+        dims = dims.tolist()
+    na, nb = a._data.ndim, b._data.ndim
+    if isinstance(dims, int):
+        if dims < 0:
+            raise RuntimeError("tensordot expects dims >= 0, but got dims=%d" % dims)
+        da, db = list(range(na - dims, na)), list(range(dims))
+    else:
+        da, db = dims
+        da = [da] if isinstance(da, int) else list(da)
+        db = [db] if isinstance(db, int) else list(db)
+    da = [d % na if na else d for d in da]
+    db = [d % nb if nb else d for d in db]
+    if len(da) != len(db):
+        raise RuntimeError("both dimension lists should have same length")
+    for i, j in zip(da, db):
+        if a._data.shape[i] != b._data.shape[j]:
+            raise RuntimeError("contracted dimensions need to match, but first has size %d in "
+                               "dim %d and second has size %d in dim %d"
+                               % (a._data.shape[i], i, b._data.shape[j], j))
+    fa = [i for i in range(na) if i not in da]
+    fb = [j for j in range(nb) if j not in db]
+    sa = [a._data.shape[i] for i in fa]
+    sb = [b._data.shape[j] for j in fb]
+    k = int(np.prod([a._data.shape[i] for i in da]))
+    am = a.permute(fa + da).reshape(int(np.prod(sa)), k)
+    bm = b.permute(db + fb).reshape(k, int(np.prod(sb)))
+    return mm(am, bm).reshape(tuple(sa + sb))
+
+
+def _cdist_backward(ctx, g):
+    x1, x2 = ctx.saved_tensors
+    p = ctx.args
+    r = ctx.result
+    n1, n2 = ctx.needs_input_grad
+    diff = x1.unsqueeze(-2) - x2.unsqueeze(-3)          # (..., P, R, M)
+    dd = r.unsqueeze(-1)
+    from .elementwise import where
+    if p == 1:
+        w = diff.sign() * g.unsqueeze(-1)
+    elif p == 2:
+        w = where(dd == 0, 0.0, diff * (g.unsqueeze(-1) / dd))
+    else:
+        w = where(dd == 0, 0.0, diff * diff.abs() ** (p - 2) * (g.unsqueeze(-1)
+                                                                   / dd ** (p - 1)))
+    g1 = w.sum(-2) if n1 else None
+    g2 = -w.sum(-3) if n2 else None
+    return g1, g2
+
+
+class CdistBackward0(Node):
+    __slots__ = ()
+    saves = True
+    backward = _cdist_backward
+
+
+def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
+    """p-norm distances between the rows of ``x1`` (..., P, M) and ``x2`` (..., R, M):
+    shape (..., P, R), batch dims broadcast. ``p`` > 0 finite (p = inf, 0: not here).
+
+    Gradient (PyTorch's _cdist_backward): ``sum_j g_ij * d|x1_i - x2_j|_p``, zero where
+    a distance is 0; it is not differentiable twice (as PyTorch).
+
+    Raises:
+        RuntimeError: non-float inputs, fewer than 2 dims, mismatched last dims, or
+            p < 0.
+    """
+    a, b = x1._data, x2._data
+    if a.dtype.kind != "f" or b.dtype.kind != "f":
+        raise RuntimeError("cdist only supports floating-point dtypes, X1 got: %s"
+                           % x1.dtype)
+    if a.ndim < 2 or b.ndim < 2:
+        raise RuntimeError("cdist only supports at least 2D tensors, X%d got: %dD"
+                           % ((1, a.ndim) if a.ndim < 2 else (2, b.ndim)))
+    if a.shape[-1] != b.shape[-1]:
+        raise RuntimeError("X1 and X2 must have the same number of columns. X1: %d X2: %d"
+                           % (a.shape[-1], b.shape[-1]))
+    if p < 0:
+        raise RuntimeError("cdist only supports non-negative p values")
+    if p == 0 or p == float("inf"):
+        raise NotImplementedError("leafgrad's cdist supports finite p > 0")
+    diff = np.abs(a[..., :, None, :] - b[..., None, :, :])
+    with _quiet():
+        out = (diff ** p).sum(-1) ** (1.0 / p) if p != 1 else diff.sum(-1)
+        if p == 2:
+            out = np.sqrt((diff * diff).sum(-1))
+    out = np.asarray(out, dtype=np.result_type(a, b))
+    return record(CdistBackward0, out, (x1, x2), saved=(x1, x2), save_result=True, args=p)
+
+
+def _trace_backward(ctx, g):
+    shape = ctx.args
+    return (g * to_tensor(np.eye(shape[0], shape[1], dtype=g._data.dtype)),)
+
+
+class TraceBackward0(Node):
+    __slots__ = ()
+    saves = False
+    backward = _trace_backward
+
+
+def trace(input):
+    """Sum of the main diagonal of a 2-D tensor: a 0-d tensor (integer inputs give
+    int64). Gradient: ``g * eye`` (PyTorch's trace_backward).
+
+    Raises:
+        RuntimeError: for an input that is not 2-D.
+    """
+    x = input._data
+    if x.ndim != 2:
+        raise RuntimeError("trace: expected a matrix, but got tensor with dim %d" % x.ndim)
+    out = np.trace(x)
+    if x.dtype.kind in "biu":
+        out = np.asarray(out, dtype=np.int64)
+    return record(TraceBackward0, np.asarray(out, dtype=out.dtype if x.dtype.kind in "biu"
+                                             else x.dtype), (input,), args=x.shape)

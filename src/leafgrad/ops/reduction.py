@@ -510,8 +510,9 @@ def _cumsum_backward(ctx, g):
 CumsumBackward0 = _node("CumsumBackward0", _cumsum_backward)
 
 
-def cumsum(input, dim, *, dtype=None):
-    """Cumulative sum along ``dim``."""
+def _cumulative(np_fn, input, dim, dtype):
+    """``np_fn`` (np.cumsum, np.cumprod) along ``dim``, in ``dtype`` (integer and bool
+    inputs give int64 by default); returns (out, wrapped dim)."""
     x = input._data
     d = _wrap_dim(dim, x.ndim)
     if dtype is not None:
@@ -519,7 +520,12 @@ def cumsum(input, dim, *, dtype=None):
     elif x.dtype.kind in "biu":
         x = x.astype(np.int64)
     with _quiet():
-        out = np.cumsum(x, axis=d) if x.ndim else x.copy()
+        return (np_fn(x, axis=d) if x.ndim else x.copy()), d
+
+
+def cumsum(input, dim, *, dtype=None):
+    """Cumulative sum along ``dim``."""
+    out, d = _cumulative(np.cumsum, input, dim, dtype)
     return record(CumsumBackward0, out, (input,), args=d)
 
 
@@ -539,3 +545,110 @@ def count_nonzero(input, dim=None):
     x = input._data
     return Tensor._make_plain(np.asarray(np.count_nonzero(
         x, axis=None if dim is None else _dims(dim, x.ndim)), dtype=np.int64))
+
+
+# ------------------------------------------------------------- median, cumprod
+MedianBackward0 = _node("MedianBackward0", _evenly_distribute_backward, saves=True)
+MedianBackward1 = _node("MedianBackward1", _index_backward)
+
+
+def _lower_median_index(x, axis):
+    """Index along ``axis`` of the lower median (NaN sorts last; a NaN anywhere gives the
+    first NaN, as PyTorch)."""
+    n = x.shape[axis]
+    order = np.argsort(x, axis=axis, kind="stable")
+    idx = np.take(order, [(n - 1) // 2], axis=axis)
+    if x.dtype.kind == "f":
+        nan = np.isnan(x)
+        if nan.any():
+            first = np.argmax(nan, axis=axis, keepdims=True)
+            idx = np.where(np.any(nan, axis=axis, keepdims=True), first, idx)
+    return idx.astype(np.int64)
+
+
+def median(input, dim=None, keepdim=False):
+    """Lower median (the ``(n-1)//2``-th smallest value; NaN when any value is NaN).
+
+    ``median()`` -> 0-d tensor, gradient split evenly among the elements equal to it
+    (MedianBackward0, PyTorch's evenly_distribute_backward); ``median(dim)`` ->
+    (values, indices) namedtuple, gradient to the chosen index (MedianBackward1).
+
+    An empty input without ``dim`` gives NaN (as PyTorch).
+
+    Raises:
+        IndexError: an empty ``dim``.
+    """
+    x = input._data
+    if dim is None:
+        if x.size == 0:     # PyTorch: nan, no error
+            return record(MedianBackward0, np.asarray(np.nan, dtype=x.dtype), (input,),
+                          saved=(input,), save_result=True)
+        flat = x.reshape(-1)
+        out = flat[_lower_median_index(flat, 0)[0]]
+        return record(MedianBackward0, np.asarray(out), (input,), saved=(input,),
+                      save_result=True)
+    d = _wrap_dim(dim, x.ndim)
+    _empty_check(x, "median", d if x.ndim else None)
+    if x.ndim == 0:
+        values, idx = x.copy(), np.zeros((), np.int64)
+    else:
+        idx = _lower_median_index(x, d)
+        values = np.take_along_axis(x, idx, axis=d)
+        if not keepdim:
+            idx, values = idx.squeeze(d), values.squeeze(d)
+    v = record(MedianBackward1, values, (input,), args=(x.shape, d if x.ndim else 0, keepdim,
+                                                         idx))
+    return _return_type("median")(v, Tensor._make_plain(np.asarray(idx, dtype=np.int64)))
+
+
+def _cumprod_backward(ctx, g):
+    # d out_j / d x_i = prod_{k<=j, k!=i} x_k for j >= i: the cumprod of x with x_i set
+    # to 1, masked to j >= i. One cumprod per position keeps it exact at zeros and
+    # differentiable (PyTorch's cumprod_backward handles zeros the same way).
+    from .elementwise import where
+    from .shape import cat
+    (x,) = ctx.saved_tensors
+    d = ctx.args
+    if x._data.ndim == 0:
+        return (g,)
+    n = x._data.shape[d]
+    pos = np.arange(n).reshape((-1,) + (1,) * (x._data.ndim - d - 1))
+    parts = []
+    for i in range(n):
+        c = cumprod(where(Tensor._make_plain(pos == i), 1.0, x), d)
+        later = Tensor._make_plain((pos >= i).astype(x._data.dtype))
+        parts.append((g * c * later).sum(d, keepdim=True))
+    return (cat(parts, d),)
+
+
+CumprodBackward0 = _node("CumprodBackward0", _cumprod_backward, saves=True)
+
+
+def cumprod(input, dim, *, dtype=None):
+    """Cumulative product along ``dim`` (integer and bool inputs give int64).
+
+    Gradient exact at zeros (see ``_cumprod_backward``)."""
+    out, d = _cumulative(np.cumprod, input, dim, dtype)
+    return record(CumprodBackward0, out, (input,), saved=(input,), args=d)
+
+
+def bincount(input, weights=None, minlength=0):
+    """Counts of each value of a 1-D non-negative integer tensor: int64, length
+    ``max(input)+1`` (at least ``minlength``); with ``weights``, their sums (float64
+    for float/int weights, as PyTorch, float32 for float32 weights). No gradient.
+
+    Raises:
+        RuntimeError: for a non-1-D, non-integer or negative input.
+    """
+    x = input._data
+    if x.ndim != 1 or x.dtype.kind not in "iu":
+        raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
+    if x.size and x.min() < 0:
+        raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
+    if weights is None:
+        return Tensor._make_plain(np.bincount(x, minlength=minlength).astype(np.int64))
+    w = weights._data if isinstance(weights, Tensor) else np.asarray(weights)
+    if w.shape != x.shape:
+        raise RuntimeError("weights should be 1-d and have the same length as input")
+    dt = np.float32 if w.dtype == np.float32 else np.float64
+    return Tensor._make_plain(np.bincount(x, weights=w, minlength=minlength).astype(dt))

@@ -605,3 +605,165 @@ def roll(input, shifts, dims=None):
         dims = tuple(_wrap_dim(d, x.ndim) for d in dims)
         out = np.roll(x, shifts, axis=dims) if x.ndim else x.copy()
     return record(RollBackward0, out, (input,), args=(shifts, dims))
+
+
+# ------------------------------------------------- diagonals, tiling, grids
+def _diag_len(shape, k):
+    m, n = shape
+    return max(0, min(m, n - k) if k >= 0 else min(m + k, n))
+
+
+def _diag_index(shape, k):
+    """Row and column indices of diagonal ``k`` of a matrix of ``shape``."""
+    i = np.arange(_diag_len(shape, k))
+    return (i, i + k) if k >= 0 else (i - k, i)
+
+
+def _embed(v, k, shape):
+    """Differentiable: a ``shape`` matrix of zeros with ``v`` on diagonal ``k``."""
+    out = np.zeros(shape, v._data.dtype)
+    out[_diag_index(shape, k)] = v._data
+    return record(DiagEmbedBackward0, out, (v,), args=k)
+
+
+def _extract(m, k):
+    """Differentiable: diagonal ``k`` of the matrix ``m`` (a copy)."""
+    x = m._data
+    return record(DiagonalBackward0_copy, x[_diag_index(x.shape, k)], (m,),
+                  args=(x.shape, k))
+
+
+DiagEmbedBackward0 = _node("DiagEmbedBackward0", lambda ctx, g: (_extract(g, ctx.args),))
+DiagonalBackward0_copy = _node("DiagonalBackward0_copy",
+                               lambda ctx, g: (_embed(g, ctx.args[1], ctx.args[0]),))
+
+
+def diag(input, diagonal=0):
+    """1-D (n,) -> 2-D (n+|k|, n+|k|) with the vector on diagonal ``k``; 2-D (m, n) ->
+    1-D diagonal ``k`` (empty when off the matrix). Same dtype as the input.
+
+    The gradient of one is the other (PyTorch: DiagEmbedBackward0 /
+    DiagonalBackward0_copy).
+
+    Raises:
+        RuntimeError: for an input that is not 1-D or 2-D.
+    """
+    nd = input._data.ndim
+    k = int(diagonal)
+    if nd == 1:
+        n = input._data.shape[0] + abs(k)
+        return _embed(input, k, (n, n))
+    if nd == 2:
+        return _extract(input, k)
+    raise RuntimeError("diag(): Supports 1D or 2D tensors. Got %dD" % nd)
+
+
+def tile(input, dims):
+    """``repeat`` with ``dims`` padded by leading 1s to the input's rank (PyTorch's
+    definition; grad_fn RepeatBackward0)."""
+    dims = _sizes((dims,)) if not isinstance(dims, int) else (dims,)
+    nd = input._data.ndim
+    if len(dims) < nd:
+        dims = (1,) * (nd - len(dims)) + tuple(dims)
+    return repeat(input, *dims)
+
+
+def repeat_interleave(input, repeats, dim=None, *, output_size=None):
+    """Each element (each slice along ``dim``; flattened when ``dim`` is None) repeated
+    ``repeats`` times in place: [a, b] -> [a, a, b, b].
+
+    ``repeats``: an int (unsqueeze/expand/reshape, grad_fn ViewBackward0 as PyTorch)
+    or a 1-D int tensor of per-slice counts (an index_select).
+
+    Raises:
+        RuntimeError: for negative repeats or a repeats tensor of the wrong length.
+    """
+    if dim is None:
+        input = reshape(input, -1)
+        dim = 0
+    x = input._data
+    d = _wrap_dim(dim, x.ndim) if x.ndim else 0
+    if x.ndim == 0:
+        input = reshape(input, 1)
+        x = input._data
+    if isinstance(repeats, Tensor) and repeats._data.ndim == 0:
+        repeats = int(repeats._data)
+    if isinstance(repeats, int):
+        if repeats < 0:
+            raise RuntimeError("Repeats must be non-negative")
+        u = unsqueeze(input, d + 1)
+        e = expand(u, x.shape[:d + 1] + (repeats,) + x.shape[d + 1:])
+        return reshape(e, x.shape[:d] + (x.shape[d] * repeats,) + x.shape[d + 1:])
+    r = np.asarray(repeats._data if isinstance(repeats, Tensor) else repeats).reshape(-1)
+    if r.size != x.shape[d]:
+        raise RuntimeError("repeats must have the same size as input along dim, but got "
+                           "repeats.size(0) = %d and input.size(%d) = %d"
+                           % (r.size, d, x.shape[d]))
+    if (r < 0).any():
+        raise RuntimeError("Repeats must be non-negative")
+    from .indexing import index_select
+    return index_select(input, d, np.repeat(np.arange(x.shape[d]), r))
+
+
+def diff(input, n=1, dim=-1, prepend=None, append=None):
+    """n-th forward difference along ``dim``: ``x[1:] - x[:-1]`` applied ``n`` times,
+    after concatenating ``prepend``/``append``; composed of narrow and sub (grad_fn
+    SubBackward0 as PyTorch; bool inputs use logical_xor).
+
+    Raises:
+        RuntimeError: for a 0-d input.
+    """
+    if input._data.ndim == 0:
+        raise RuntimeError("diff expects input to be at least one-dimensional")
+    d = _wrap_dim(dim, input._data.ndim)
+    parts = [t if isinstance(t, Tensor) else to_tensor(t) for t in (prepend, input, append)
+             if t is not None]
+    x = cat(parts, d) if len(parts) > 1 else input
+    for _ in range(n):
+        length = x._data.shape[d]
+        if length == 0:
+            break
+        hi, lo = narrow(x, d, 1, length - 1), narrow(x, d, 0, length - 1)
+        if x._data.dtype == np.bool_:
+            from .elementwise import logical_xor
+            x = logical_xor(hi, lo)
+        else:
+            x = hi - lo
+    return x
+
+
+def meshgrid(*tensors, indexing=None):
+    """Coordinate grids from 1-D (or 0-d) tensors: ``indexing='ij'`` gives shape
+    (len0, len1, ...); ``'xy'`` swaps the first two. Each grid is an expanded view
+    (grad_fn ExpandBackward0). Without ``indexing``, 'ij' with PyTorch's UserWarning.
+
+    Raises:
+        RuntimeError: for an input of more than one dim, or mixed dtypes.
+    """
+    if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
+        tensors = tuple(tensors[0])
+    if indexing is None:
+        warnings.warn("torch.meshgrid: in an upcoming release, it will be required to pass the "
+                      "indexing argument.", UserWarning, stacklevel=2)
+        indexing = "ij"
+    if indexing not in ("ij", "xy"):
+        raise RuntimeError('torch.meshgrid: indexing must be one of "xy" or "ij", but '
+                           'received: %s' % indexing)
+    for t in tensors:
+        if t._data.ndim > 1:
+            raise RuntimeError("torch.meshgrid: Expected 0D or 1D tensor in the tensor list "
+                               "but got: %s" % (t,))
+    if len({t._data.dtype for t in tensors}) > 1:
+        raise RuntimeError("torch.meshgrid: Expected all tensors in the tensor list to have the "
+                           "same dtype.")
+    ts = [reshape(t, -1) for t in tensors]
+    swap = indexing == "xy" and len(ts) >= 2
+    if swap:
+        ts[0], ts[1] = ts[1], ts[0]
+    shape = tuple(t._data.shape[0] for t in ts)
+    n = len(ts)
+    grids = [expand(reshape(t, (1,) * i + (-1,) + (1,) * (n - i - 1)), shape)
+             for i, t in enumerate(ts)]
+    if swap:
+        grids[0], grids[1] = grids[1], grids[0]
+    return tuple(grids)
