@@ -687,6 +687,19 @@ def _layer_norm(T, x, w, b, k):
 
 
 @st.composite
+def _group_norm_gen(draw):
+    s = draw(shape_st(min_dims=2))
+    groups = draw(st.sampled_from([g for g in range(1, s[1] + 1) if s[1] % g == 0]))
+    if s[1] // groups * int(np.prod(s[2:])) == 1:   # one element per group: var = 0
+        s = s + (2,)
+    return (s, (s[1],), (s[1],)), {"groups": groups}
+
+
+def _group_norm(T, x, w, b, groups):
+    return T.nn.functional.group_norm(x, groups, w, b, eps=1e-5)
+
+
+@st.composite
 def _batch_norm_gen(draw):
     s = draw(shape_st(min_dims=2))
     kw = {"training": draw(st.booleans())}
@@ -1140,6 +1153,7 @@ ROWS = [
                 lambda i: {"index": i})))),
     Row("layer_norm", _layer_norm, ("real", "real", "real"), gen=_layer_norm_gen()),
     Row("batch_norm", _batch_norm, ("real", "real", "real"), gen=_batch_norm_gen()),
+    Row("group_norm", _group_norm, ("real", "real", "real"), gen=_group_norm_gen()),
     Row("relu_:functional", lambda T, x: T.nn.functional.relu_(x * 1), ("nonzero",),
         covers=("functional.relu_",)),
     # ------------------------------------------------------------ conv / pooling

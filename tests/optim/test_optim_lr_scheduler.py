@@ -169,3 +169,128 @@ def test_one_cycle_errors_as_torch():
         loptim.lr_scheduler.OneCycleLR(loptim.Adagrad([lp]), max_lr=0.1, total_steps=5)
     loptim.lr_scheduler.OneCycleLR(loptim.Adagrad([lp]), max_lr=0.1, total_steps=5,
                                    cycle_momentum=False)
+
+
+def _adam_opts(lr=0.1):
+    lp, tp = lnn.Parameter(lg.ones(1)), torch.nn.Parameter(torch.ones(1))
+    return (loptim.Adam([{"params": [lp]}], lr=lr), torch.optim.Adam([{"params": [tp]}], lr=lr))
+
+
+def _assert_same_groups(lo, to, keys):
+    for lg_, tg in zip(lo.param_groups, to.param_groups):
+        for k in keys:
+            assert lg_[k] == pytest.approx(tg[k], rel=1e-12, abs=1e-15), k
+
+
+class _Halving:
+    """A callable object as scale_fn (its __dict__ goes into state_dict)."""
+
+    def __init__(self):
+        self.base = 0.5
+
+    def __call__(self, x):
+        return self.base ** x
+
+
+CYCLIC = [
+    ("sgd", dict(base_lr=0.01, max_lr=0.1, step_size_up=7)),
+    ("sgd", dict(base_lr=[0.01, 0.02], max_lr=[0.1, 0.3], step_size_up=5, step_size_down=11,
+                 mode="triangular2", base_momentum=[0.7, 0.6], max_momentum=0.95)),
+    ("sgd", dict(base_lr=0.001, max_lr=0.01, step_size_up=6, mode="exp_range", gamma=0.99)),
+    ("sgd", dict(base_lr=0.001, max_lr=0.01, step_size_up=4, scale_fn=lambda x: 0.9 ** x,
+                 scale_mode="iterations", cycle_momentum=False)),
+    ("sgd", dict(base_lr=0.001, max_lr=0.01, step_size_up=4, scale_fn=_Halving())),
+    ("adam", dict(base_lr=0.001, max_lr=0.01, step_size_up=9, mode="triangular2")),
+    ("adam", dict(base_lr=0.001, max_lr=0.01, step_size_up=3, step_size_down=8,
+                  mode="exp_range", gamma=0.995, base_momentum=0.85, max_momentum=0.95)),
+]
+
+
+@pytest.mark.parametrize("opt,kw", CYCLIC, ids=[o + str(i) for i, (o, _) in enumerate(CYCLIC)])
+def test_cyclic_lr_matches_torch(opt, kw):
+    if opt == "sgd":
+        lo, to = opts(groups=len(kw["base_lr"]) if isinstance(kw["base_lr"], list) else 1)
+        for o in (lo, to):
+            for g in o.param_groups:
+                g["momentum"] = 0.9
+            o.defaults["momentum"] = 0.9
+        keys = ["lr", "momentum"]
+    else:
+        lo, to = _adam_opts()
+        keys = ["lr", "betas"]
+    ls = loptim.lr_scheduler.CyclicLR(lo, **kw)
+    ts = torch.optim.lr_scheduler.CyclicLR(to, **kw)
+    _assert_same_groups(lo, to, keys)
+    for _ in range(300):
+        lo.step()
+        to.step()
+        ls.step()
+        ts.step()
+        assert ls.get_last_lr() == pytest.approx(ts.get_last_lr(), rel=1e-12, abs=1e-15)
+        _assert_same_groups(lo, to, keys)
+    lsd, tsd = ls.state_dict(), ts.state_dict()
+    tsd.pop("_get_lr_called_within_step", None)
+    assert sorted(lsd) == sorted(tsd)
+    assert lsd["_scale_fn_custom"] == tsd["_scale_fn_custom"]
+    # a fresh scheduler loaded from the state dict continues identically
+    ls2 = loptim.lr_scheduler.CyclicLR(lo, **kw)
+    ls2.load_state_dict(ls.state_dict())
+    ls.step()
+    a = ls.get_last_lr()
+    ls2.step()
+    assert ls2.get_last_lr() == a
+
+
+def test_cyclic_lr_errors_as_torch():
+    for lib, (lo, to) in ((loptim, opts()), (torch.optim, opts())):
+        o = lo if lib is loptim else to
+        with pytest.raises(ValueError, match="mode is invalid and scale_fn is None"):
+            lib.lr_scheduler.CyclicLR(o, 0.01, 0.1, mode="bad")
+        with pytest.raises(ValueError, match="optimizer must support momentum or beta1"):
+            lib.lr_scheduler.CyclicLR(lib.Adagrad(o.param_groups[0]["params"]), 0.01, 0.1)
+        with pytest.raises(ValueError, match="max_lr must have the same length"):
+            lib.lr_scheduler.CyclicLR(o, 0.01, [0.1, 0.2], cycle_momentum=False)
+
+
+@pytest.mark.parametrize("kw", [dict(T_0=5), dict(T_0=3, T_mult=2, eta_min=0.001),
+                                dict(T_0=1, T_mult=3)])
+def test_cosine_warm_restarts_matches_torch(kw):
+    lo, to = opts(groups=2)
+    ls = loptim.lr_scheduler.CosineAnnealingWarmRestarts(lo, **kw)
+    ts = torch.optim.lr_scheduler.CosineAnnealingWarmRestarts(to, **kw)
+    assert ls.get_last_lr() == pytest.approx(ts.get_last_lr(), rel=1e-12)
+    for _ in range(200):
+        lo.step()
+        to.step()
+        ls.step()
+        ts.step()
+        assert ls.get_last_lr() == pytest.approx(ts.get_last_lr(), rel=1e-12, abs=1e-15)
+        assert (ls.T_cur, ls.T_i, ls.last_epoch) == (ts.T_cur, ts.T_i, ts.last_epoch)
+    # fractional epochs (per batch), going backwards and forwards
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")          # no deprecation warning for step(epoch)
+        for epoch in [0.0, 0.25, 2.5, 3.0, 7.75, 4.1, 20.3, 44.999, 1.0, 100.5, 0]:
+            ls.step(epoch)
+            ts.step(epoch)
+            assert ls.get_last_lr() == pytest.approx(ts.get_last_lr(), rel=1e-12, abs=1e-15)
+            assert (ls.T_cur, ls.T_i, ls.last_epoch) == pytest.approx(
+                (ts.T_cur, ts.T_i, ts.last_epoch), rel=1e-12)
+    lsd, tsd = ls.state_dict(), ts.state_dict()
+    tsd.pop("_get_lr_called_within_step", None)
+    assert sorted(lsd) == sorted(tsd)
+    assert lsd["_step_count"] == tsd["_step_count"]
+
+
+def test_cosine_warm_restarts_errors_as_torch():
+    for lib, o in ((loptim, opts()[0]), (torch.optim, opts()[1])):
+        S = lib.lr_scheduler.CosineAnnealingWarmRestarts
+        with pytest.raises(ValueError, match="^Expected positive integer T_0, but got 0$"):
+            S(o, 0)
+        with pytest.raises(ValueError, match="^Expected positive integer T_0, but got 2.0$"):
+            S(o, 2.0)
+        with pytest.raises(ValueError, match="^Expected integer T_mult >= 1, but got 0$"):
+            S(o, 2, T_mult=0)
+        with pytest.raises(ValueError, match="^Expected float or int eta_min"):
+            S(o, 2, eta_min="x")
+        with pytest.raises(ValueError, match="^Expected non-negative epoch, but got -1$"):
+            S(o, 2).step(-1)

@@ -74,6 +74,16 @@ CASES = [
     ("RMSprop", dict(lr=0.01, momentum=0.9)),
     ("Adagrad", dict(lr=0.1)),
     ("Adagrad", dict(lr=0.1, lr_decay=0.01, weight_decay=0.01, initial_accumulator_value=0.1)),
+    ("Adamax", dict()),
+    ("Adamax", dict(lr=0.01, betas=(0.8, 0.99), eps=1e-6, weight_decay=0.05, maximize=True)),
+    ("NAdam", dict()),
+    ("NAdam", dict(lr=0.01, weight_decay=0.05, momentum_decay=0.01)),
+    ("NAdam", dict(lr=0.01, weight_decay=0.1, decoupled_weight_decay=True, maximize=True)),
+    ("RAdam", dict()),
+    ("RAdam", dict(lr=0.01, betas=(0.8, 0.9), weight_decay=0.05)),
+    ("RAdam", dict(lr=0.01, betas=(0.5, 0.5), weight_decay=0.1, decoupled_weight_decay=True)),
+    ("Adadelta", dict()),
+    ("Adadelta", dict(lr=0.5, rho=0.8, eps=1e-5, weight_decay=0.05, maximize=True)),
 ]
 
 
@@ -144,6 +154,32 @@ def test_state_dict_roundtrip_continues_identically():
         lopt2.load_state_dict({"state": {}, "param_groups": []})
 
 
+@pytest.mark.parametrize("name,kwargs", [
+    ("Adamax", dict(lr=0.01)), ("NAdam", dict(lr=0.01, weight_decay=0.1)),
+    ("RAdam", dict(lr=0.01, weight_decay=0.1, decoupled_weight_decay=True)),
+    ("Adadelta", dict(lr=0.5))])
+def test_new_optimizers_state_dict_roundtrip(name, kwargs):
+    # 8 steps (RAdam's rectified branch starts at step 6), a save/load into a fresh
+    # optimizer, then the two continue identically and like torch
+    tm, lm, topt, lopt = train_both(getattr(torch.optim, name), getattr(loptim, name), kwargs,
+                                    steps=8)
+    lm2 = copy.deepcopy(lm)
+    lopt2 = getattr(loptim, name)(lm2.parameters())
+    lopt2.load_state_dict(lopt.state_dict())
+    assert lopt2.param_groups[0]["lr"] == kwargs["lr"]
+    for st in lopt2.state.values():
+        assert st["step"].dtype.name == "float32" and st["step"].item() == 8.0
+    x, y = data(5)
+    for m, o in ((lm, lopt), (lm2, lopt2), (tm, topt)):
+        T = torch if m is tm else lg
+        o.zero_grad()
+        ((m(T.tensor(x)) - T.tensor(y)) ** 2).mean().backward()
+        o.step()
+    for p1, p2 in zip(lm.parameters(), lm2.parameters()):
+        np.testing.assert_array_equal(p1.detach().numpy(), p2.detach().numpy())
+    assert_same_params(tm, lm)
+
+
 def test_zero_grad_modes():
     p = lnn.Parameter(lg.ones(2))
     p.grad = lg.ones(2)
@@ -191,6 +227,10 @@ def test_add_param_group():
     (lambda P: loptim.AdamW(P, weight_decay=-1), "Invalid weight_decay value: -1"),
     (lambda P: loptim.RMSprop(P, alpha=-0.1), "Invalid alpha value: -0.1"),
     (lambda P: loptim.Adagrad(P, lr_decay=-1), "Invalid lr_decay value: -1"),
+    (lambda P: loptim.Adamax(P, betas=(0.9, 1.5)), "Invalid beta parameter at index 1: 1.5"),
+    (lambda P: loptim.NAdam(P, momentum_decay=-1), "Invalid momentum_decay value: -1"),
+    (lambda P: loptim.RAdam(P, lr=-1), "Invalid learning rate: -1"),
+    (lambda P: loptim.Adadelta(P, rho=1.1), "Invalid rho value: 1.1"),
 ])
 def test_validation_errors_match_torch(call, match):
     with pytest.raises(ValueError, match=match):
@@ -231,7 +271,8 @@ def test_step_hooks():
 
 
 def test_default_hyperparameters_match_torch():
-    for name in ("SGD", "Adam", "AdamW", "RMSprop", "Adagrad"):
+    for name in ("SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "Adamax", "NAdam", "RAdam",
+                 "Adadelta"):
         lo = getattr(loptim, name)([lnn.Parameter(lg.ones(1))])
         to = getattr(torch.optim, name)([torch.nn.Parameter(torch.ones(1))])
         assert lo.defaults == to.defaults, name
@@ -279,6 +320,11 @@ BAD_HYPER = [
      [("lr", "0.1"), ("eps", None), ("alpha", None), ("momentum", "0.9"),
       ("weight_decay", None)]),
     ("Adagrad", {}, [("lr", "0.1"), ("eps", None), ("weight_decay", None), ("lr_decay", None)]),
+    ("Adamax", {}, [("lr", None), ("eps", None), ("betas", "bad"), ("weight_decay", None)]),
+    ("NAdam", {}, [("lr", None), ("eps", None), ("momentum_decay", None),
+                   ("weight_decay", None)]),
+    ("RAdam", {}, [("lr", None), ("betas", (0.9, None)), ("weight_decay", None)]),
+    ("Adadelta", {}, [("lr", None), ("rho", None), ("eps", None), ("weight_decay", None)]),
 ]
 
 

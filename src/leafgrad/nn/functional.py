@@ -391,6 +391,12 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
     return _layer_norm(input, normalized_shape, weight, bias, eps)
 
 
+def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
+    """Group normalisation over channel groups (see ``nn.modules.normalization``)."""
+    from .modules.normalization import group_norm as _group_norm
+    return _group_norm(input, num_groups, weight, bias, eps)
+
+
 def batch_norm(input, running_mean, running_var, weight=None, bias=None, training=False,
                momentum=0.1, eps=1e-5):
     """Batch normalisation over dim 1 (see ``nn.modules.normalization``)."""

@@ -8,8 +8,7 @@ State keys: ``step`` (0-dim float32 tensor), ``exp_avg``, ``exp_avg_sq``, ``max_
 """
 import numpy as np
 
-from .._tensor import Tensor
-from .optimizer import Optimizer, _bump
+from .optimizer import Optimizer, _bump, _init_state
 
 __all__ = ["Adam", "AdamW"]
 
@@ -22,6 +21,49 @@ def _lerp_(a, b, w):
         a[...] = b - (b - a) * (1 - w)
 
 
+def _check_adam_args(lr, betas, eps, weight_decay):
+    """PyTorch's constructor range checks shared by the Adam family, in its order."""
+    if not 0.0 <= lr:
+        raise ValueError("Invalid learning rate: %s" % lr)
+    if not 0.0 <= eps:
+        raise ValueError("Invalid epsilon value: %s" % eps)
+    if not 0.0 <= betas[0] < 1.0:
+        raise ValueError("Invalid beta parameter at index 0: %s" % betas[0])
+    if not 0.0 <= betas[1] < 1.0:
+        raise ValueError("Invalid beta parameter at index 1: %s" % betas[1])
+    if not 0.0 <= weight_decay:
+        raise ValueError("Invalid weight_decay value: %s" % weight_decay)
+
+
+def _weight_decay(x, g, lr, wd, decoupled):
+    """The Adam family's weight decay: ``x *= 1 - lr wd`` in place when decoupled (AdamW),
+    else returns ``g + wd x``."""
+    if wd != 0:
+        if decoupled:
+            x *= 1 - lr * wd
+        else:
+            g = g + wd * x
+    return g
+
+
+def _moments(state, g, beta1, beta2):
+    """``exp_avg = lerp(exp_avg, g, 1 - beta1)``, ``exp_avg_sq = beta2 exp_avg_sq +
+    (1 - beta2) g^2`` in place; returns both arrays."""
+    m = state["exp_avg"]._data
+    v = state["exp_avg_sq"]._data
+    _lerp_(m, g, 1 - beta1)
+    v *= beta2
+    v += (1 - beta2) * (g * g)
+    return m, v
+
+
+def _next_step(state):
+    """``state['step'] += 1`` (a 0-dim float32 tensor); returns the new step as a float."""
+    st = state["step"]
+    st._data = st._data + np.float32(1)
+    return float(st._data)
+
+
 class Adam(Optimizer):
     """Adam; ``decoupled_weight_decay=True`` makes it AdamW.
 
@@ -31,33 +73,18 @@ class Adam(Optimizer):
 
     _numbers = ("lr", "eps", "weight_decay")
     _has_betas = True
+    _late_defaults = dict(amsgrad=False, maximize=False, decoupled_weight_decay=False)
 
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0,
                  amsgrad=False, *, foreach=None, maximize=False, capturable=False,
                  differentiable=False, fused=None, decoupled_weight_decay=False):
         self._check_group(locals(), "", at_step=False)    # types first, then ranges
-        if not 0.0 <= lr:
-            raise ValueError("Invalid learning rate: %s" % lr)
-        if not 0.0 <= eps:
-            raise ValueError("Invalid epsilon value: %s" % eps)
-        if not 0.0 <= betas[0] < 1.0:
-            raise ValueError("Invalid beta parameter at index 0: %s" % betas[0])
-        if not 0.0 <= betas[1] < 1.0:
-            raise ValueError("Invalid beta parameter at index 1: %s" % betas[1])
-        if not 0.0 <= weight_decay:
-            raise ValueError("Invalid weight_decay value: %s" % weight_decay)
+        _check_adam_args(lr, betas, eps, weight_decay)
         defaults = dict(lr=lr, betas=betas, eps=eps, weight_decay=weight_decay, amsgrad=amsgrad,
                         maximize=maximize, foreach=foreach, capturable=capturable,
                         differentiable=differentiable, fused=fused,
                         decoupled_weight_decay=decoupled_weight_decay)
         super().__init__(params, defaults)
-
-    def __setstate__(self, state):
-        super().__setstate__(state)
-        for group in self.param_groups:
-            group.setdefault("amsgrad", False)
-            group.setdefault("maximize", False)
-            group.setdefault("decoupled_weight_decay", False)
 
     def step(self, closure=None):
         """One update of every parameter that has a gradient; returns ``closure()``'s loss."""
@@ -73,24 +100,11 @@ class Adam(Optimizer):
             for p, x, g in self._params_with_grad(group):
                 state = self.state[p]
                 if len(state) == 0:
-                    state["step"] = Tensor._make_plain(np.asarray(0.0, dtype=np.float32))
-                    state["exp_avg"] = Tensor._make_plain(np.zeros_like(x))
-                    state["exp_avg_sq"] = Tensor._make_plain(np.zeros_like(x))
-                    if amsgrad:
-                        state["max_exp_avg_sq"] = Tensor._make_plain(np.zeros_like(x))
-                step_t = state["step"]
-                step_t._data = step_t._data + np.float32(1)
-                if wd != 0:
-                    if decoupled:
-                        x *= 1 - lr * wd
-                    else:
-                        g = g + wd * x
-                m = state["exp_avg"]._data
-                v = state["exp_avg_sq"]._data
-                _lerp_(m, g, 1 - beta1)
-                v *= beta2
-                v += (1 - beta2) * (g * g)
-                step = float(step_t._data)
+                    _init_state(state, x, "exp_avg", "exp_avg_sq",
+                                *(("max_exp_avg_sq",) if amsgrad else ()))
+                step = _next_step(state)
+                g = _weight_decay(x, g, lr, wd, decoupled)
+                m, v = _moments(state, g, beta1, beta2)
                 bias_correction1 = 1 - beta1 ** step
                 bias_correction2 = 1 - beta2 ** step
                 step_size = lr / bias_correction1

@@ -91,6 +91,9 @@ class Optimizer:
     _numbers = ()
     _tensor_ok = ()
     _has_betas = False
+    # group entries added after the first release: filled in by ``__setstate__`` (unpickling
+    # an optimizer saved before them)
+    _late_defaults = {}
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -122,6 +125,9 @@ class Optimizer:
         self.__dict__.update(state)
         self.__dict__.setdefault("_optimizer_step_pre_hooks", OrderedDict())
         self.__dict__.setdefault("_optimizer_step_post_hooks", OrderedDict())
+        for group in self.param_groups:
+            for k, v in self._late_defaults.items():
+                group.setdefault(k, v)
 
     def __repr__(self):
         s = self.__class__.__name__ + " ("
@@ -387,3 +393,13 @@ def _state_tensor(arr):
 
 def _step_tensor():
     return Tensor._make_plain(np.asarray(0.0, dtype=np.float32))
+
+
+def _init_state(state, x, *names):
+    """Fill an empty ``state``: ``step`` (0-dim float32 zero), then a zeros-like-``x``
+    tensor for each name; returns ``state``."""
+    if len(state) == 0:
+        state["step"] = _step_tensor()
+        for name in names:
+            state[name] = _state_tensor(np.zeros_like(x))
+    return state

@@ -11,8 +11,9 @@ from .conv import Conv1d, Conv2d
 from .pooling import (MaxPool1d, MaxPool2d, AvgPool1d, AvgPool2d, AdaptiveAvgPool1d,
                       AdaptiveAvgPool2d)
 from .sparse import Embedding
-from .rnn import RNNBase, RNN, LSTM, GRU
-from .normalization import LayerNorm, RMSNorm, BatchNorm1d, BatchNorm2d, BatchNorm3d
+from .rnn import RNNBase, RNN, LSTM, GRU, RNNCellBase, RNNCell, LSTMCell, GRUCell
+from .normalization import (LayerNorm, RMSNorm, BatchNorm1d, BatchNorm2d, BatchNorm3d,
+                            GroupNorm)
 from .loss import (L1Loss, MSELoss, BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, NLLLoss,
                    SmoothL1Loss, HuberLoss, KLDivLoss, SoftMarginLoss, MarginRankingLoss,
                    HingeEmbeddingLoss, CosineEmbeddingLoss)

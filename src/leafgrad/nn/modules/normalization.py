@@ -20,8 +20,29 @@ from .module import Module
 
 _TORCH_NAMES = {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char",
                 "uint8": "Byte", "bool": "Bool"}
-__all__ = ["LayerNorm", "BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "RMSNorm"]
+__all__ = ["LayerNorm", "BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "RMSNorm", "GroupNorm"]
 # layer_norm and batch_norm (below) are re-exported by nn.functional
+
+
+def _affine_params(module, affine, bias, shape, dtype):
+    """``weight`` and ``bias`` Parameters of ``shape`` (registered as None when absent)."""
+    if affine:
+        module.weight = Parameter(_creation.empty(*shape, dtype=dtype))
+        if bias:
+            module.bias = Parameter(_creation.empty(*shape, dtype=dtype))
+        else:
+            module.register_parameter("bias", None)
+    else:
+        module.register_parameter("weight", None)
+        module.register_parameter("bias", None)
+
+
+def _reset_affine(module):
+    """weight = 1, bias = 0 (those present)."""
+    if module.weight is not None:
+        init.ones_(module.weight)
+    if module.bias is not None:
+        init.zeros_(module.bias)
 
 
 class LayerNorm(Module):
@@ -43,22 +64,11 @@ class LayerNorm(Module):
         self.normalized_shape = tuple(normalized_shape)
         self.eps = eps
         self.elementwise_affine = elementwise_affine
-        if elementwise_affine:
-            self.weight = Parameter(_creation.empty(*self.normalized_shape, dtype=dtype))
-            if bias:
-                self.bias = Parameter(_creation.empty(*self.normalized_shape, dtype=dtype))
-            else:
-                self.register_parameter("bias", None)
-        else:
-            self.register_parameter("weight", None)
-            self.register_parameter("bias", None)
+        _affine_params(self, elementwise_affine, bias, self.normalized_shape, dtype)
         self.reset_parameters()
 
     def reset_parameters(self):
-        if self.elementwise_affine:
-            init.ones_(self.weight)
-            if self.bias is not None:
-                init.zeros_(self.bias)
+        _reset_affine(self)
 
     def forward(self, input):
         return layer_norm(input, self.normalized_shape, self.weight, self.bias, self.eps)
@@ -66,6 +76,86 @@ class LayerNorm(Module):
     def extra_repr(self):
         return "%s, eps=%s, elementwise_affine=%s, bias=%s" % (
             self.normalized_shape, self.eps, self.elementwise_affine, self.bias is not None)
+
+
+class GroupNorm(Module):
+    """Normalise each sample over groups of ``num_channels // num_groups`` channels (and
+    all spatial dims), then scale and shift per channel (``affine``).
+
+    Shapes: input (N, C, *) -> same shape; weight/bias (C,).
+
+    Raises:
+        ValueError: ``num_channels`` not divisible by ``num_groups``.
+    """
+
+    __constants__ = ["num_groups", "num_channels", "eps", "affine"]
+
+    def __init__(self, num_groups, num_channels, eps=1e-5, affine=True, device=None, dtype=None,
+                 *, bias=True):
+        super().__init__()
+        if num_channels % num_groups != 0:
+            raise ValueError("num_channels (%s) must be divisible by num_groups (%s)"
+                             % (num_channels, num_groups))
+        self.num_groups = num_groups
+        self.num_channels = num_channels
+        self.eps = eps
+        self.affine = affine
+        _affine_params(self, affine, bias, (num_channels,), dtype)
+        self.reset_parameters()
+
+    def reset_parameters(self):
+        _reset_affine(self)
+
+    def forward(self, input):
+        return group_norm(input, self.num_groups, self.weight, self.bias, self.eps)
+
+    def extra_repr(self):
+        return "%s, %s, eps=%s, affine=%s, bias=%s" % (
+            self.num_groups, self.num_channels, self.eps, self.affine, self.bias is not None)
+
+
+def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
+    """Group normalisation (composite of differentiable ops: mean and biased variance per
+    sample and group, then the per-channel affine).
+
+    Raises:
+        RuntimeError: an input of fewer than 2 dims, channels not divisible by
+            ``num_groups``, or a weight/bias of another size than the channels.
+        ValueError: a single value per group (PyTorch's message).
+    """
+    if input.dim() < 2:
+        raise RuntimeError("Expected at least 2 dimensions for input tensor but received %d"
+                           % input.dim())
+    shape = tuple(input.shape)
+    size = [shape[0] * shape[1] // num_groups, num_groups] + list(shape[2:])
+    n = size[0]
+    for d in size[2:]:
+        n *= d
+    if n == 1:
+        raise ValueError("Expected more than 1 value per channel when training, got input "
+                         "size %s" % size)
+    c = shape[1]
+    if c % num_groups != 0:
+        raise RuntimeError("Expected number of channels in input to be divisible by num_groups, "
+                           "but got input of shape %s and num_groups=%d"
+                           % (list(shape), num_groups))
+    # PyTorch's bias message shows the weight's shape ([0] without a weight)
+    shown = list(weight.shape) if weight is not None else [0]
+    for name, t in (("weight", weight), ("bias", bias)):
+        if t is not None and (t.dim() != 1 or t.numel() != c):
+            raise RuntimeError("Expected %s to be a vector of size equal to the number of "
+                               "channels in input, but got %s of shape %s and input of shape %s"
+                               % (name, name, shown, list(shape)))
+    x = input.reshape(shape[0], num_groups, -1)
+    mean = x.mean(-1, keepdim=True)
+    var = x.var(-1, unbiased=False, keepdim=True)
+    out = ((x - mean) * (var + eps).rsqrt()).reshape(shape)
+    bshape = (1, c) + (1,) * (len(shape) - 2)
+    if weight is not None:
+        out = out * weight.reshape(bshape)
+    if bias is not None:
+        out = out + bias.reshape(bshape)
+    return out
 
 
 class RMSNorm(Module):

@@ -16,6 +16,10 @@ this order in the weights):
 Input (L, N, H_in), or (N, L, H_in) with ``batch_first``, or unbatched
 (L, H_in); output (L, N, D * H_out) and the last hidden state(s)
 (D * num_layers, N, H_out), D = 2 when ``bidirectional``.
+
+The cells ``RNNCell``, ``LSTMCell``, ``GRUCell`` compute one time step (parameters
+``weight_ih``, ``weight_hh``, ``bias_ih``, ``bias_hh``) on input (N, H_in) or
+unbatched (H_in,), with the same equations.
 """
 import math
 import warnings
@@ -27,9 +31,40 @@ from .. import init
 from ..parameter import Parameter
 from .module import Module
 
-__all__ = ["RNNBase", "RNN", "LSTM", "GRU"]
+__all__ = ["RNNBase", "RNN", "LSTM", "GRU", "RNNCellBase", "RNNCell", "LSTMCell", "GRUCell"]
 
 _GATES = {"LSTM": 4, "GRU": 3, "RNN_TANH": 1, "RNN_RELU": 1}
+
+
+def _rnn_step(xw, state, w_hh, b_hh, nonlinearity):
+    pre = xw + F.linear(state[0], w_hh, b_hh)
+    return [pre.tanh() if nonlinearity == "tanh" else pre.relu()]
+
+
+def _lstm_step(xw, state, w_hh, b_hh):
+    h, c = state
+    gates = xw + F.linear(h, w_hh, b_hh)
+    i, f, g, o = gates.chunk(4, -1)
+    c = f.sigmoid() * c + i.sigmoid() * g.tanh()
+    return [o.sigmoid() * c.tanh(), c]
+
+
+def _gru_step(xw, state, w_hh, b_hh):
+    h = state[0]
+    hw = F.linear(h, w_hh, b_hh)
+    xr, xz, xn = xw.chunk(3, -1)
+    hr, hz, hn = hw.chunk(3, -1)
+    r = (xr + hr).sigmoid()
+    z = (xz + hz).sigmoid()
+    n = (xn + r * hn).tanh()
+    return [(1 - z) * n + z * h]
+
+
+def _init_uniform(module):
+    """Every parameter U(-1/sqrt(hidden_size), 1/sqrt(hidden_size)), as PyTorch."""
+    stdv = 1.0 / math.sqrt(module.hidden_size) if module.hidden_size > 0 else 0
+    for weight in module.parameters():
+        init.uniform_(weight, -stdv, stdv)
 
 
 class RNNBase(Module):
@@ -76,9 +111,7 @@ class RNNBase(Module):
         self.reset_parameters()
 
     def reset_parameters(self):
-        stdv = 1.0 / math.sqrt(self.hidden_size) if self.hidden_size > 0 else 0
-        for weight in self.parameters():
-            init.uniform_(weight, -stdv, stdv)
+        _init_uniform(self)
 
     def flatten_parameters(self):
         """No-op (there is no cuDNN weight buffer here)."""
@@ -198,8 +231,7 @@ class RNN(RNNBase):
         super().__init__("RNN_TANH" if nonlinearity == "tanh" else "RNN_RELU", *args, **kwargs)
 
     def _cell(self, xw, state, w_hh, b_hh):
-        pre = xw + F.linear(state[0], w_hh, b_hh)
-        return [pre.tanh() if self.nonlinearity == "tanh" else pre.relu()]
+        return _rnn_step(xw, state, w_hh, b_hh, self.nonlinearity)
 
     def forward(self, input, hx=None):
         return self._forward(input, hx, 1)
@@ -212,12 +244,7 @@ class LSTM(RNNBase):
     def __init__(self, *args, **kwargs):
         super().__init__("LSTM", *args, **kwargs)
 
-    def _cell(self, xw, state, w_hh, b_hh):
-        h, c = state
-        gates = xw + F.linear(h, w_hh, b_hh)
-        i, f, g, o = gates.chunk(4, -1)
-        c = f.sigmoid() * c + i.sigmoid() * g.tanh()
-        return [o.sigmoid() * c.tanh(), c]
+    _cell = staticmethod(_lstm_step)
 
     def forward(self, input, hx=None):
         return self._forward(input, hx, 2)
@@ -229,15 +256,126 @@ class GRU(RNNBase):
     def __init__(self, *args, **kwargs):
         super().__init__("GRU", *args, **kwargs)
 
-    def _cell(self, xw, state, w_hh, b_hh):
-        h = state[0]
-        hw = F.linear(h, w_hh, b_hh)
-        xr, xz, xn = xw.chunk(3, -1)
-        hr, hz, hn = hw.chunk(3, -1)
-        r = (xr + hr).sigmoid()
-        z = (xz + hz).sigmoid()
-        n = (xn + r * hn).tanh()
-        return [(1 - z) * n + z * h]
+    _cell = staticmethod(_gru_step)
 
     def forward(self, input, hx=None):
         return self._forward(input, hx, 1)
+
+
+class RNNCellBase(Module):
+    """Shared constructor, repr and checks of the one-step cells.
+
+    Raises:
+        ValueError: an input or state that is not 1-D or 2-D.
+        RuntimeError: an input or state of the wrong size (PyTorch's messages).
+    """
+
+    def __init__(self, input_size, hidden_size, bias, num_chunks, device=None, dtype=None):
+        super().__init__()
+        self.input_size = input_size
+        self.hidden_size = hidden_size
+        self.bias = bias
+        self.weight_ih = Parameter(_creation.empty(num_chunks * hidden_size, input_size,
+                                                   dtype=dtype))
+        self.weight_hh = Parameter(_creation.empty(num_chunks * hidden_size, hidden_size,
+                                                   dtype=dtype))
+        if bias:
+            self.bias_ih = Parameter(_creation.empty(num_chunks * hidden_size, dtype=dtype))
+            self.bias_hh = Parameter(_creation.empty(num_chunks * hidden_size, dtype=dtype))
+        else:
+            self.register_parameter("bias_ih", None)
+            self.register_parameter("bias_hh", None)
+        self.reset_parameters()
+
+    def extra_repr(self):
+        s = "%s, %s" % (self.input_size, self.hidden_size)
+        if self.bias is not True:
+            s += ", bias=%s" % (self.bias,)
+        nonlinearity = self.__dict__.get("nonlinearity", "tanh")
+        if nonlinearity != "tanh":
+            s += ", nonlinearity=%s" % nonlinearity
+        return s
+
+    def reset_parameters(self):
+        _init_uniform(self)
+
+    def _check_dims(self, input, hx, n_states):
+        name = type(self).__name__
+        if input.dim() not in (1, 2):
+            raise ValueError("%s: Expected input to be 1D or 2D, got %dD instead"
+                             % (name, input.dim()))
+        if hx is not None:
+            hs = [hx] if n_states == 1 else list(hx)
+            for i, h in enumerate(hs):
+                if h.dim() not in (1, 2):
+                    raise ValueError("%s: Expected %s to be 1D or 2D, got %dD instead"
+                                     % (name, "hidden" if n_states == 1 else "hx[%d]" % i,
+                                        h.dim()))
+
+    def _step(self, input, hx, n_states, step):
+        """Checks, batches an unbatched input, runs ``step``; returns the list of states."""
+        self._check_dims(input, hx, n_states)
+        batched = input.dim() == 2
+        if not batched:
+            input = input.unsqueeze(0)
+        if input.shape[1] != self.input_size:
+            raise RuntimeError("input has inconsistent input_size: got %d expected %d"
+                               % (input.shape[1], self.input_size))
+        if hx is None:
+            zeros = _creation.zeros(input.shape[0], self.hidden_size, dtype=input.dtype)
+            hs = [zeros] * n_states
+        else:
+            hs = [h if batched else h.unsqueeze(0) for h in ([hx] if n_states == 1 else hx)]
+            for i, h in enumerate(hs):
+                if h.shape[0] != input.shape[0]:
+                    raise RuntimeError("Input batch size %d doesn't match hidden%d batch size "
+                                       "%d" % (input.shape[0], i, h.shape[0]))
+                if h.shape[1] != self.hidden_size:
+                    raise RuntimeError("hidden%d has inconsistent hidden_size: got %d, "
+                                       "expected %d" % (i, h.shape[1], self.hidden_size))
+        xw = F.linear(input, self.weight_ih, self.bias_ih)
+        out = step(xw, hs, self.weight_hh, self.bias_hh)
+        return out if batched else [o.squeeze(0) for o in out]
+
+
+class RNNCell(RNNCellBase):
+    """One Elman RNN step: h' = tanh(W_ih x + b_ih + W_hh h + b_hh) (or relu).
+
+    Raises:
+        RuntimeError: in forward, for a ``nonlinearity`` other than 'tanh' or 'relu'.
+    """
+
+    def __init__(self, input_size, hidden_size, bias=True, nonlinearity="tanh", device=None,
+                 dtype=None):
+        super().__init__(input_size, hidden_size, bias, num_chunks=1, device=device,
+                         dtype=dtype)
+        self.nonlinearity = nonlinearity
+
+    def forward(self, input, hx=None):
+        if self.nonlinearity not in ("tanh", "relu"):
+            self._check_dims(input, hx, 1)
+            raise RuntimeError("Unknown nonlinearity: %s" % self.nonlinearity)
+        return self._step(input, hx, 1, lambda xw, st, w, b: _rnn_step(
+            xw, st, w, b, self.nonlinearity))[0]
+
+
+class LSTMCell(RNNCellBase):
+    """One LSTM step: ``forward(input, (h, c))`` returns ``(h', c')``."""
+
+    def __init__(self, input_size, hidden_size, bias=True, device=None, dtype=None):
+        super().__init__(input_size, hidden_size, bias, num_chunks=4, device=device,
+                         dtype=dtype)
+
+    def forward(self, input, hx=None):
+        return tuple(self._step(input, hx, 2, _lstm_step))
+
+
+class GRUCell(RNNCellBase):
+    """One GRU step: ``forward(input, h)`` returns h'."""
+
+    def __init__(self, input_size, hidden_size, bias=True, device=None, dtype=None):
+        super().__init__(input_size, hidden_size, bias, num_chunks=3, device=device,
+                         dtype=dtype)
+
+    def forward(self, input, hx=None):
+        return self._step(input, hx, 1, _gru_step)[0]
