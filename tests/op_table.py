@@ -345,6 +345,22 @@ def _narrow_gen(draw):
 
 
 @st.composite
+def _select_gen(draw):
+    s = draw(shape_st(min_dims=1))
+    d = draw(st.integers(-len(s), len(s) - 1))
+    return (s,), {"dim": d, "index": draw(st.integers(-s[d], s[d] - 1))}
+
+
+@st.composite
+def _diagonal_gen(draw):
+    s = draw(shape_st(min_dims=2))
+    nd = len(s)
+    d1, d2 = draw(st.lists(st.integers(-nd, nd - 1), min_size=2, max_size=2).filter(
+        lambda p: p[0] % nd != p[1] % nd))
+    return (s,), {"offset": draw(st.integers(-3, 3)), "dim1": d1, "dim2": d2}
+
+
+@st.composite
 def _index_list(draw, n, size=None, min_size=1):
     return draw(st.lists(st.integers(-n, n - 1), min_size=min_size, max_size=5 if size is None else size))
 
@@ -1030,6 +1046,8 @@ ROWS = [
     Row("roll:flat", lambda T, x: T.roll(x, 2), gen=_same(1, min_dims=1), covers=("roll",)),
     Row("repeat", lambda T, x, reps: x.repeat(*reps), gen=_repeat_gen()),
     Row("narrow", lambda T, x, **kw: T.narrow(x, **kw), gen=_narrow_gen()),
+    Row("select", lambda T, x, **kw: x.select(**kw) * 2, gen=_select_gen()),
+    Row("diagonal", lambda T, x, **kw: T.diagonal(x, **kw) * 2, gen=_diagonal_gen()),
     Row("clone", lambda T, x: T.clone(x) * 2),
     Row("contiguous", lambda T, x: x.t().contiguous() * 2, gen=_same(1, max_dims=2)),
     Row("to_dtype", lambda T, x: x.double() * 2, covers=("to_dtype",)),

@@ -117,3 +117,29 @@ def test_index_put_accumulate_no_grad_and_repeats():
         x = T.zeros(3)
         x.index_put_((T.tensor([0, 0, 2]),), T.tensor([1.0, 2.0, 5.0]), accumulate=True)
         assert x.tolist() == [3.0, 0.0, 5.0]
+
+
+def test_topk_k_out_of_range_and_zero_dim_sort_as_torch():
+    import leafgrad as lg
+    import torch as th
+    for T in (lg, th):
+        with pytest.raises(RuntimeError, match="selected index k out of range"):
+            T.arange(3.0).topk(5)
+    for f in (lambda T: T.sort(T.tensor(2.0)), lambda T: T.tensor(2.0).topk(1),
+              lambda T: T.tensor([3.0, 1.0, 2.0]).topk(2, largest=False)):
+        a, b = f(lg), f(th)
+        assert repr(a.values) == repr(b.values) and repr(a.indices) == repr(b.indices)
+
+
+def test_select_and_diagonal_are_views_as_torch():
+    import leafgrad as lg
+    import torch as th
+    out = []
+    for T in (lg, th):
+        x = T.arange(24.0).reshape(2, 3, 4).requires_grad_()
+        y = x * 1
+        y.diagonal(1, 1, 2).mul_(10)      # in place through the view: CopySlices on y
+        y.select(2, -1).add_(1)
+        y.sum().backward()
+        out.append((repr(y), x.grad.numpy().tolist(), type(y.diagonal().grad_fn).__name__))
+    assert out[0] == out[1]

@@ -17,7 +17,7 @@ from .ops.reduction import (all, amax, amin, any, argmax, argmin, count_nonzero,
                             logsumexp, max, mean, cumprod, median, bincount, min, norm, prod, std, sum, var)
 from .ops.shape import (broadcast_shapes, broadcast_tensors, broadcast_to, cat, chunk, clone,
                         concat, concatenate, flatten, diag, tile, repeat_interleave, diff,
-                        meshgrid, flip, hstack, movedim, narrow, permute,
+                        meshgrid, flip, hstack, movedim, narrow, permute, select, diagonal,
                         repeat, reshape, roll, split, squeeze, stack, t, transpose, unbind,
                         unflatten, unsqueeze, vstack)
 from .ops.inplace import zero_  # noqa: F401
@@ -59,6 +59,9 @@ def sort(input, dim=-1, descending=False, stable=False):
     import numpy as np
     from ._tensor import Tensor
     x = input._data
+    if x.ndim == 0:     # a 0-d tensor sorts as itself, index 0
+        v, i = sort(input.reshape(1), 0, descending)
+        return _return_type("sort")(v.reshape(()), i.reshape(()))
     idx = np.argsort(-x if descending else x, axis=dim, kind="stable").astype(np.int64)
     from .ops.indexing import SortBackward0, _take_along
     return _return_type("sort")(_take_along(SortBackward0, input, dim, idx),
@@ -74,6 +77,12 @@ def topk(input, k, dim=-1, largest=True, sorted=True):
     import numpy as np
     from ._tensor import Tensor
     from .ops.indexing import TopkBackward0, _take_along
+    n = input.shape[dim] if input.dim() else 1
+    if not 0 <= k <= n:
+        raise RuntimeError("selected index k out of range: k=%d but dim %d has %d elements. "
+                           "Fix: k between 0 and %d (e.g. k=min(k, x.shape[dim]))" % (k, dim, n, n))
+    if input.dim() == 0:
+        return _return_type("topk")(*sort(input, dim, descending=largest))
     i = sort(input.detach(), dim, descending=largest)[1].narrow(dim, 0, k)
     idx = np.ascontiguousarray(i._data)
     return _return_type("topk")(_take_along(TopkBackward0, input, dim, idx),

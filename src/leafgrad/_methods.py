@@ -339,7 +339,7 @@ _METHODS = {
     "t": S.t, "permute": S.permute, "unsqueeze": S.unsqueeze, "squeeze": S.squeeze,
     "expand": _expand, "expand_as": S.expand_as, "broadcast_to": S.broadcast_to,
     "sum_to_size": _sum_to_size, "clone": S.clone, "contiguous": S.contiguous,
-    "split": S.split, "chunk": S.chunk, "unbind": S.unbind, "narrow": S.narrow,
+    "split": S.split, "chunk": S.chunk, "unbind": S.unbind, "narrow": S.narrow, "select": S.select, "diagonal": S.diagonal,
     "flip": S.flip, "repeat": S.repeat, "movedim": S.movedim, "roll": S.roll, "pad_nd": _pad_nd,
     "to": _to, "type": _type, "float": _caster(_dtype.float32), "double": _caster(_dtype.float64),
     "half": _caster(_dtype.float16), "long": _caster(_dtype.int64), "int": _caster(_dtype.int32),

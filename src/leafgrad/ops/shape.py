@@ -493,6 +493,80 @@ def _narrow_backward(ctx, g):
 SliceBackward0 = _node("SliceBackward0", _narrow_backward)
 
 
+def select(input, dim, index):
+    """``input[..., index, ...]`` at ``dim``: that dim removed (a view, SelectBackward0).
+
+    Raises:
+        IndexError: for an index out of range (PyTorch's message).
+    """
+    x = input._data
+    d = _wrap_dim(dim, x.ndim)
+    n = x.shape[d]
+    if not -n <= index < n:
+        raise IndexError("select(): index %d out of range for tensor of size %s at dimension "
+                         "%d" % (index, list(x.shape), d))
+    return input[(slice(None),) * d + (int(index),)]
+
+
+def _diag_view(a, offset, d1, d2):
+    # NumPy's diagonal is a view flagged read-only; it shares a's memory, so it
+    # may be written when a may (PyTorch's diagonal is a writable view)
+    v = np.diagonal(a, offset, d1, d2)
+    if a.flags.writeable:
+        v.flags.writeable = True
+    return v
+
+
+def _diagonal_backward(ctx, g):
+    shape, offset, d1, d2 = ctx.args
+    return (_diagonal_scatter(g, shape, offset, d1, d2),)
+
+
+DiagonalBackward0 = _node("DiagonalBackward0", _diagonal_backward)
+
+
+def _diagonal_np(ctx, g):
+    shape, offset, d1, d2 = ctx.args
+    out = np.zeros(shape, g.dtype)
+    _diag_view(out, offset, d1, d2)[...] = g
+    return (out,)
+
+
+DiagonalBackward0.np_backward = _diagonal_np
+
+
+def _scatter_backward(ctx, g):
+    offset, d1, d2 = ctx.args
+    return (diagonal(g, offset, d1, d2),)
+
+
+DiagonalScatterBackward0 = _node("DiagonalBackwardBackward0", _scatter_backward)
+DiagonalScatterBackward0.np_backward = lambda ctx, g: (np.diagonal(g, *ctx.args).copy(),)
+
+
+def _diagonal_scatter(g, shape, offset, d1, d2):
+    """zeros of ``shape`` with g on the diagonal: the adjoint of ``diagonal``."""
+    out = np.zeros(shape, g._data.dtype)
+    _diag_view(out, offset, d1, d2)[...] = g._data
+    return record(DiagonalScatterBackward0, out, (g,), args=(offset, d1, d2))
+
+
+def diagonal(input, offset=0, dim1=0, dim2=1):
+    """The diagonal ``offset`` of the matrices spanned by ``dim1`` and ``dim2``, as a
+    view whose last dim is the diagonal (``torch.diagonal``; DiagonalBackward0).
+
+    Raises:
+        RuntimeError: when dim1 and dim2 are the same dim.
+    """
+    x = input._data
+    d1, d2 = _wrap_dim(dim1, x.ndim), _wrap_dim(dim2, x.ndim)
+    if d1 == d2:
+        raise RuntimeError("diagonal dimensions cannot be identical %d, %d" % (dim1, dim2))
+    out = _diag_view(x, offset, d1, d2)
+    return _as_view(record(DiagonalBackward0, out, (input,), args=(x.shape, offset, d1, d2)),
+                    input)
+
+
 def narrow(input, dim, start, length):
     """The slice [start, start+length) of ``dim`` (a view)."""
     x = input._data
