@@ -134,3 +134,13 @@ def test_scalar_operand_edges_match_torch(name):
         x = T.tensor([1.0, 2.0], requires_grad=True)
         got.append(walk(EXPRESSIONS[name](T, x).sum()))
     assert got[0] == got[1]
+
+
+@pytest.mark.parametrize("train", [True, False])
+def test_batch_norm_output_names_torch_node(train):
+    names = []
+    for T in (leafgrad, torch):
+        bn = T.nn.BatchNorm1d(3).train(train)
+        y = bn(T.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 7.0], [0.0, 1.0, 1.0]]))
+        names.append(type(y.grad_fn).__name__)
+    assert names[0] == names[1] == "NativeBatchNormBackward0"

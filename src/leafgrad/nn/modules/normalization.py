@@ -404,4 +404,5 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
         out = out * weight.reshape(bshape)
     if bias is not None:
         out = out + bias.reshape(bshape)
-    return out
+    from ..functional import _named     # PyTorch's node name (grad_fn=<NativeBatchNormBackward0>)
+    return _named(out, "NativeBatchNormBackward0")
