@@ -8,7 +8,7 @@ u = rho u + (1 - rho) d^2; p -= lr d. State: ``step`` (0-dim float32), ``square_
 import numpy as np
 
 from .adam import _next_step
-from .optimizer import Optimizer, _bump, _init_state
+from .optimizer import Optimizer, _bump, _check_non_negative, _init_state
 
 __all__ = ["Adadelta"]
 
@@ -21,14 +21,10 @@ class Adadelta(Optimizer):
     def __init__(self, params, lr=1.0, rho=0.9, eps=1e-6, weight_decay=0, foreach=None, *,
                  capturable=False, maximize=False, differentiable=False):
         self._check_group(locals(), "", at_step=False)    # types first, then ranges
-        if not 0.0 <= lr:
-            raise ValueError("Invalid learning rate: %s" % lr)
+        _check_non_negative(("learning rate", lr))
         if not 0.0 <= rho <= 1.0:
             raise ValueError("Invalid rho value: %s" % rho)
-        if not 0.0 <= eps:
-            raise ValueError("Invalid epsilon value: %s" % eps)
-        if not 0.0 <= weight_decay:
-            raise ValueError("Invalid weight_decay value: %s" % weight_decay)
+        _check_non_negative(("epsilon value", eps), ("weight_decay value", weight_decay))
         defaults = dict(lr=lr, rho=rho, eps=eps, weight_decay=weight_decay, maximize=maximize,
                         capturable=capturable, foreach=foreach, differentiable=differentiable)
         super().__init__(params, defaults)

@@ -7,7 +7,7 @@ State (created in the constructor, as PyTorch): ``step``, ``sum``.
 import numpy as np
 
 from .._tensor import Tensor
-from .optimizer import Optimizer, _bump
+from .optimizer import Optimizer, _bump, _check_non_negative
 
 __all__ = ["Adagrad"]
 
@@ -21,17 +21,10 @@ class Adagrad(Optimizer):
     def __init__(self, params, lr=1e-2, lr_decay=0, weight_decay=0, initial_accumulator_value=0,
                  eps=1e-10, foreach=None, *, maximize=False, differentiable=False, fused=None):
         self._check_group(locals(), "", at_step=False)    # types first, then ranges
-        if not 0.0 <= lr:
-            raise ValueError("Invalid learning rate: %s" % lr)
-        if not 0.0 <= lr_decay:
-            raise ValueError("Invalid lr_decay value: %s" % lr_decay)
-        if not 0.0 <= weight_decay:
-            raise ValueError("Invalid weight_decay value: %s" % weight_decay)
-        if not 0.0 <= initial_accumulator_value:
-            raise ValueError("Invalid initial_accumulator_value value: %s"
-                             % initial_accumulator_value)
-        if not 0.0 <= eps:
-            raise ValueError("Invalid epsilon value: %s" % eps)
+        _check_non_negative(("learning rate", lr), ("lr_decay value", lr_decay),
+                            ("weight_decay value", weight_decay),
+                            ("initial_accumulator_value value", initial_accumulator_value),
+                            ("epsilon value", eps))
         defaults = dict(lr=lr, lr_decay=lr_decay, eps=eps, weight_decay=weight_decay,
                         initial_accumulator_value=initial_accumulator_value, foreach=foreach,
                         maximize=maximize, differentiable=differentiable, fused=fused)

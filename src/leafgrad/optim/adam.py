@@ -8,7 +8,7 @@ State keys: ``step`` (0-dim float32 tensor), ``exp_avg``, ``exp_avg_sq``, ``max_
 """
 import numpy as np
 
-from .optimizer import Optimizer, _bump, _init_state
+from .optimizer import Optimizer, _bump, _check_non_negative, _init_state
 
 __all__ = ["Adam", "AdamW"]
 
@@ -23,16 +23,11 @@ def _lerp_(a, b, w):
 
 def _check_adam_args(lr, betas, eps, weight_decay):
     """PyTorch's constructor range checks shared by the Adam family, in its order."""
-    if not 0.0 <= lr:
-        raise ValueError("Invalid learning rate: %s" % lr)
-    if not 0.0 <= eps:
-        raise ValueError("Invalid epsilon value: %s" % eps)
-    if not 0.0 <= betas[0] < 1.0:
-        raise ValueError("Invalid beta parameter at index 0: %s" % betas[0])
-    if not 0.0 <= betas[1] < 1.0:
-        raise ValueError("Invalid beta parameter at index 1: %s" % betas[1])
-    if not 0.0 <= weight_decay:
-        raise ValueError("Invalid weight_decay value: %s" % weight_decay)
+    _check_non_negative(("learning rate", lr), ("epsilon value", eps))
+    for i in (0, 1):        # betas[i]: a short tuple raises IndexError, as PyTorch
+        if not 0.0 <= betas[i] < 1.0:
+            raise ValueError("Invalid beta parameter at index %d: %s" % (i, betas[i]))
+    _check_non_negative(("weight_decay value", weight_decay))
 
 
 def _weight_decay(x, g, lr, wd, decoupled):

@@ -373,9 +373,12 @@ class _BetasLengthError(ValueError, IndexError):
     """betas that are not a pair (PyTorch raises IndexError or ValueError, by where)."""
 
 
-def _check_non_negative(name, value, label=None):
-    if not 0.0 <= value:
-        raise ValueError("Invalid %s: %s" % (label or name, value))
+def _check_non_negative(*checks):
+    """PyTorch's constructor checks ``not 0.0 <= value`` (NaN fails too), in order:
+    ``checks`` are (label, value) pairs; ValueError "Invalid <label>: <value>"."""
+    for label, value in checks:
+        if not 0.0 <= value:
+            raise ValueError("Invalid %s: %s" % (label, value))
 
 
 def _bump(t):

@@ -9,7 +9,7 @@ import numpy as np
 
 from .._tensor import Tensor
 from .adam import _lerp_
-from .optimizer import Optimizer, _bump
+from .optimizer import Optimizer, _bump, _check_non_negative
 
 __all__ = ["RMSprop"]
 
@@ -23,16 +23,9 @@ class RMSprop(Optimizer):
                  centered=False, capturable=False, foreach=None, maximize=False,
                  differentiable=False):
         self._check_group(locals(), "", at_step=False)    # types first, then ranges
-        if not 0.0 <= lr:
-            raise ValueError("Invalid learning rate: %s" % lr)
-        if not 0.0 <= eps:
-            raise ValueError("Invalid epsilon value: %s" % eps)
-        if not 0.0 <= momentum:
-            raise ValueError("Invalid momentum value: %s" % momentum)
-        if not 0.0 <= weight_decay:
-            raise ValueError("Invalid weight_decay value: %s" % weight_decay)
-        if not 0.0 <= alpha:
-            raise ValueError("Invalid alpha value: %s" % alpha)
+        _check_non_negative(("learning rate", lr), ("epsilon value", eps),
+                            ("momentum value", momentum), ("weight_decay value", weight_decay),
+                            ("alpha value", alpha))
         defaults = dict(lr=lr, momentum=momentum, alpha=alpha, eps=eps, centered=centered,
                         weight_decay=weight_decay, capturable=capturable, foreach=foreach,
                         maximize=maximize, differentiable=differentiable)
