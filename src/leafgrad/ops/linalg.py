@@ -11,6 +11,7 @@ from .. import _errors
 from ..autograd.graph import Node
 from .._quiet import quiet as _quiet
 from ._dispatch import _anomaly_hook, record, to_tensor
+from .shape import TBackward0
 
 
 def _matmul_grads(ctx, g):
@@ -223,7 +224,7 @@ class _LinearNode(Node):
     (``AddmmBackward0``) or (input, W^T) (``MmBackward0``), where W^T is a
     ``TBackward0`` node in front of the weight. The rule returns the gradient of
     W^T, computed as dW = g^T x (the weight's layout) and handed over transposed,
-    which ``_LinearT`` turns back without a copy."""
+    which TBackward0 turns back without a copy."""
 
     __slots__ = ()
     saves = True
@@ -254,34 +255,13 @@ LinearUnsafeView = type("UnsafeViewBackward0", (_LinearNode,), {"__slots__": ()}
 LinearSqueeze = type("SqueezeBackward4", (_LinearNode,), {"__slots__": ()})
 
 
-class _LinearT(Node):
-    """``TBackward0`` between a linear node and its weight (PyTorch's graph)."""
-
-    __slots__ = ()
-    saves = False
-
-    def backward(ctx, g):
-        return (g.t(),)
-
-    def np_backward(ctx, g):
-        t = g.T
-        b = t.base
-        # g is the transpose of a whole C-ordered array (the linear rule made it
-        # so): hand that array on itself, which AccumulateGrad can keep without
-        # a copy (a view would be copied: 4 MB per 1024x1024 weight per step)
-        if b is not None and t.flags.c_contiguous and b.shape == t.shape \
-                and b.flags.c_contiguous and b.dtype == t.dtype:
-            return (b,)
-        return (t,)
-
-
-_LinearT.__name__ = _LinearT.__qualname__ = "TBackward0"
 _new = object.__new__
 
 
 def _weight_edge(weight):
-    """The (TBackward0 node, 0) edge for a weight that requires grad."""
-    tn = _new(_LinearT)
+    """The (TBackward0 node, 0) edge for a weight that requires grad (the node
+    ``weight.t()`` would record; made directly, the transpose itself is not needed)."""
+    tn = _new(TBackward0)
     fn = weight._grad_fn
     tn.next_functions = ((fn, weight._output_nr) if fn is not None
                          else (weight._grad_accumulator(), 0),)
