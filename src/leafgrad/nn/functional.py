@@ -842,16 +842,9 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
         # any extra dims, not only N): DivBackward1 -> NegBackward0 -> SumBackward0
         total = -prod.sum()
         return _div_scalar(total, x.size / C if C else 0.0) if reduction == "mean" else total
-    if x.ndim == 2 and not label_smoothing and reduction in ("mean", "sum", "none"):
-        if t.dtype.kind not in "iu":
-            raise RuntimeError("expected scalar type Long but found %s" % _tname(t.dtype))
-        if t.shape != (x.shape[0],):
-            raise ValueError("Expected input batch_size (%d) to match target batch_size (%d)."
-                             % (x.shape[0], t.shape[0] if t.ndim else 1))
-        # PyTorch's graph: NllLossBackward0 -> LogSoftmaxBackward0 -> input
-        return _nll_2d(log_softmax(input, 1), t, weight, ignore_index, reduction)
     lsm = log_softmax(input, 1 if input.dim() > 1 else 0)
     if not label_smoothing:
+        # PyTorch's graph: NllLossBackward0 -> LogSoftmaxBackward0 -> input
         return nll_loss(lsm, target, weight, ignore_index=ignore_index, reduction=reduction)
     C = x.shape[1] if x.ndim > 1 else x.shape[0]
     nll = nll_loss(lsm, target, weight, ignore_index=ignore_index, reduction=reduction)
