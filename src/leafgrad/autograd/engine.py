@@ -231,11 +231,9 @@ def run_backward(roots, root_grads, retain_graph, create_graph, inputs=None,
                                                     "autograd.grad()")
     # edges of the roots
     root_edges = []
-    for t in list(roots) + list(inputs or ()):
-        if t._base is not None:   # a view whose base changed in place: its current grad_fn
-            from .._tensor import _sync_view
-            _sync_view(t)
     for t in roots:
+        if t._base is not None:   # a view whose base changed in place: its current grad_fn
+            _sync_view(t)
         if t._grad_fn is not None:
             root_edges.append((t._grad_fn, t._output_nr))
         else:
@@ -247,6 +245,8 @@ def run_backward(roots, root_grads, retain_graph, create_graph, inputs=None,
         capture_leaf, capture_out = {}, {}
         targets = set()
         for i, t in enumerate(inputs):
+            if t._base is not None:
+                _sync_view(t)
             if t._grad_fn is not None:
                 capture_out.setdefault((t._grad_fn, t._output_nr), []).append(i)
                 targets.add(t._grad_fn)
@@ -433,6 +433,11 @@ _ndarray = np.ndarray
 
 def _make_plain(arr):
     return Tensor._make_plain(arr)
+
+
+def _sync_view(t):
+    from .._tensor import _sync_view    # (engine is imported by _tensor)
+    _sync_view(t)
 
 
 def _tensors(grads):
