@@ -97,9 +97,10 @@ def record(cls, out, inputs, saved=None, save_result=False, args=None):
             else ((d.shape, d.dtype),)
     elif n == 2:
         a, b = inputs
-        if a is not None and a._base is not None:
+        # a view is regenerated only when its base changed in place since
+        if a is not None and a._base is not None and a._vmeta[0] != a._vc[0]:
             _sync(a)
-        if b is not None and b._base is not None:
+        if b is not None and b._base is not None and b._vmeta[0] != b._vc[0]:
             _sync(b)
         ra = a is not None and a._requires_grad
         rb = b is not None and b._requires_grad
@@ -126,7 +127,7 @@ def record(cls, out, inputs, saved=None, save_result=False, args=None):
                 needs.append(False)
                 metas.append(None)
                 continue
-            if t._base is not None:
+            if t._base is not None and t._vmeta[0] != t._vc[0]:
                 _sync(t)
             if t._requires_grad:
                 fn = t._grad_fn
