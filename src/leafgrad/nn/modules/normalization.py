@@ -14,6 +14,7 @@ from ... import _creation
 from ..._quiet import quiet as _quiet
 from ...autograd.graph import Node
 from ...ops._dispatch import record
+from ..functional import _named
 from .. import init
 from ..parameter import Parameter
 from .module import Module
@@ -404,5 +405,4 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
         out = out * weight.reshape(bshape)
     if bias is not None:
         out = out + bias.reshape(bshape)
-    from ..functional import _named     # PyTorch's node name (grad_fn=<NativeBatchNormBackward0>)
-    return _named(out, "NativeBatchNormBackward0")
+    return _named(out, "NativeBatchNormBackward0")     # PyTorch's grad_fn name
