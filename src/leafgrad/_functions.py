@@ -54,15 +54,27 @@ def detach(input):
     return input.detach()
 
 
+def _argsort(x, dim, descending):
+    """Stable argsort along ``dim`` in PyTorch's order: NaN is the largest value (last
+    ascending, first descending); equal values keep their order both ways. Descending is
+    the reversed stable ascending sort of the reversed array (no negation, which would
+    wrap unsigned ints, fail on bool and leave NaN last)."""
+    import numpy as np
+    if not descending:
+        return np.argsort(x, axis=dim, kind="stable").astype(np.int64)
+    n = x.shape[dim]
+    r = np.argsort(np.flip(x, dim), axis=dim, kind="stable")
+    return (n - 1 - np.flip(r, dim)).astype(np.int64)
+
+
 def sort(input, dim=-1, descending=False, stable=False):
     from .ops.reduction import _return_type
-    import numpy as np
-    from ._tensor import Tensor
+    from ._tensor import Tensor, _wrap_dim
     x = input._data
     if x.ndim == 0:     # a 0-d tensor sorts as itself, index 0
         v, i = sort(input.reshape(1), 0, descending)
         return _return_type("sort")(v.reshape(()), i.reshape(()))
-    idx = np.argsort(-x if descending else x, axis=dim, kind="stable").astype(np.int64)
+    idx = _argsort(x, _wrap_dim(dim, x.ndim), descending)
     from .ops.indexing import SortBackward0, _take_along
     return _return_type("sort")(_take_along(SortBackward0, input, dim, idx),
                                 Tensor._make_plain(idx))

@@ -408,19 +408,35 @@ def zero_(self):
     return fill_(self, 0, "zero_")
 
 
+class CopyBackwards(Node):
+    """Node of ``x.copy_(src)`` on a tensor in the graph (PyTorch's ``CopyBackwards``):
+    zeros for the old value (selected, not ``g * 0``: an inf/nan upstream gradient
+    must not leak into it), ``g`` for ``src`` (the engine casts it to src's dtype and
+    sums it to src's shape when src was broadcast)."""
+
+    __slots__ = ()
+    saves = False
+
+    def backward(ctx, g):
+        ns, nv = ctx.needs_input_grad
+        return (Tensor._make_plain(np.zeros_like(g._data)) if ns else None), (g if nv else None)
+
+
 def _copy(a, src):
-    from .shape import to_dtype
+    """``src`` cast to a's dtype and broadcast to a's shape, recorded as CopyBackwards
+    (the result never depends on a's old value, so NaN/inf there cannot leak)."""
     src = to_tensor(src)
-    out = to_dtype(src, a.dtype) if src.dtype is not a.dtype else src
-    if out._data.shape != a._data.shape:
+    s = src._data
+    if s.shape != a._data.shape:
         try:
-            fits = np.broadcast_shapes(a._data.shape, out._data.shape) == a._data.shape
+            fits = np.broadcast_shapes(a._data.shape, s.shape) == a._data.shape
         except ValueError:
             fits = False
         if not fits:
-            raise _errors.copy_shape(a._data.shape, out._data.shape)
-        out = out.expand(a.shape)
-    return out + a * 0 if a._requires_grad else out.clone()
+            raise _errors.copy_shape(a._data.shape, s.shape)
+    out = np.empty_like(a._data)
+    np.copyto(out, np.broadcast_to(s, out.shape), casting="unsafe")
+    return record(CopyBackwards, out, (a, src))
 
 
 def copy_(self, src, non_blocking=False):
