@@ -358,3 +358,52 @@ def pool_too_small(channels, insp, outsp, window, padding):
         % ("x".join(map(str, (channels,) + tuple(insp))),
            "x".join(map(str, (channels,) + tuple(outsp))), tuple(window), tuple(insp),
            tuple(padding)))
+
+
+# -- indexing (ops/_index.py: PyTorch's indexing rule) ------------------------
+def index_type(name):
+    return ("only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables "
+            "are valid indices (got %s): PyTorch takes no other kind of index entry. Fix: "
+            "index with ints, slices, None, ..., lists of ints/bools or integer/bool tensors."
+            % name)
+
+
+def index_tensor_dtype():
+    return ("tensors used as indices must be long, int, byte or bool tensors: a float index "
+            "names no element. Fix: convert it, idx.long() (or idx.bool() for a mask).")
+
+
+def negative_step(step):
+    return ("step must be greater than zero (got %d): PyTorch slices take positive steps only. "
+            "Fix: x.flip(dim) reverses a dim (x.flip(0)[::k] for a negative step -k)." % step)
+
+
+def index_0d():
+    return ("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
+            "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number: a 0-d tensor has "
+            "no dim to index. Fix: x.item() for its number, or x[...] / x[None] for a view.")
+
+
+def too_many_indices(ndim):
+    return ("too many indices for tensor of dimension %d: the key indexes more dims than the "
+            "tensor has. Fix: use at most %d index entries (None and ... take no dim)."
+            % (ndim, ndim))
+
+
+def index_range(i, dim, n):
+    return ("index %d is out of bounds for dimension %d with size %d. Fix: use indices in "
+            "[-%d, %d]." % (i, dim, n, n, n - 1))
+
+
+def mask_shape(mask, shape, at, dim):
+    return ("The shape of the mask %s at index %d does not match the shape of the indexed "
+            "tensor %s at index %d: a bool mask must have the shape of the dims it indexes. "
+            "Fix: build the mask from the tensor itself (e.g. x > 0) or index the dims it "
+            "was made for." % (list(mask), at, list(shape), dim))
+
+
+def index_broadcast(shapes):
+    return ("shape mismatch: indexing tensors could not be broadcast together with shapes %s: "
+            "the index tensors of one key pair up element by element. Fix: give them shapes "
+            "that broadcast (equal, or 1), or index one dim at a time (x[i][:, j])."
+            % ", ".join(str(list(s)) for s in shapes))

@@ -11,60 +11,18 @@ import numpy as np
 from .._tensor import Tensor, _wrap_dim
 from ..autograd.graph import Node
 from ._dispatch import mark_view, record
+from ._index import Index, of_arrays, parse
 
 
 def _node(name, backward, saves=False):
     return type(name, (Node,), {"__slots__": (), "saves": saves, "backward": backward})
 
 
-def _convert_key(key):
-    """Tensors/lists inside an index become NumPy arrays; returns (key, advanced?)."""
-    if not isinstance(key, tuple):
-        key = (key,)
-    out, adv = [], False
-    for k in key:
-        if isinstance(k, Tensor):
-            a = k._data
-            if a.dtype.kind not in "biu":
-                raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
-            if a.ndim == 0 and a.dtype.kind in "iu":
-                out.append(int(a))
-                continue
-            out.append(a)
-            adv = True
-        elif isinstance(k, (list, np.ndarray)):
-            a = np.asarray(k) if not isinstance(k, list) or not any(isinstance(e, Tensor) for e in k) \
-                else np.asarray([int(e) for e in k])
-            if a.dtype.kind == "f":
-                raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
-            out.append(a)
-            adv = True
-        elif isinstance(k, bool):
-            out.append(k)
-            adv = True
-        else:
-            out.append(k)
-    return tuple(out), adv
-
-
-def _check_bounds(x, key):
-    # NumPy's IndexError message is fine; reword it PyTorch's way
-    dim = 0
-    for k in key:
-        if k is None:
-            continue
-        if k is Ellipsis:
-            dim = x.ndim - sum(1 for kk in key if kk is not None and kk is not Ellipsis
-                               and not (isinstance(kk, np.ndarray) and kk.dtype == bool))
-            continue
-        if isinstance(k, int) and not isinstance(k, bool):
-            if dim >= x.ndim:
-                raise IndexError("too many indices for tensor of dimension %d" % x.ndim)
-            n = x.shape[dim]
-            if not -n <= k < n:
-                raise IndexError("index %d is out of bounds for dimension %d with size %d"
-                                 % (k, dim, n))
-        dim += 1
+def _parse_key(input, key):
+    """``key`` for ``input`` as PyTorch reads it: an ``_index.Index``."""
+    if type(key) is Index:
+        return key
+    return parse(input._data.shape, key, Tensor)
 
 
 def _index_backward(ctx, g):
@@ -82,61 +40,36 @@ UnsqueezeBackward0 = _node("UnsqueezeBackward0", _index_backward)
 AliasBackward0 = _node("AliasBackward0", _index_backward)
 
 
-def _basic_node(key, shape):
-    """The node PyTorch names for a basic index: that of the last op it applies (select
-    for an int, slice for a slice that is not the whole dim, unsqueeze for None),
-    alias when every part is a whole-dim slice."""
-    cls, dim = AliasBackward0, 0
-    for k in key:
-        if k is None:
-            cls = UnsqueezeBackward0
-        elif k is Ellipsis:
-            dim += len(shape) - sum(1 for kk in key if kk is not None and kk is not Ellipsis)
-        elif type(k) is slice:
-            if k.indices(shape[dim]) != (0, shape[dim], 1):
-                cls = SliceBackward0
-            dim += 1
-        else:
-            cls = SelectBackward0
-            dim += 1
-    return cls
+_NODES = {"SelectBackward0": SelectBackward0, "SliceBackward0": SliceBackward0,
+          "UnsqueezeBackward0": UnsqueezeBackward0, "AliasBackward0": AliasBackward0,
+          "IndexBackward0": IndexBackward0}
 
 
 def getitem(input, key):
-    """``input[key]`` with NumPy/PyTorch semantics.
+    """``input[key]`` with PyTorch's indexing rule (``ops/_index.py``): ints, slices
+    (positive steps), None, ``...`` and bools give a view; tensor and list entries a copy.
 
     Raises:
-        IndexError: for out-of-range indices or too many indices.
+        IndexError: an index out of range, too many indices, an entry PyTorch refuses.
+        ValueError: a zero or negative slice step.
     """
     x = input._data
-    if type(key) is slice and x.ndim:
-        # x[i:j], the minibatch slice of every training loop: nothing to convert or check
+    if type(key) is slice and x.ndim and key.step is None:
+        # x[i:j], the minibatch slice of every training loop: nothing to check
         # (PyTorch records a bare slice as a slice even when it takes the whole dim)
-        key, adv, cls = (key,), False, SliceBackward0
+        idx = Index((key, Ellipsis), None, "SliceBackward0")
     else:
-        key, adv = _convert_key(key)
-        cls = IndexBackward0 if adv else None
-        if not adv:
-            _check_bounds(x, key)
-    try:
-        out = x[key if len(key) != 1 else key[0]]
-    except IndexError as e:
-        msg = str(e)
-        if "out of bounds" in msg:
-            raise IndexError(msg.replace("axis", "dimension")) from None
-        raise IndexError(msg) from None
-    if type(out) is not np.ndarray:
-        # x[0] of a 1-d array is a NumPy scalar (a copy): x[0, ...] is the 0-d view
-        out = x[key + (Ellipsis,)] if not adv else np.asarray(out)
-    res = record(cls or _basic_node(key, x.shape), out, (input,), args=(x.shape, key, x.dtype))
-    if not adv:
+        idx = _parse_key(input, key)
+    out = idx.get(x)
+    res = record(_NODES[idx.node], out, (input,), args=(x.shape, idx, x.dtype))
+    if idx.adv is None:
         mark_view(res, input)
     return res
 
 
 def _put_backward(ctx, g):
     shape, key = ctx.args
-    return (g[key if len(key) != 1 else key[0]],)
+    return (getitem(g, key),)
 
 
 IndexPutBackward0 = _node("IndexPutBackward0", _put_backward)
@@ -146,11 +79,9 @@ def index_put_zeros(g, shape, key):
     """Zeros of ``shape`` with ``g`` added at ``key`` (repeats accumulate)."""
     gd = g._data
     z = np.zeros(shape, gd.dtype)
-    k = key if len(key) != 1 else key[0]
-    if any(isinstance(i, np.ndarray) for i in key):
-        np.add.at(z, k, gd)
-    else:
-        z[k] = gd
+    if type(key) is not Index:
+        key = of_arrays(key)
+    key.add_at(z, gd)
     return record(IndexPutBackward0, z, (g,), args=(shape, key))
 
 

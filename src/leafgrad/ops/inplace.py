@@ -18,6 +18,7 @@ from .. import _errors, _scalars
 from .._tensor import InferenceTensor, Tensor
 from ..autograd.grad_mode import mode
 from ._dispatch import record, to_tensor
+from ._index import Index, of_arrays
 from ..autograd.graph import Node
 
 from .._quiet import quiet as _quiet
@@ -121,7 +122,7 @@ _NO_GRAD_VIEW = (
 
 
 def _view_key(view, base):
-    """The elements of ``view`` as an index (a tuple of int arrays, one per base dim) into
+    """The elements of ``view`` as an ``Index`` (int arrays, one per base dim) into
     ``base``: found from the arrays' strides and data pointers, so any strided view
     (slice, select, view, t, permute, expand, diagonal, ...) of any strided base works.
 
@@ -144,7 +145,7 @@ def _view_key(view, base):
 
     lo, hi = bounds(b)
     vlo, vhi = bounds(d)
-    if (d.dtype != b.dtype or b.ndim == 0 or any(st % isz for st in b.strides + d.strides)
+    if (d.dtype != b.dtype or any(st % isz for st in b.strides + d.strides)
             or any(st == 0 and n > 1 for n, st in zip(b.shape, b.strides))
             or (d.size and not (lo <= vlo and vhi <= hi and (vlo - lo) % isz == 0))):
         raise RuntimeError(
@@ -169,7 +170,9 @@ def _view_key(view, base):
                 "leafgrad cannot record an in-place operation on a view that covers memory "
                 "outside its base's elements. Fix: use the out-of-place op, or modify a "
                 ".clone() of the view.")
-    return np.unravel_index(idx, b.shape)
+    if b.ndim == 0:     # every element of the view is the base's one element
+        return Index((None, Ellipsis), (idx,))
+    return of_arrays(np.unravel_index(idx, b.shape))
 
 
 def _regenerate(view, base, key):
@@ -455,6 +458,18 @@ def copy_(self, src, non_blocking=False):
     return apply(self, "copy_", _copy, src)
 
 
+def _value_grad(gv, vshape):
+    """The gradient of ``x[key] = value`` for the value: ``g[key]`` summed to the value's
+    shape where the value was broadcast, given back the leading 1s it may have had
+    (PyTorch strips them before writing)."""
+    vshape = tuple(vshape)
+    if tuple(gv.shape) == vshape:
+        return gv
+    if gv.dim() < len(vshape):
+        gv = gv.reshape((1,) * (len(vshape) - gv.dim()) + tuple(gv.shape))
+    return gv.sum_to_size(vshape)
+
+
 class CopySlices(Node):
     """Node of ``x[key] = value`` on a tensor in the graph."""
 
@@ -465,19 +480,15 @@ class CopySlices(Node):
         return "torch::autograd::CopySlices"
 
     def backward(ctx, g):
+        from .indexing import getitem
         key, vshape = ctx.args
         ns, nv = ctx.needs_input_grad
-        k = key if len(key) != 1 else key[0]
         gs = gv = None
         if ns:
-            # zero where the value was written; masked_fill keeps it differentiable
-            mask = np.zeros(g._data.shape, bool)
-            mask[k] = True
-            gs = g.masked_fill(Tensor._make_plain(mask), 0.0)
+            # zero where the value was written (selected: masked_fill, not a product)
+            gs = g.masked_fill(Tensor._make_plain(key.written(g._data.shape)), 0.0)
         if nv:
-            gv = g[k]
-            if tuple(gv.shape) != tuple(vshape):
-                gv = gv.sum_to_size(vshape)
+            gv = _value_grad(getitem(g, key), vshape)
         return gs, gv
 
 
@@ -493,21 +504,28 @@ class _IndexPut(CopySlices):
 _IndexPut.__name__ = _IndexPut.__qualname__ = "IndexPutBackward0"
 
 
-def _setitem_error(arr, k, adv, v):
-    return _errors.setitem_shape(np.shape(arr[k if len(k) != 1 else k[0]]), np.shape(v), adv)
+def _setitem_error(arr, idx, v):
+    return _errors.setitem_shape(idx.get(arr).shape, np.shape(v), idx.adv is not None)
 
 
-def _index_put(a, key, value):
-    from .indexing import _convert_key
-    k, adv = _convert_key(key)
+def _put(arr, idx, v, accumulate):
+    """``arr[idx] = v`` (or ``+=`` with repeats adding up) in place; PyTorch's errors."""
+    try:
+        if accumulate:
+            idx.add_at(arr, v)
+        else:
+            idx.set(arr, v)
+    except ValueError:
+        raise _setitem_error(arr, idx, v) from None
+
+
+def _index_put(a, idx, value):
     out = a._data.copy()
     v = value._data if isinstance(value, Tensor) else value
-    try:
-        out[k if len(k) != 1 else k[0]] = v
-    except ValueError:
-        raise _setitem_error(out, k, adv, v) from None
+    _put(out, idx, v, False)
     vt = value if isinstance(value, Tensor) else None
-    return record(_IndexPut if adv else CopySlices, out, (a, vt), args=(k, tuple(np.shape(v))))
+    return record(CopySlices if idx.adv is None else _IndexPut, out, (a, vt),
+                  args=(idx, tuple(np.shape(v))))
 
 
 class _IndexPutAcc(Node):
@@ -522,66 +540,48 @@ class _IndexPutAcc(Node):
         ns, nv = ctx.needs_input_grad
         gv = None
         if nv:
-            gv = g[key]
-            if tuple(gv.shape) != tuple(vshape):
-                gv = gv.sum_to_size(vshape)
+            from .indexing import getitem
+            gv = _value_grad(getitem(g, key), vshape)
         return (g if ns else None), gv
 
 
 _IndexPutAcc.__name__ = _IndexPutAcc.__qualname__ = "IndexPutBackward0"
 
 
-def _add_at(arr, k, v):
-    """``arr[k] += v`` with repeated indices accumulating (``np.add.at``)."""
-    target = k if len(k) != 1 else k[0]
-    try:
-        np.add.at(arr, target, v)
-    except ValueError:
-        raise _setitem_error(arr, k, True, v) from None
-    except IndexError as e:
-        raise IndexError(str(e).replace("axis", "dimension")) from None
-
-
-def _index_put_acc(a, key, value):
-    from .indexing import _convert_key
-    k, _ = _convert_key(key)
+def _index_put_acc(a, idx, value):
     out = a._data.copy()
     v = value._data if isinstance(value, Tensor) else value
-    _add_at(out, k, v)
+    _put(out, idx, v, True)
     vt = value if isinstance(value, Tensor) else None
-    return record(_IndexPutAcc, out, (a, vt), args=(key, tuple(np.shape(v))))
+    return record(_IndexPutAcc, out, (a, vt), args=(idx, tuple(np.shape(v))))
 
 
 def index_put_(self, key, value, accumulate=False):
-    """``self[key] = value``; with ``accumulate``, ``self[key] += value`` where repeated
-    indices add up (``np.add.at``; gradient ``g`` for self and ``g[key]`` for the values).
+    """``self[key] = value`` (PyTorch's indexing rule, ``ops/_index.py``); with
+    ``accumulate``, ``self[key] += value`` where repeated indices add up (``np.add.at``;
+    gradient ``g`` for self and ``g[key]`` for the values). ``self[False] = v`` changes
+    nothing and leaves the version alone, as PyTorch.
 
     Raises:
-        ValueError: an int beyond int64; RuntimeError: a number the dtype cannot hold.
+        IndexError/ValueError: a key PyTorch refuses (see ``indexing.getitem``);
+        ValueError: an int beyond int64; RuntimeError: a number the dtype cannot hold,
+        a value that does not broadcast to ``self[key]``.
     """
+    from .indexing import _parse_key
     _check_inference(self)
+    if key is False:
+        return self
+    idx = _parse_key(self, key)
     if not isinstance(value, Tensor):
         value = _scalars.setitem_value(value, self._data.dtype)
     if self._base is not None and mode.enabled:
         _enter_view(self, value)
     if not mode.enabled or not (self._requires_grad or getattr(value, "_requires_grad", False)):
-        from .indexing import _convert_key
-        k, adv = _convert_key(key)
-        v = value._data if isinstance(value, Tensor) else value
-        if accumulate:
-            _add_at(self._data, k, v)
-            self._vlist[0] += 1
-            return self
-        try:
-            self._data[k if len(k) != 1 else k[0]] = v
-        except ValueError:
-            raise _setitem_error(self._data, k, adv, v) from None
-        except IndexError as e:
-            raise IndexError(str(e).replace("axis", "dimension")) from None
+        _put(self._data, idx, value._data if isinstance(value, Tensor) else value, accumulate)
         self._vlist[0] += 1
         return self
     return apply(self, "__setitem__" if not accumulate else "index_put_",
-                 _index_put_acc if accumulate else _index_put, key, value)
+                 _index_put_acc if accumulate else _index_put, idx, value)
 
 
 def addcmul_(self, tensor1, tensor2, *, value=1):
