@@ -14,7 +14,7 @@ from ... import _creation
 from ..._quiet import quiet as _quiet
 from ...autograd.graph import Node
 from ...ops._dispatch import record
-from ..functional import _named
+from ...ops._named import _named
 from .. import init
 from ..parameter import Parameter
 from .module import Module
