@@ -19,7 +19,7 @@ from hypothesis import given, strategies as st
 import leafgrad
 from leafgrad.nn import functional as F_lg
 from leafgrad.ops import (activation, conv, distance, elementwise, indexing, inplace, linalg,
-                          loss, reduction, shape)
+                          loss, normalization, reduction, shape)
 
 from op_table import DOMAINS, EXEMPT, FAMILIES, ROWS, _bcast, _same
 
@@ -242,7 +242,7 @@ _MODULES = {"elementwise": elementwise, "reduction": reduction, "shape": shape,
             "indexing": indexing, "linalg": linalg, "inplace": inplace, "functional": F_lg,
             "conv": conv}
 # nn.functional gathers ops whose rules live in these ops/ files
-_HOMES = {"functional": {m.__name__ for m in (F_lg, activation, loss, distance)}}
+_HOMES = {"functional": {m.__name__ for m in (F_lg, activation, loss, distance, normalization)}}
 
 
 def _public_ops():

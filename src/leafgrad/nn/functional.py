@@ -18,6 +18,7 @@ from ..ops.loss import (binary_cross_entropy, binary_cross_entropy_with_logits, 
                         cosine_embedding_loss, cross_entropy, hinge_embedding_loss, huber_loss,
                         kl_div, l1_loss, margin_ranking_loss, mse_loss, nll_loss, smooth_l1_loss,
                         soft_margin_loss)
+from ..ops.normalization import batch_norm, group_norm, layer_norm  # noqa: F401
 from ..ops.reduction import _return_type  # noqa: F401
 
 
@@ -56,25 +57,6 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
     (Implemented in ``nn.modules.sparse``.)"""
     from .modules.sparse import embedding as _embedding
     return _embedding(input, weight, padding_idx, max_norm, norm_type, scale_grad_by_freq, sparse)
-
-
-def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
-    """Layer normalisation over the trailing dims (see ``nn.modules.normalization``)."""
-    from .modules.normalization import layer_norm as _layer_norm
-    return _layer_norm(input, normalized_shape, weight, bias, eps)
-
-
-def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
-    """Group normalisation over channel groups (see ``nn.modules.normalization``)."""
-    from .modules.normalization import group_norm as _group_norm
-    return _group_norm(input, num_groups, weight, bias, eps)
-
-
-def batch_norm(input, running_mean, running_var, weight=None, bias=None, training=False,
-               momentum=0.1, eps=1e-5):
-    """Batch normalisation over dim 1 (see ``nn.modules.normalization``)."""
-    from .modules.normalization import batch_norm as _batch_norm
-    return _batch_norm(input, running_mean, running_var, weight, bias, training, momentum, eps)
 
 
 def pad(input, pad, mode="constant", value=None):
