@@ -189,3 +189,17 @@ def test_optimizer_trains_parametrized_module():
         opt.step()
         losses.append(loss.item())
     assert losses[-1] < losses[0]
+
+
+def test_old_remove_spectral_norm_like_torch():
+    def case(T):
+        m = T.nn.utils.spectral_norm(linear(T, 3, 2))
+        m.eval()
+        with T.no_grad():
+            before = m(_x(T)).numpy().round(5).tolist()
+        T.nn.utils.remove_spectral_norm(m)
+        with pytest.raises(ValueError):
+            T.nn.utils.remove_spectral_norm(m)
+        return [n for n, _ in m.named_parameters()], list(m.state_dict()), before == m(
+            _x(T)).detach().numpy().round(5).tolist()
+    assert case(leafgrad) == case(torch)

@@ -55,22 +55,31 @@ def weight_norm(module, name="weight", dim=0):
     return module
 
 
+def _remove(module, name, kind, what, compute, params=(), buffers=()):
+    """Put one parameter ``name`` back, holding ``compute(hook)``; drop the hook and the
+    parameters/buffers it used."""
+    for k, h in _hooks(module, kind):
+        if h.name == name:
+            with no_grad():
+                weight = compute(h)
+            delattr(module, name)
+            for n in params:
+                del module._parameters[name + n]
+            for n in buffers:
+                del module._buffers[name + n]
+            module.register_parameter(name, Parameter(weight.detach()))
+            del module._forward_pre_hooks[k]
+            return module
+    raise ValueError("%s of '%s' not found in %s" % (what, name, module))
+
+
 def remove_weight_norm(module, name="weight"):
     """Back to one parameter ``<name>`` holding the current g · v / ||v||.
 
     Raises:
         ValueError: no weight_norm on ``name``."""
-    for k, h in _hooks(module, _WeightNormHook):
-        if h.name == name:
-            with no_grad():
-                weight = h.compute_weight(module)
-            delattr(module, name)
-            del module._parameters[name + "_g"]
-            del module._parameters[name + "_v"]
-            module.register_parameter(name, Parameter(weight.detach()))
-            del module._forward_pre_hooks[k]
-            return module
-    raise ValueError("weight_norm of '%s' not found in %s" % (name, module))
+    return _remove(module, name, _WeightNormHook, "weight_norm",
+                   lambda h: h.compute_weight(module), params=("_g", "_v"))
 
 
 class _SpectralNormHook:
@@ -139,15 +148,6 @@ def remove_spectral_norm(module, name="weight"):
 
     Raises:
         ValueError: no spectral_norm on ``name``."""
-    for k, h in _hooks(module, _SpectralNormHook):
-        if h.name == name:
-            with no_grad():
-                weight = h.compute_weight(module, False)
-            delattr(module, name)
-            del module._parameters[name + "_orig"]
-            del module._buffers[name + "_u"]
-            del module._buffers[name + "_v"]
-            module.register_parameter(name, Parameter(weight.detach()))
-            del module._forward_pre_hooks[k]
-            return module
-    raise ValueError("spectral_norm of '%s' not found in %s" % (name, module))
+    return _remove(module, name, _SpectralNormHook, "spectral_norm",
+                   lambda h: h.compute_weight(module, False), params=("_orig",),
+                   buffers=("_u", "_v"))
