@@ -21,6 +21,8 @@ from .ops.shape import (broadcast_shapes, broadcast_tensors, broadcast_to, cat, 
                         repeat, reshape, roll, split, squeeze, stack, t, transpose, unbind,
                         unflatten, unsqueeze, vstack)
 from .ops.inplace import zero_  # noqa: F401
+from .ops.scaled import add, div, sub  # noqa: F811 (the alpha=/rounding_mode= forms)
+from .ops.elementwise import div as true_divide
 
 round = round_
 clip = clamp
@@ -28,7 +30,6 @@ negative = neg
 multiply = mul
 subtract = sub
 divide = div
-true_divide = div
 absolute = abs
 arcsin, arccos, arctan = asin, acos, atan
 greater, less, greater_equal, less_equal, not_equal = gt, lt, ge, le, ne
@@ -71,7 +72,8 @@ def sort(input, dim=-1, descending=False, stable=False):
     from .ops.reduction import _return_type
     from ._tensor import Tensor, _wrap_dim
     x = input._data
-    if x.ndim == 0:     # a 0-d tensor sorts as itself, index 0
+    if x.ndim == 0:     # a 0-d tensor sorts as itself, index 0 (dim -1 or 0 only)
+        _wrap_dim(dim, 0)
         v, i = sort(input.reshape(1), 0, descending)
         return _return_type("sort")(v.reshape(()), i.reshape(()))
     idx = _argsort(x, _wrap_dim(dim, x.ndim), descending)
@@ -89,7 +91,8 @@ def topk(input, k, dim=-1, largest=True, sorted=True):
     import numpy as np
     from ._tensor import Tensor
     from .ops.indexing import TopkBackward0, _take_along
-    n = input.shape[dim] if input.dim() else 1
+    from ._tensor import _wrap_dim
+    n = input.shape[dim] if input.dim() else (_wrap_dim(dim, 0) + 1)
     if not 0 <= k <= n:
         raise RuntimeError("selected index k out of range: k=%d but dim %d has %d elements. "
                            "Fix: k between 0 and %d (e.g. k=min(k, x.shape[dim]))" % (k, dim, n, n))

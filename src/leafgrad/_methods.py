@@ -13,6 +13,7 @@ from .ops import indexing as I
 from .ops import inplace as IP
 from .ops import linalg as L
 from .ops import reduction as R
+from .ops import scaled as A
 from .ops import shape as S
 
 
@@ -109,22 +110,6 @@ def _neg(self):
                            "are trying to invert a mask, use the `~` or `logical_not()` operator "
                            "instead.")
     return E.neg(self)
-
-
-def _add(a, b, *, alpha=None):
-    return E.add(a, b if alpha is None else E.mul(b, alpha))
-
-
-def _sub(a, b, *, alpha=None):
-    return E.sub(a, b if alpha is None else E.mul(b, alpha))
-
-
-def _div(a, b, *, rounding_mode=None):
-    if rounding_mode == "floor":
-        return E.floor_divide(a, b)
-    if rounding_mode == "trunc":
-        return E.trunc(E.div(a, b)).to(_dtype.result_type(a, b))
-    return E.div(a, b)
 
 
 def _iop(inplace_fn, name, ufunc):
@@ -300,8 +285,8 @@ _METHODS = {
     "__ipow__": _iop(IP.pow_, "**=", np.power),
     "__getitem__": I.getitem, "__setitem__": _setitem,
     # elementwise
-    "add": _add, "sub": _sub, "subtract": _sub, "mul": E.mul, "multiply": E.mul,
-    "div": _div, "divide": _div, "true_divide": E.div, "pow": E.pow, "neg": _neg,
+    "add": A.add, "sub": A.sub, "subtract": A.sub, "mul": E.mul, "multiply": E.mul,
+    "div": A.div, "divide": A.div, "true_divide": E.div, "pow": E.pow, "neg": _neg,
     "negative": _neg, "exp": E.exp, "exp2": E.exp2, "expm1": E.expm1, "log": E.log,
     "log2": E.log2, "log10": E.log10, "log1p": E.log1p, "sqrt": E.sqrt, "rsqrt": E.rsqrt,
     "reciprocal": E.reciprocal, "abs": E.abs, "absolute": E.abs, "sign": E.sign,

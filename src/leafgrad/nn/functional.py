@@ -60,10 +60,24 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
 
 
 def pad(input, pad, mode="constant", value=None):
-    """Pad the last dims: ``pad`` = (left, right, top, bottom, ...) as PyTorch."""
+    """Pad the last dims: ``pad`` = (left, right, top, bottom, ...) as PyTorch; negative
+    values crop.
+
+    Raises:
+        RuntimeError: an odd pad length, more pairs than dims, a crop beyond a dim's size.
+    """
     if mode != "constant":
         raise NotImplementedError("only mode='constant' padding is supported")
+    if len(pad) % 2:
+        raise RuntimeError("Padding length must be divisible by 2: pad holds (before, after) "
+                           "pairs, last dim first. Fix: give an even number of values, e.g. "
+                           "(1, 1) for the last dim.")
     n = len(pad) // 2
+    if n > input.dim():
+        raise RuntimeError(
+            "Padding length should be less than or equal to two times the input dimension but "
+            "got padding length %d and input of dimension %d. Fix: give at most one (before, "
+            "after) pair per dim." % (len(pad), input.dim()))
     widths = [(0, 0)] * (input.dim() - n) + [(pad[2 * i], pad[2 * i + 1]) for i in range(n)][::-1]
     return input.pad_nd(widths, 0.0 if value is None else value)
 

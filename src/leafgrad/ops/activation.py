@@ -79,6 +79,8 @@ def softmax(input, dim=None, _stacklevel=3, dtype=None):
     input, x, d = _prep(input, dim, dtype, "softmax")
     if x.ndim == 0:
         out = np.ones_like(x)
+    elif x.size == 0:   # nothing to normalize (x.max would refuse an empty dim)
+        out = x.copy()
     else:
         with _quiet():
             e = np.exp(x - x.max(axis=d, keepdims=True))
@@ -91,6 +93,8 @@ def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
     input, x, d = _prep(input, dim, dtype, "log_softmax")
     if x.ndim == 0:
         out = np.zeros_like(x)
+    elif x.size == 0:   # nothing to normalize (x.max would refuse an empty dim)
+        out = x.copy()
     else:
         with _quiet():
             s = x - x.max(axis=d, keepdims=True)
@@ -351,7 +355,20 @@ def threshold(input, threshold, value, inplace=False):
 
 
 def glu(input, dim=-1):
-    a, b = input.chunk(2, dim)
+    """First half of ``dim`` times the sigmoid of the second half.
+
+    Raises:
+        RuntimeError: a 0-d input or an odd size along ``dim`` (as PyTorch).
+    """
+    if input.dim() == 0:
+        raise RuntimeError("glu does not support scalars because halving size must be even. "
+                           "Fix: give a tensor whose dim has an even size")
+    n = input.shape[dim]
+    if n % 2:
+        raise RuntimeError("Halving dimension must be even, but dimension %d is size %d. Fix: "
+                           "an even size along dim (glu splits it into two halves)"
+                           % (dim % input.dim(), n))
+    a, b = input.narrow(dim, 0, n // 2), input.narrow(dim, n // 2, n // 2)
     return a * E.sigmoid(b)
 
 

@@ -756,8 +756,8 @@ NanToNumBackward0 = _node("NanToNumBackward0", _nan_to_num_backward)
 
 
 def nan_to_num(input, nan=0.0, posinf=None, neginf=None):
-    """NaN -> ``nan``, +inf -> ``posinf``, -inf -> ``neginf`` (default: the dtype's
-    largest / lowest finite value); integer inputs are returned unchanged (a copy).
+    """NaN -> ``nan`` (None: 0), +inf -> ``posinf``, -inf -> ``neginf`` (default: the
+    dtype's largest / lowest finite value); integer inputs are returned unchanged (a copy).
 
     Gradient: ``g`` where the input is finite, 0 elsewhere (PyTorch's
     derivatives.yaml: ``grad * at::isfinite(self)``).
@@ -765,7 +765,7 @@ def nan_to_num(input, nan=0.0, posinf=None, neginf=None):
     x = input._data
     if x.dtype.kind != "f":
         return record(NanToNumBackward0, x.copy(), (input,), saved=(input,))
-    out = np.nan_to_num(x, nan=nan, posinf=posinf, neginf=neginf)
+    out = np.nan_to_num(x, nan=0.0 if nan is None else nan, posinf=posinf, neginf=neginf)
     return record(NanToNumBackward0, out, (input,), saved=(input,))
 
 

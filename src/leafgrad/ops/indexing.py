@@ -8,6 +8,7 @@ the gather again, so second derivatives work.
 """
 import numpy as np
 
+from .. import _errors
 from .._tensor import Tensor, _wrap_dim
 from ..autograd.graph import Node
 from ._dispatch import mark_view, record
@@ -94,6 +95,8 @@ def setitem(input, key, value):
 
 def _index_select_backward(ctx, g):
     shape, dim, idx = ctx.args
+    if dim is None:     # a 0-d input: its one element, picked len(idx) times
+        return (g.sum(),)
     key = (slice(None),) * dim + (idx,)
     return (index_put_zeros(g, shape, key),)
 
@@ -110,9 +113,23 @@ def index_select(input, dim, index):
     x = input._data
     d = _wrap_dim(dim, x.ndim)
     idx = index._data if isinstance(index, Tensor) else np.asarray(index)
+    if idx.dtype.kind not in "iu" or idx.dtype.itemsize < 4:
+        raise RuntimeError("index_select(): Expected dtype int32 or int64 for index. Fix: "
+                           "index.long()")
+    if idx.ndim > 1:
+        raise IndexError("index_select(): Index is supposed to be a vector (got %d dims). Fix: "
+                         "index.flatten(), or x[idx] for an index of any shape" % idx.ndim)
     idx = idx.reshape(-1)
-    if idx.size and (idx.max() >= x.shape[d] or idx.min() < -x.shape[d]):
-        raise IndexError("index out of range in self")
+    n = x.shape[d] if x.ndim else 1
+    if idx.size and not n and x.ndim > 1:
+        raise RuntimeError("index_select(): self indexing axis dim should be positive: dim %d "
+                           "has size 0, so no index can pick from it. Fix: an empty index, or "
+                           "check the tensor's shape" % d)
+    if idx.size and (idx.max() >= n or idx.min() < 0):
+        raise IndexError("index out of range in self: index_select takes indices in [0, %d) "
+                         "(no negative ones). Fix: idx %% %d, or clamp the indices" % (n, n))
+    if x.ndim == 0:
+        return record(IndexSelectBackward0, x.copy(), (input,), args=(x.shape, None, idx))
     out = np.take(x, idx, axis=d)
     return record(IndexSelectBackward0, out, (input,), args=(x.shape, d, idx))
 
@@ -140,6 +157,8 @@ def gather(input, dim, index, *, sparse_grad=False):
     x = input._data
     d = _wrap_dim(dim, x.ndim)
     idx = index._data
+    if x.ndim == 0 and idx.ndim == 0:   # the one element (index 0), through a 1-d gather
+        return gather(input.reshape(1), 0, index.reshape(1)).reshape(())
     if idx.ndim != x.ndim:
         raise RuntimeError("Index tensor must have the same number of dimensions as input tensor")
     if idx.size and (idx.max() >= x.shape[d] or idx.min() < 0):
@@ -400,6 +419,10 @@ def masked_fill(input, mask, value):
     x = input._data
     vt = value if isinstance(value, Tensor) else None
     v = value._data if vt is not None else value
+    try:
+        np.broadcast_shapes(m.shape, x.shape)
+    except ValueError:
+        raise _errors.broadcast(x.shape, m.shape) from None
     out = np.where(m, np.asarray(v, dtype=x.dtype), x)
     if out.shape != x.shape:
         raise RuntimeError("The size of the mask %s must be broadcastable to the input %s"
@@ -442,11 +465,22 @@ TrilBackward0 = _node("TrilBackward0", _tril_backward)
 TriuBackward0 = _node("TriuBackward0", _tril_backward)
 
 
+def _check_matrix(input, name):
+    if input._data.ndim < 2:
+        raise RuntimeError("%s: input tensor must have at least 2 dimensions (got %d). Fix: "
+                           "reshape it to a matrix first (x.reshape(1, -1)), or build one with "
+                           "torch.diag(x)" % (name, input._data.ndim))
+
+
 def tril(input, diagonal=0):
+    """The lower triangle of the last two dims (others zeroed). Raises RuntimeError below 2-D."""
+    _check_matrix(input, "tril")
     return record(TrilBackward0, np.tril(input._data, diagonal), (input,), args=(diagonal, False))
 
 
 def triu(input, diagonal=0):
+    """The upper triangle of the last two dims (others zeroed). Raises RuntimeError below 2-D."""
+    _check_matrix(input, "triu")
     return record(TriuBackward0, np.triu(input._data, diagonal), (input,), args=(diagonal, True))
 
 

@@ -182,6 +182,16 @@ def bmm(input, mat2):
 
 
 def outer(input, vec2):
+    """The outer product of two 1-D tensors, (n,) x (m,) -> (n, m).
+
+    Raises:
+        RuntimeError: an argument that is not 1-D (as PyTorch).
+    """
+    for name, t in (("self", input), ("vec2", vec2)):
+        if t.dim() != 1:
+            raise RuntimeError("outer: Expected 1-D argument %s, but got %d-D. Fix: flatten it "
+                               "first, or use torch.einsum / broadcasting for higher dims"
+                               % (name, t.dim()))
     return input.unsqueeze(-1) * vec2
 
 

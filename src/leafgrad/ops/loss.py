@@ -482,8 +482,8 @@ def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_
         loss = E.exp(target) * (target - input)
     else:
         loss = E.where(target > 0, target * (E.log(E.where(target > 0, target, 1.0)) - input), 0.0)
-    if reduction == "batchmean":
-        return loss.sum() / input.shape[0]
+    if reduction == "batchmean":     # a 0-d input is its own batch (PyTorch: sum)
+        return loss.sum() / input.shape[0] if input.dim() else loss.sum()
     return _reduce(loss, reduction)
 
 

@@ -274,6 +274,12 @@ def min(input, dim=None, keepdim=False, *, out=None):
 def _amext(input, dim, keepdim, np_red, cls):
     x = input._data
     dims = _dims(dim if dim != () else None, x.ndim)
+    if x.size == 0:     # PyTorch's errors, not NumPy's "zero-size array" ValueError
+        name = "amax" if np_red is np.max else "amin"
+        if dim in ((), None):
+            _empty_check(x, name)
+        for d in dims if x.ndim else ():
+            _empty_check(x, name, d)
     out = np_red(x, axis=dims, keepdims=keepdim) if x.ndim else x.copy()
     return record(cls, out, (input,), saved=(input,), save_result=True,
                   args=(x.shape, dims, keepdim))
@@ -303,6 +309,7 @@ def _arg(input, dim, keepdim, f, name):
     d = _wrap_dim(dim, x.ndim)
     if x.ndim == 0:
         return Tensor._make_plain(np.zeros((), np.int64))
+    _empty_check(x, name, d)
     return Tensor._make_plain(np.asarray(f(x, axis=d, keepdims=keepdim), dtype=np.int64))
 
 

@@ -8,6 +8,8 @@ import warnings
 
 import numpy as np
 
+from .._dtype import result_type
+
 from .._tensor import Tensor, _wrap_dim
 from ..autograd.graph import Node
 from .._quiet import quiet as _quiet
@@ -100,6 +102,7 @@ def flatten(input, start_dim=0, end_dim=-1):
     """Merge dims start_dim..end_dim into one (a view when possible)."""
     x = input._data
     if x.ndim == 0:
+        _wrap_dim(start_dim, 0), _wrap_dim(end_dim, 0)     # -1 and 0 only, as PyTorch
         return reshape(input, 1)
     s, e = _wrap_dim(start_dim, x.ndim), _wrap_dim(end_dim, x.ndim)
     if s > e:
@@ -146,9 +149,9 @@ TBackward0.np_backward = _t_np
 def transpose(input, dim0, dim1):
     """Swap two dims (a view)."""
     x = input._data
+    d0, d1 = _wrap_dim(dim0, x.ndim), _wrap_dim(dim1, x.ndim)    # a 0-d tensor takes -1 and 0
     if x.ndim == 0:
         return _as_view(record(TransposeBackward0, x, (input,), args=(0, 0)), input)
-    d0, d1 = _wrap_dim(dim0, x.ndim), _wrap_dim(dim1, x.ndim)
     return _as_view(record(TransposeBackward0, np.swapaxes(x, d0, d1), (input,), args=(d0, d1)),
                     input)
 
@@ -376,10 +379,18 @@ def cat(tensors, dim=0):
     tensors = [to_tensor(t) for t in tensors]
     if not tensors:
         raise RuntimeError("torch.cat(): expected a non-empty list of Tensors")
+    for i, t in enumerate(tensors):
+        if t._data.ndim == 0:
+            raise RuntimeError("zero-dimensional tensor (at position %d) cannot be "
+                               "concatenated. Fix: torch.stack for 0-d tensors, or "
+                               "t.reshape(1) first" % i)
+    # PyTorch's legacy rule: 1-d empty tensors are skipped (any dim is then accepted)
     nonempty = [t for t in tensors if not (t._data.ndim == 1 and t._data.size == 0)]
+    if not nonempty:
+        return record(CatBackward0, np.zeros(0, result_type(*tensors).np), tuple(tensors),
+                      args=(0, [0] * len(tensors)))
     ref = nonempty[0] if nonempty else tensors[0]
     d = _wrap_dim(dim, ref._data.ndim)
-    from .._dtype import result_type
     npd = result_type(*tensors).np
     try:
         out = np.concatenate([t._data.astype(npd, copy=False) for t in nonempty or tensors], axis=d)
@@ -422,11 +433,14 @@ def stack(tensors, dim=0):
 
 
 def hstack(tensors):
-    return cat(tensors, 0 if tensors[0].dim() == 1 else 1)
+    """Concatenate along dim 1 (dim 0 for 1-d tensors), after PyTorch's atleast_1d."""
+    tensors = [t.reshape(1) if t.dim() == 0 else t for t in tensors]
+    return cat(tensors, 0 if tensors and tensors[0].dim() == 1 else 1)
 
 
 def vstack(tensors):
-    return cat([t.reshape(1, -1) if t.dim() == 1 else t for t in tensors], 0)
+    """Concatenate along dim 0 after PyTorch's atleast_2d (0-d and 1-d become rows)."""
+    return cat([t.reshape(1, -1) if t.dim() < 2 else t for t in tensors], 0)
 
 
 def _split_backward(ctx, *grads):
@@ -464,6 +478,7 @@ def _multi(cls, outs, input, dim):
 def split(input, split_size_or_sections, dim=0):
     """Split into chunks of a size (last may be smaller) or of given sizes; views."""
     x = input._data
+    _no_0d(x, "split expects at least a 1-dimensional tensor")
     d = _wrap_dim(dim, x.ndim)
     n = x.shape[d]
     cls = SplitBackward0
@@ -483,7 +498,14 @@ def split(input, split_size_or_sections, dim=0):
     return _multi(cls, outs, input, d)
 
 
+def _no_0d(x, msg):
+    if x.ndim == 0:
+        raise RuntimeError("%s: a 0-d tensor has no dim to take parts of. Fix: x.reshape(1) "
+                           "first, or use the tensor itself" % msg)
+
+
 def chunk(input, chunks, dim=0):
+    _no_0d(input._data, "chunk expects at least a 1-dimensional tensor")
     n = input._data.shape[_wrap_dim(dim, input._data.ndim)]
     size = -(-n // chunks) if n else 1
     return split(input, max(size, 1), dim)
@@ -584,6 +606,7 @@ def diagonal(input, offset=0, dim1=0, dim2=1):
 def narrow(input, dim, start, length):
     """The slice [start, start+length) of ``dim`` (a view)."""
     x = input._data
+    _no_0d(x, "narrow() cannot be applied to a 0-dim tensor.")
     d = _wrap_dim(dim, x.ndim)
     if start < 0:
         start += x.shape[d]
@@ -595,19 +618,34 @@ def narrow(input, dim, start, length):
 
 
 def _pad_backward(ctx, g):
-    pad = ctx.args
-    idx = tuple(slice(lo, g.shape[i] - hi) for i, (lo, hi) in enumerate(pad))
-    return (g[idx],)
+    # PyTorch's constant_pad_nd_backward: the same pad, negated (crops what was added,
+    # puts zeros back where the forward cropped)
+    return (pad_nd(g, tuple((-lo, -hi) for lo, hi in ctx.args)),)
 
 
 ConstantPadNdBackward0 = _node("ConstantPadNdBackward0", _pad_backward)
 
 
 def pad_nd(input, pad_width, value=0.0):
-    """Pad with a constant; ``pad_width`` is NumPy's per-dim (before, after)."""
-    return record(ConstantPadNdBackward0,
-                  np.pad(input._data, pad_width, constant_values=value), (input,),
-                  args=tuple(pad_width))
+    """Pad with a constant; ``pad_width`` is NumPy's per-dim (before, after); a negative
+    width crops (as PyTorch's constant_pad_nd).
+
+    Raises:
+        RuntimeError: where cropping leaves a negative size.
+    """
+    x = input._data
+    pad_width = tuple((int(lo), int(hi)) for lo, hi in pad_width)
+    for i, (lo, hi) in enumerate(pad_width):
+        if x.shape[i] + min(lo, 0) + min(hi, 0) < 0 or x.shape[i] + lo + hi < 0:
+            raise RuntimeError(
+                "The input size %d, plus negative padding %d and %d resulted in a negative "
+                "output size, which is invalid. Check dimension %d of your input. Fix: crop "
+                "at most the dim's size." % (x.shape[i], lo, hi, i))
+    if any(lo < 0 or hi < 0 for lo, hi in pad_width):
+        x = x[tuple(slice(max(-lo, 0), x.shape[i] - max(-hi, 0))
+                    for i, (lo, hi) in enumerate(pad_width))]
+    out = np.pad(x, [(max(lo, 0), max(hi, 0)) for lo, hi in pad_width], constant_values=value)
+    return record(ConstantPadNdBackward0, out, (input,), args=pad_width)
 
 
 def _flip_backward(ctx, g):
@@ -659,6 +697,8 @@ def movedim(input, source, destination):
     dims = list(range(x.ndim))
     src = [_wrap_dim(s, x.ndim) for s in src]
     dst = [_wrap_dim(d, x.ndim) for d in dst]
+    if x.ndim == 0:     # dims -1/0 of a 0-d tensor: nothing moves
+        return permute(input, ())
     rest = [d for d in dims if d not in src]
     out = [None] * x.ndim
     for s, d in zip(src, dst):
@@ -680,6 +720,8 @@ def roll(input, shifts, dims=None):
     """Shift elements along ``dims`` (around the flattened tensor when ``dims`` is None)."""
     shifts = (shifts,) if isinstance(shifts, int) else tuple(shifts)
     x = input._data
+    if x.size == 0 and x.ndim:      # PyTorch returns a copy of an empty tensor unchecked
+        return record(RollBackward0, x.copy(), (input,), args=(shifts, None))
     if dims is None:
         if len(shifts) != 1:
             raise RuntimeError("shifts and dimensions must align. shifts: %d, dims:0"
@@ -690,8 +732,12 @@ def roll(input, shifts, dims=None):
         if len(shifts) != len(dims):
             raise RuntimeError("shifts and dimensions must align. shifts: %d, dims:%d"
                                % (len(shifts), len(dims)))
+        if x.ndim == 0:
+            raise IndexError("Dimension specified as %d but tensor has no dimensions: a 0-d "
+                             "tensor has no dim to roll along. Fix: torch.roll(x, shift) "
+                             "without dims, or roll a tensor with dims" % dims[0])
         dims = tuple(_wrap_dim(d, x.ndim) for d in dims)
-        out = np.roll(x, shifts, axis=dims) if x.ndim else x.copy()
+        out = np.roll(x, shifts, axis=dims)
     return record(RollBackward0, out, (input,), args=(shifts, dims))
 
 
@@ -753,6 +799,8 @@ def tile(input, dims):
     nd = input._data.ndim
     if len(dims) < nd:
         dims = (1,) * (nd - len(dims)) + tuple(dims)
+    if not dims:        # a 0-d tensor tiled by (): itself, copied
+        return repeat(input.reshape(1), 1).reshape(())
     return repeat(input, *dims)
 
 
@@ -770,7 +818,12 @@ def repeat_interleave(input, repeats, dim=None, *, output_size=None):
         input = reshape(input, -1)
         dim = 0
     x = input._data
-    d = _wrap_dim(dim, x.ndim) if x.ndim else 0
+    if x.ndim == 0:
+        # PyTorch reads a dim of a 0-d tensor against its 1-d flattening plus one
+        raise IndexError("Dimension out of range (expected to be in range of [-1, 0], but got "
+                         "%d): a 0-d tensor takes repeat_interleave without dim. Fix: drop "
+                         "dim=" % (1 if dim in (0, -1) else dim))
+    d = _wrap_dim(dim, x.ndim)
     if x.ndim == 0:
         input = reshape(input, 1)
         x = input._data
