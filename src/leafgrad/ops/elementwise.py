@@ -15,6 +15,7 @@ from .. import _dtype
 from .._tensor import Tensor
 from ..autograd.graph import Node
 from ._dispatch import binary_operands, broadcast_error, record
+from ._select import select
 from .pointwise import where
 
 from .._quiet import quiet as _quiet
@@ -196,10 +197,12 @@ sigmoid = _unary(_sigmoid_np, "SigmoidBackward0", lambda g, x, r: sigmoid_backwa
                  quiet=True,
                  doc="Logistic sigmoid 1/(1+exp(-x)), stable for large |x|. d/dx = s(1-s).")
 # the result is >= 0 or nan, so "result <= 0" is "result != 0" (one pass less)
-relu = _unary_np(lambda x: np.maximum(x, 0), "ReluBackward0", lambda g, x, r: g * (r != 0),
+relu = _unary_np(lambda x: np.maximum(x, 0), "ReluBackward0",
+              lambda g, x, r: select(r != 0, g, deps=(r,), name="ThresholdBackwardBackward0"),
               save="result", floating=False,
               doc="max(x, 0) (nan stays nan). d/dx = 0 where the result is <= 0, else 1, so 1 "
-                  "at nan (PyTorch's threshold_backward).")
+                  "at nan (PyTorch's threshold_backward: it selects, so an inf upstream "
+                  "gradient gives 0 where x < 0).")
 square = _unary_np(np.square, "PowBackward0", lambda g, x, r: g * 2 * x, floating=False,
                 doc="x**2. d/dx = 2x.")
 
@@ -440,17 +443,22 @@ remainder = _binary(_int_div_check(np.remainder), "RemainderBackward0", lambda g
 def _pow_db(g, a, b):
     # d/db a^b = a^b ln a; PyTorch gives 0 where a == 0 instead of nan
     if not isinstance(a, Tensor):
-        return g * 0 if a == 0 else g * (a ** b) * math.log(a)
-    return where(a == 0, 0.0, g * (a ** b) * a.log())
+        # PyTorch's pow_backward_exponent with a number base: grad * where(b >= 0, 0,
+        # result * log(0)) at base 0 (multiplied, as there), else grad * result * log(a),
+        # nan for a negative base (math.log would raise)
+        if a == 0:
+            return g * where(b >= 0, 0.0, (a ** b) * -math.inf)
+        return g * (a ** b) * float(np.log(np.float64(a)))
+    return g * where((a == 0) & (b >= 0), 0.0, (a ** b) * a.log())   # multiplied, as PyTorch
 
 
 def _pow_da(g, a, b):
     # d/da a^b = b a^(b-1); PyTorch gives 0 where b == 0 (even at a == 0)
     if not isinstance(b, Tensor):
-        if b == 0:
-            return g * 0
+        if b == 0:      # zeros_like(self), whatever g holds (PyTorch's pow_backward)
+            return select(False, g)
         return g * b * a ** (b - 1)
-    return where(b == 0, 0.0, g * b * a ** (b - 1))
+    return select(b != 0, g * b * a ** (b - 1))
 
 
 def _np_pow(a, b):

@@ -7,6 +7,7 @@ from .. import _dtype, _scalars
 from .._tensor import Tensor
 from ..autograd.graph import Node
 from ._dispatch import binary_operands, broadcast_error, record, to_tensor
+from ._select import select
 
 from .._quiet import quiet as _quiet
 
@@ -19,20 +20,21 @@ def _node(name, backward, saves=True, **extra):
 def _where_backward(ctx, g):
     (cond,) = ctx.args
     na, nb = ctx.needs_input_grad
-    zero = g * 0
-    return (where(cond, g, zero) if na else None), (where(cond, zero, g) if nb else None)
+    return (select(cond, g) if na else None), (select(~cond, g) if nb else None)
 
 
-WhereBackward0 = _node("WhereBackward0", _where_backward, saves=False)
+WhereBackward0 = _node("WhereBackward0", _where_backward, saves=False,
+                       np_backward=_where_backward)   # select() takes ndarrays too
 
 
 def where(condition, input=None, other=None):
     """``condition ? input : other`` elementwise, with broadcasting.
 
     The gradient goes to ``input`` where the condition holds and to
-    ``other`` elsewhere; a NaN gradient in the unselected branch still
-    multiplies by zero to NaN (as in PyTorch). ``where(cond)`` alone is
-    ``nonzero(as_tuple=True)``.
+    ``other`` elsewhere, exactly 0 to the other side even for an inf/nan
+    gradient (PyTorch's ``where(cond, grad, 0)``). A NaN that the unselected
+    branch's own backward makes (sqrt of a negative, ...) still reaches its
+    input, as in PyTorch. ``where(cond)`` alone is ``nonzero(as_tuple=True)``.
     """
     cond = condition._data if isinstance(condition, Tensor) else np.asarray(condition)
     if input is None and other is None:
@@ -43,7 +45,7 @@ def where(condition, input=None, other=None):
         out = np.where(cond, xa, xb)
     except ValueError:
         raise broadcast_error(cond, np.broadcast(np.asarray(xa), np.asarray(xb))) from None
-    return record(WhereBackward0, out, (ta, tb), args=(Tensor._make_plain(np.asarray(cond)),))
+    return record(WhereBackward0, out, (ta, tb), args=(np.asarray(cond, bool),))
 
 
 def _clamp_backward(ctx, g):
@@ -54,10 +56,10 @@ def _clamp_backward(ctx, g):
         mask &= x._data >= lo
     if hi is not None:
         mask &= x._data <= hi
-    return (g * Tensor._make_plain(mask),)
+    return (select(mask, g),)
 
 
-ClampBackward1 = _node("ClampBackward1", _clamp_backward)
+ClampBackward1 = _node("ClampBackward1", _clamp_backward, np_backward=_clamp_backward)
 
 
 def _clamp_tensors_backward(ctx, g):
@@ -68,17 +70,17 @@ def _clamp_tensors_backward(ctx, g):
     gx = glo = ghi = None
     if lo is not None and hi is not None:
         if nx:
-            gx = where((x >= lo) & (x <= hi), g, 0.0)
+            gx = select((x >= lo) & (x <= hi), g)
         if nlo:
-            glo = where((x < lo) & (lo < hi), g, 0.0)
+            glo = select((x < lo) & (lo < hi), g)
         if nhi:
-            ghi = where((x > hi) | (hi < lo), g, 0.0)
+            ghi = select((x > hi) | (hi < lo), g)
     elif lo is not None:
-        gx = where(x >= lo, g, 0.0) if nx else None
-        glo = where(x < lo, g, 0.0) if nlo else None
+        gx = select(x >= lo, g) if nx else None
+        glo = select(x < lo, g) if nlo else None
     else:
-        gx = where(x <= hi, g, 0.0) if nx else None
-        ghi = where(x > hi, g, 0.0) if nhi else None
+        gx = select(x <= hi, g) if nx else None
+        ghi = select(x > hi, g) if nhi else None
     return gx, glo, ghi
 
 
