@@ -216,6 +216,20 @@ class Identity(BasePruningMethod):
         return super().apply(module, name)
 
 
+def _unstructured_mask(amount, t, default_mask, score, largest):
+    """``default_mask`` with the ``amount`` entries of largest (or smallest) ``score(t)``
+    set to 0."""
+    size = t.numel()
+    _validate_amount_vs_size(amount, size)
+    k = _n_to_prune(amount, size)
+    mask = default_mask.clone()
+    if k != 0:
+        top = _F.topk(score(t).reshape(-1), k=k, largest=largest)
+        flat = mask.reshape(-1)
+        flat[top.indices] = 0
+    return mask
+
+
 class RandomUnstructured(BasePruningMethod):
     """Prune ``amount`` entries chosen at random (the largest of ``rand_like`` scores)."""
     PRUNING_TYPE = "unstructured"
@@ -225,16 +239,7 @@ class RandomUnstructured(BasePruningMethod):
         self.amount = amount
 
     def compute_mask(self, t, default_mask):
-        size = t.numel()
-        _validate_amount_vs_size(self.amount, size)
-        k = _n_to_prune(self.amount, size)
-        mask = default_mask.clone()
-        if k != 0:
-            prob = _creation.rand_like(t)
-            top = _F.topk(prob.reshape(-1), k=k)
-            flat = mask.reshape(-1)
-            flat[top.indices] = 0
-        return mask
+        return _unstructured_mask(self.amount, t, default_mask, _creation.rand_like, True)
 
     @classmethod
     def apply(cls, module, name, amount):
@@ -250,15 +255,7 @@ class L1Unstructured(BasePruningMethod):
         self.amount = amount
 
     def compute_mask(self, t, default_mask):
-        size = t.numel()
-        _validate_amount_vs_size(self.amount, size)
-        k = _n_to_prune(self.amount, size)
-        mask = default_mask.clone()
-        if k != 0:
-            top = _F.topk(t.abs().reshape(-1), k=k, largest=False)
-            flat = mask.reshape(-1)
-            flat[top.indices] = 0
-        return mask
+        return _unstructured_mask(self.amount, t, default_mask, lambda x: x.abs(), False)
 
     @classmethod
     def apply(cls, module, name, amount, importance_scores=None):
