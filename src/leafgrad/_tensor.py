@@ -4,7 +4,7 @@ A tensor is a *leaf* when no recorded op made it (``grad_fn is None``); a
 leaf with ``requires_grad=True`` receives its gradient in ``.grad``. A tensor
 made by an op on inputs that require grad has a ``grad_fn``: the graph node
 whose backward turns the gradient of this tensor into gradients of the
-inputs. ``_version`` is the version counter (kept in ``_vlist``, a one-element list shared with
+inputs. ``_version`` is the version counter (``_vc``: None or a one-element list shared with
 views), bumped by every in-place change; saved tensors check it at backward.
 
 Ops live in ``leafgrad.ops``; the methods are bound to the class in
@@ -180,21 +180,12 @@ class Tensor:
     def output_nr(self):
         return self._output_nr
 
-    @property
-    def _vlist(self):
-        """The version counter: a one-element list, shared with views, bumped by
-        every in-place change. Created on first use: most tensors are never
-        viewed or changed in place, and one list less per tensor is one object
-        less for the garbage collector to walk on deep graphs."""
-        v = self._vc
-        if v is None:
-            v = self._vc = [0]
-        return v
-
-    @_vlist.setter
-    def _vlist(self, v):
-        self._vc = v
-
+    # -- version counter (the one representation) ---------------------------
+    # ``_vc`` is None (version 0, no counter yet: most tensors are never viewed
+    # or changed in place, and one list less per tensor is one object less for
+    # the garbage collector on deep graphs) or a one-element list shared with
+    # every view of the same memory. Read it with ``_version``, change it with
+    # ``_bump_version()``, share it with ``_share_version(other)``.
     @property
     def _version(self):
         """How many in-place changes this tensor (or a view of it) has had (an int,
@@ -202,9 +193,27 @@ class Tensor:
         v = self._vc
         return 0 if v is None else v[0]
 
-    @property
-    def _version_value(self):
-        return self._vlist[0]
+    def _version_counter(self):
+        """The shared counter list (created at version 0 on first use)."""
+        v = self._vc
+        if v is None:
+            v = self._vc = [0]
+        return v
+
+    def _bump_version(self):
+        """Record one in-place change (seen by this tensor and all its views)."""
+        v = self._vc
+        if v is None:
+            self._vc = [1]
+        else:
+            v[0] += 1
+
+    def _share_version(self, other):
+        """Make this tensor share ``other``'s counter (a view, a detached alias)."""
+        v = other._vc
+        if v is None:
+            v = other._vc = [0]
+        self._vc = v
 
     @property
     def grad(self):
@@ -315,7 +324,7 @@ class Tensor:
     def detach(self):
         """A new tensor sharing data (and version counter), out of the graph."""
         t = Tensor._make_plain(self._data)
-        t._vlist = self._vlist
+        t._share_version(self)
         if type(self) is InferenceTensor:
             t.__class__ = InferenceTensor
         return t

@@ -158,7 +158,7 @@ def _accumulate(node, grad, create_graph, run_hooks=True):
         oa = old._data
         if oa.flags.writeable and oa.shape == grad._data.shape:
             np.add(oa, grad._data, out=oa, casting="unsafe")
-            old._vlist[0] += 1
+            old._bump_version()
         else:
             old._data = oa + grad._data
     post = var._post_hooks
@@ -185,7 +185,7 @@ def _accumulate_array(var, arr):
     oa = old._data
     if oa.flags.writeable and oa.shape == arr.shape:
         np.add(oa, arr, out=oa, casting="unsafe")
-        old._vlist[0] += 1
+        old._bump_version()
     else:
         old._data = oa + arr
     return True

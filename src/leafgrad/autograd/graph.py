@@ -98,7 +98,7 @@ class Node:
     # -- saved tensors -------------------------------------------------------
     def save_for_backward(self, *tensors):
         self._saved = tensors
-        self._saved_versions = tuple(t._vlist[0] if hasattr(t, "_vlist") else None for t in tensors)
+        self._saved_versions = tuple(t._version if hasattr(t, "_vc") else None for t in tensors)
 
     @property
     def saved_tensors(self):
@@ -115,7 +115,7 @@ class Node:
                 if (0 if vc is None else vc[0]) != v:
                     fn = t._grad_fn
                     raise _errors.saved_modified(
-                        t.shape, self.name(), v, t._vlist[0], _type_name(t),
+                        t.shape, self.name(), v, t._version, _type_name(t),
                         None if fn is None else (t._output_nr, type(fn).__name__))
         return saved
 

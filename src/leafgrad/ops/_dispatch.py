@@ -52,7 +52,7 @@ def mark_view(res, base, multi=None):
     """Make ``res`` a view of ``base``: same memory, same version counter; remember the
     version its grad_fn is valid at (an in-place op on the base or on another view
     makes it stale: see ``inplace._refresh_view``)."""
-    res._vlist = base._vlist
+    res._share_version(base)
     root = base if base._base is None else base._base
     res._base = root
     res._vmeta = [res._vc[0], not mode.enabled, root._grad_fn, multi]
@@ -215,7 +215,7 @@ def record_multi(cls, outs, inputs, saved=None, args=None, differentiable=None):
     node._out = None
     node._saved = saved
     if saved is not None:
-        node._saved_versions = tuple((t._vlist[0] if type(t) is not InferenceTensor
+        node._saved_versions = tuple((t._version if type(t) is not InferenceTensor
                                       else _refuse_inference())
                                      if isinstance(t, Tensor) else None for t in saved)
     res = []

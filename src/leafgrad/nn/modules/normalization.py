@@ -221,7 +221,7 @@ class _BatchNorm(Module):
             for buf, v in ((self.running_mean, 0), (self.running_var, 1),
                            (self.num_batches_tracked, 0)):
                 buf._data[...] = v
-                buf._vlist[0] += 1
+                buf._bump_version()
 
     def reset_parameters(self):
         self.reset_running_stats()
@@ -240,7 +240,7 @@ class _BatchNorm(Module):
         factor = 0.0 if self.momentum is None else self.momentum
         if self.training and self.track_running_stats and self.num_batches_tracked is not None:
             self.num_batches_tracked._data[...] += 1
-            self.num_batches_tracked._vlist[0] += 1
+            self.num_batches_tracked._bump_version()
             if self.momentum is None:
                 factor = 1.0 / float(self.num_batches_tracked._data)
         use_batch = self.training or (self.running_mean is None and self.running_var is None)
@@ -394,11 +394,11 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
         if running_mean is not None:
             rm = running_mean._data
             rm[...] = (1 - momentum) * rm + momentum * mean._data.reshape(c)
-            running_mean._vlist[0] += 1
+            running_mean._bump_version()
         if running_var is not None:
             rv = running_var._data
             rv[...] = (1 - momentum) * rv + momentum * (var._data.reshape(c) * (n / (n - 1)))
-            running_var._vlist[0] += 1
+            running_var._bump_version()
     else:
         out = (input - running_mean.reshape(bshape)) * (running_var.reshape(bshape) + eps).rsqrt()
     if weight is not None:
