@@ -18,7 +18,8 @@ import numpy as np
 from . import _dtype, _errors
 from ._dtype import _FROM_NP
 from .autograd.grad_mode import mode
-from .autograd.graph import AccumulateGrad
+from .autograd import graph
+from .autograd.graph import AccumulateGrad, RemovableHandle
 
 __all__ = ["Tensor", "Size"]
 
@@ -274,7 +275,6 @@ class Tensor:
         Raises:
             RuntimeError: on a tensor that does not require grad.
         """
-        from .autograd.graph import RemovableHandle
         if self._base is not None:
             _sync_view(self)
         if not self._requires_grad:
@@ -288,7 +288,6 @@ class Tensor:
 
     def register_post_accumulate_grad_hook(self, hook):
         """Register ``hook(tensor)``, run after ``.grad`` of this leaf was updated."""
-        from .autograd.graph import RemovableHandle
         if self._grad_fn is not None:
             raise RuntimeError("post accumulate grad hooks cannot be registered on non-leaf tensors")
         if self._post_hooks is None:
@@ -553,12 +552,5 @@ def _wrap_dim(dim, ndim):
 
 
 
-def _bind_autograd():
-    # autograd's modules need the class but cannot import this module at load
-    # time (it imports them); a per-call import would cost ~3 us per backward
-    from . import autograd
-    from .autograd import engine, graph
-    autograd.Tensor = engine.Tensor = graph.Tensor = Tensor
-
-
-_bind_autograd()
+# Node.result builds Tensors; the graph sits below this module and is told the class here
+graph.use_tensor_class(Tensor)

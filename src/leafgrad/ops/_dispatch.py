@@ -12,7 +12,9 @@ from .. import _dtype, _errors, _scalars
 from .._dtype import _FROM_NP, result_type
 from .._tensor import InferenceTensor, Tensor
 from .._tensor import _sync_view as _sync
+from ..autograd.anomaly_mode import record_hook as _anomaly_hook
 from ..autograd.grad_mode import mode
+from ..autograd.graph import next_seq as _next_seq
 
 _ndarray = np.ndarray
 _asarray = np.asarray
@@ -147,6 +149,7 @@ def record(cls, out, inputs, saved=None, save_result=False, args=None):
         node._metas = tuple(metas)
     node._released = False
     node._extra = None
+    node._seq = _next_seq()
     node.args = args
     if saved is not None:
         node._saved = saved
@@ -187,8 +190,6 @@ def record(cls, out, inputs, saved=None, save_result=False, args=None):
     return res
 
 
-_anomaly_hook = [None]
-
 
 def record_multi(cls, outs, inputs, saved=None, args=None, differentiable=None):
     """Like ``record`` for an op with several outputs (``max(dim)``, ``unbind``).
@@ -207,6 +208,7 @@ def record_multi(cls, outs, inputs, saved=None, args=None, differentiable=None):
     node = _new(cls)
     node._released = False
     node._extra = None
+    node._seq = _next_seq()
     node.next_functions = tuple((None, 0) if t is None or not t._requires_grad else _edge(t)
                                 for t in inputs)
     node.needs_input_grad = tuple(t is not None and t._requires_grad for t in inputs)
