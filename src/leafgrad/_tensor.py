@@ -29,8 +29,17 @@ _new = object.__new__
 def _sync_view(t):
     """A view whose base was changed in place elsewhere gets its grad_fn regenerated."""
     if t._vmeta[0] != t._vc[0]:
-        from .ops.inplace import _refresh_view
-        _refresh_view(t)
+        _view_refresher[0](t)
+
+
+# Regenerating a view's grad_fn is an op (ops/inplace.py, a layer above this one);
+# it hands its function in through ``use_view_refresher`` when it is imported.
+_view_refresher = [None]
+
+
+def use_view_refresher(fn):
+    """Set the function that regenerates a stale view's grad_fn (ops/inplace calls it)."""
+    _view_refresher[0] = fn
 
 
 class Size(tuple):
@@ -107,25 +116,9 @@ class Tensor:
         return _new(cls)
 
     def __init__(self, *args, dtype=None, requires_grad=False, device=None):
-        # legacy constructor: Tensor(2, 3) is a 2x3 tensor, Tensor([1, 2]) is float32
-        from ._creation import _as_array
-        if dtype is None:
-            dtype = _dtype.get_default_dtype()
-        if args and all(isinstance(a, int) and not isinstance(a, bool) for a in args):
-            arr = np.zeros(args, dtype=dtype.np)
-        elif len(args) == 1 and isinstance(args[0], Size):
-            arr = np.zeros(tuple(args[0]), dtype=dtype.np)
-        else:
-            arr = _as_array(args[0] if args else [], dtype)
-        self._data = arr
-        self._requires_grad = False
-        self._grad = self._grad_fn = self._acc = self._hooks = self._post_hooks = None
-        self._base = None
-        self._output_nr = 0
-        self._vc = None
-        self._retains_grad = False
-        if requires_grad:
-            self.requires_grad_(True)
+        # the legacy constructor (Tensor(2, 3), Tensor([1, 2])) converts Python
+        # data, which _creation knows how to do: it binds the real one there
+        raise RuntimeError("leafgrad._creation was not imported")
 
     def _make_like(self, arr):
         return Tensor._make_plain(arr)
@@ -362,8 +355,7 @@ class Tensor:
 
     @property
     def device(self):
-        from ._creation import device
-        return device("cpu")
+        return _CPU[0]
 
     @property
     def is_cuda(self):
@@ -541,6 +533,17 @@ class InferenceTensor(Tensor):
 
 
 InferenceTensor.__name__ = InferenceTensor.__qualname__ = "Tensor"
+
+# ``torch.device('cpu')``, the device of every tensor (set by _creation, which defines
+# the device class)
+_CPU = [None]
+
+
+def _make_inference(arr):
+    """A tensor made inside ``inference_mode``: refuses later autograd use."""
+    t = Tensor._make_plain(arr)
+    t.__class__ = InferenceTensor
+    return t
 
 
 def _wrap_dim(dim, ndim):

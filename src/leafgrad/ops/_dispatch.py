@@ -10,7 +10,7 @@ import numpy as np
 
 from .. import _dtype, _errors, _scalars
 from .._dtype import _FROM_NP, result_type
-from .._tensor import InferenceTensor, Tensor
+from .._tensor import InferenceTensor, Tensor, _make_inference
 from .._tensor import _sync_view as _sync
 from ..autograd.anomaly_mode import record_hook as _anomaly_hook
 from ..autograd.grad_mode import mode
@@ -33,11 +33,6 @@ _NO_META1 = (None,)
 _NO_META2 = (None, None)
 
 
-def _make_inference(arr):
-    """A tensor made inside ``inference_mode``: refuses later autograd use."""
-    t = _make_plain(arr)
-    t.__class__ = InferenceTensor
-    return t
 
 
 def _refuse_inference():

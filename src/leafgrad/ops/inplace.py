@@ -15,6 +15,7 @@ The result keeps the tensor's dtype; a result that cannot be cast to it
 import numpy as np
 
 from .. import _errors, _scalars
+from .. import _tensor
 from .._tensor import InferenceTensor, Tensor
 from ..autograd.grad_mode import mode
 from ._dispatch import record, to_tensor
@@ -626,3 +627,6 @@ def normal_(self, mean=0.0, std=1.0, generator=None):
     self._data[...] = _rng(generator).normal(mean, std, self._data.shape)
     self._bump_version()
     return self
+
+
+_tensor.use_view_refresher(_refresh_view)
