@@ -322,9 +322,11 @@ def _import_graph():
 
 
 def _core(m):
+    # autograd.profiler is a facade over leafgrad.profiler (which sits above nn and
+    # the op surface), not part of the autograd core
     return (m in ("leafgrad._tensor", "leafgrad._creation", "leafgrad.ops._dispatch",
                   "leafgrad._errors", "leafgrad._dtype", "leafgrad._quiet", "leafgrad._scalars")
-            or m.startswith("leafgrad.autograd"))
+            or (m.startswith("leafgrad.autograd") and m != "leafgrad.autograd.profiler"))
 
 
 def _cycle_through(edges, start):
