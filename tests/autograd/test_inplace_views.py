@@ -379,6 +379,50 @@ def case_0d_view_changed_base_sees_it(torch, R):
     R("grad", x.grad)
 
 
+def case_unbind_outputs_are_views(torch, R):
+    x = torch.zeros(3)
+    a, b, c = x.unbind()
+    b.add_(5)
+    R("x", x)
+    R("versions", [x._version, a._version, b._version])
+    y = torch.zeros(2, 3)
+    r0, r1 = y.unbind(0)
+    r1.mul_(0).add_(2)
+    y[0, 1] = 7
+    R("y", y)
+    R("r0", r0)
+    R("version", r0._version)
+
+
+def case_unbind_inplace_in_graph_refused(torch, R):
+    # PyTorch: an output of a multi-view op that requires grad cannot be changed in place
+    x = torch.ones(2, 3, requires_grad=True)
+    a, b = (x * 2).unbind()
+    try:
+        a.mul_(2)
+        R("raised", None)
+    except RuntimeError as e:
+        R("raised", type(e).__name__)
+    with torch.no_grad():
+        c, d = (x * 2).unbind()
+    d.zero_()
+    R("d", d)
+
+
+def case_unbind_base_change_seen(torch, R):
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    y = x * 3
+    a, b = y.unbind()
+    y.mul_(2)
+    try:        # PyTorch refuses a multi-output view whose base changed in place
+        a * 1
+        R("raised", None)
+    except RuntimeError as e:
+        R("raised", type(e).__name__)
+    y.sum().backward()
+    R("grad", x.grad)
+
+
 CASES = [f for n, f in sorted(globals().items()) if n.startswith("case_")]
 
 
@@ -394,3 +438,4 @@ def test_hot_path_keeps_views_unmarked_when_not_stale():
     fn = v._grad_fn
     (v * 2).sum()          # using a fresh view does not regenerate its grad_fn
     assert v._grad_fn is fn and v.grad_fn.name() == "SliceBackward0"
+

@@ -208,6 +208,14 @@ def _refresh_view(view):
     if not base._requires_grad:
         meta[0] = view._vc[0]
         return
+    if meta[3] is not None:
+        raise RuntimeError(
+            "Output %d of %s is a view and its base or another view of its base has been "
+            "modified inplace. This view is the output of a function that returns multiple "
+            "views. Such functions do not allow the output views to be modified inplace. You "
+            "should replace the inplace operation by an out-of-place one. Fix: take the views "
+            "(unbind/split/chunk) after the in-place change, or clone them first."
+            % (view._output_nr, meta[3]))
     _regenerate(view, base, _view_key(view, base))
 
 

@@ -127,9 +127,11 @@ def _multi(cls, outs, input, dim):
     if node is not None:
         node.n_outputs = len(outs)
         node.out_metas = tuple((o.shape, o.dtype) for o in outs)
-        multi = cls.__name__[:-len("Backward0")]
-        for r in res:
-            _as_view(r, input, multi)
+    # views of the input with or without a graph: in-place changes reach the base and
+    # share its version counter (PyTorch's multi-output views)
+    multi = cls.__name__[:-len("Backward0")]
+    for r in res:
+        _as_view(r, input, multi)
     return res
 
 
@@ -173,7 +175,8 @@ def unbind(input, dim=0):
     """Remove ``dim``, returning a tuple of its slices (views)."""
     x = input._data
     d = _wrap_dim(dim, x.ndim)
-    outs = [x[(slice(None),) * d + (i,)] for i in range(x.shape[d])]
+    # the trailing ... keeps a 0-d slice a view (x[i] of a 1-d array is a NumPy scalar copy)
+    outs = [x[(slice(None),) * d + (i, Ellipsis)] for i in range(x.shape[d])]
     return _multi(UnbindBackward0, outs, input, d)
 
 
