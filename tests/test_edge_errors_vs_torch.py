@@ -82,6 +82,24 @@ OPS = {
     "div_floor": lambda T, x, d: T.div(x, 2.0, rounding_mode="floor"),
     "add_alpha": lambda T, x, d: T.add(x, x, alpha=2),
     "nan_to_num": lambda T, x, d: T.nan_to_num(x, nan=None),
+    "permute": lambda T, x, d: x.permute(d, *range(1, x.dim())),
+    "expand": lambda T, x, d: x.expand(2, *x.shape),
+    "reshape": lambda T, x, d: x.reshape(d, -1),
+    "view": lambda T, x, d: x.view(-1, d),
+    "matmul": lambda T, x, d: x @ x,
+    "mm": lambda T, x, d: T.mm(x, x.t()) if x.dim() == 2 else T.mm(x, x),
+    "dot": lambda T, x, d: T.dot(x, x),
+    "mv": lambda T, x, d: T.mv(x, x),
+    "diff": lambda T, x, d: T.diff(x, dim=d),
+    "unflatten": lambda T, x, d: x.unflatten(d, (1, -1)),
+    "take_along_dim": lambda T, x, d: T.take_along_dim(x, T.zeros(x.shape, dtype=T.int64), d),
+    "unique_dim": lambda T, x, d: T.unique(x, dim=d),
+    "normalize": lambda T, x, d: T.nn.functional.normalize(x, dim=d),
+    "cross_entropy": lambda T, x, d: T.nn.functional.cross_entropy(x, T.zeros(x.shape[:1], dtype=T.int64)),
+    "layer_norm": lambda T, x, d: T.nn.functional.layer_norm(x, x.shape[-1:]),
+    "std_all": lambda T, x, d: x.std(),
+    "median_all": lambda T, x, d: x.median(),
+    "prod_all": lambda T, x, d: x.prod(),
 }
 
 # (op, shape, dim) -> why leafgrad still differs
@@ -109,7 +127,9 @@ def _run(T, name, shape, d):
 CASES = [(n, s, d) for n in OPS for s in SHAPES for d in DIMS
          if not (n in ("amax_all", "max_all", "argmin_all", "roll_flat", "tril", "diag", "t",
                        "outer", "pad", "pad_odd", "hstack", "vstack", "tile", "masked_fill",
-                       "kl_div", "sub_bool", "div_floor", "add_alpha", "nan_to_num")
+                       "kl_div", "sub_bool", "div_floor", "add_alpha", "nan_to_num", "matmul",
+                       "mm", "dot", "mv", "expand", "cross_entropy", "layer_norm", "std_all",
+                       "median_all", "prod_all")
                  and d != 0)]
 
 

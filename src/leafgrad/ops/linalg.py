@@ -152,6 +152,9 @@ def mm(input, mat2):
 
 
 def mv(input, vec):
+    if input.dim() == 0:        # PyTorch reads the 0-d input's dim 0 first
+        raise IndexError("Dimension specified as 0 but tensor has no dimensions: mv takes a "
+                         "matrix and a vector. Fix: x.reshape(1, -1) for a one-row matrix")
     if input.dim() != 2 or vec.dim() != 1:
         raise RuntimeError("vector + matrix @ vector expected, got %d, %d, %d"
                            % (1, input.dim(), vec.dim()))

@@ -427,6 +427,13 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
                            "target has shape %s. Fix: class indices go in a 1-D tensor of shape "
                            "(N,), e.g. target.squeeze(1) or target.view(-1)."
                            % (tuple(t.shape),))
+    if t.dtype.kind != "f" and t.shape == x.shape:
+        # PyTorch reads a target of the input's shape as class probabilities
+        raise RuntimeError(
+            "Expected floating point type for target with class probabilities, got %s: a target "
+            "of the input's shape %s holds class probabilities. Fix: class indices have no "
+            "class dim (shape %s), or pass probabilities as floats (target.float())."
+            % (_tname(t.dtype), tuple(x.shape), tuple(x.shape[:1] + x.shape[2:])))
     if t.dtype.kind == "f":
         if tuple(target.shape) != tuple(input.shape):
             raise RuntimeError(

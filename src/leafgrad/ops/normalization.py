@@ -74,6 +74,11 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
         normalized_shape = (normalized_shape,)
     ns = tuple(normalized_shape)
     k = len(ns)
+    if not k:
+        raise RuntimeError(
+            "Expected normalized_shape to be at least 1-dimensional, i.e., containing at least "
+            "one element, but got normalized_shape = []. Fix: name the trailing dims to "
+            "normalise over, e.g. x.shape[-1:]")
     if input.dim() < k or tuple(input.shape[input.dim() - k:]) != ns:
         raise RuntimeError(
             "Given normalized_shape=%s, expected input with shape [*, %s], but got input of "

@@ -116,6 +116,10 @@ def flatten(input, start_dim=0, end_dim=-1):
 
 def unflatten(input, dim, sizes):
     x = input._data
+    if x.ndim == 0:
+        _wrap_dim(dim, 0)       # an out-of-range dim is an IndexError first
+        raise RuntimeError("unflatten: a 0-d tensor has no dim to unflatten. Fix: "
+                           "x.reshape(sizes) instead")
     d = _wrap_dim(dim, x.ndim)
     sizes = _infer(tuple(sizes), x.shape[d])
     return reshape(input, x.shape[:d] + sizes + x.shape[d + 1:])
@@ -180,7 +184,11 @@ def permute(input, *dims):
     if not dims:
         raise TypeError('permute() missing 1 required positional arguments: "dims"')
     x = input._data
-    dims = tuple(_wrap_dim(d, x.ndim) for d in _sizes(dims))
+    dims = _sizes(dims)
+    if len(dims) != x.ndim:     # PyTorch checks the length before the dims' range
+        dims = (0,) * len(dims)
+    else:
+        dims = tuple(_wrap_dim(d, x.ndim) for d in dims)
     if sorted(dims) != list(range(x.ndim)):
         raise RuntimeError("permute(sparse_coo): number of dimensions in the tensor input does "
                            "not match the length of the desired ordering of dimensions i.e. "
