@@ -50,9 +50,11 @@ def test_eigh_and_eigvalsh(n, batch, seed):
     def loss(T, a):
         a = (a + a.mT) / 2
         L, V = T.linalg.eigh(a)
-        # V ∘ V and V diag(w) Vᵀ do not depend on the signs of the eigenvectors
-        return (L * L).sum() + (V * V * T.tensor(w)).sum() + \
-            ((V * T.tensor(w)) @ V.mT).pow(2).sum() + T.linalg.eigvalsh(a).exp().sum()
+        # V⁴ and V diag(w) Vᵀ do not depend on the signs of the eigenvectors (and, unlike
+        # ||V diag(w) Vᵀ|| or Σ V², they do depend on V)
+        M = T.tensor(np.arange(n * n, dtype=np.float64).reshape(n, n))
+        return (L * L).sum() + (V ** 4 * T.tensor(w)).sum() + \
+            ((V * T.tensor(w)) @ V.mT * M).sum() + T.linalg.eigvalsh(a).exp().sum()
     _close(_both(loss, [A]), rtol=1e-6, atol=1e-8)
 
 
@@ -65,8 +67,10 @@ def test_svd_reduced(m, n, batch, seed):
 
     def loss(T, a):
         U, S, Vh = T.linalg.svd(a, full_matrices=False)
-        return (S ** 3).sum() + ((U * T.tensor(w)) @ Vh).pow(2).sum() + (U * U).sum(-2).sum() \
-            + (U @ U.mT * 0.5).sum()
+        M = T.tensor(np.arange(m * n, dtype=np.float64).reshape(m, n))
+        Mu = T.tensor(np.arange(m * m, dtype=np.float64).reshape(m, m))
+        return (S ** 3).sum() + ((U * T.tensor(w)) @ Vh * M).sum() + (U ** 4).sum() \
+            + (Vh ** 4 * 0.5).sum() + (U @ U.mT * Mu).sum()
     _close(_both(loss, [A]), rtol=1e-6, atol=1e-8)
 
 
