@@ -51,7 +51,7 @@ def view_inplace_of(fn, name):
             self._grad_fn, self._output_nr = new._grad_fn, new._output_nr
             if self._base is not None:
                 self._vmeta = new._vmeta
-        self._vlist[0] += 1
+        self._bump_version()
         return self
     method.__name__ = method.__qualname__ = name
     method.__doc__ = ("In-place version of :meth:`Tensor.%s`: ``self`` takes the new shape "
