@@ -274,6 +274,7 @@ class _Pass:
         capture = self.capture
         capture_out = capture is not None and bool(capture.out)
         release, freed_by = self.release, self.freed_by
+        fast = arrays and not self.anomaly
         # PyTorch's GraphRoot: a first node whose inputs are the roots and whose
         # "rule" hands on the root gradients (the user's arrays: never owned)
         groot = _GraphRoot(root_edges)
@@ -303,7 +304,25 @@ class _Pass:
                     capture.take_outputs(node, grads)
                 if needed is not None and node not in needed:
                     continue
-                grads_in, seen = run_node(node, grads)
+                rule = node.np_backward
+                if fast and extra is None and rule is not None and len(grads) == 1 \
+                        and grads[0] is not None:
+                    # the common case, inline (it runs once per node): a one-output
+                    # node's NumPy rule on arrays, results that already fit
+                    g0 = grads[0]
+                    gdt = g0.dtype
+                    grads_in = rule(g0)
+                    for g in grads_in:
+                        if g is not None and (type(g) is not _ndarray or g.dtype is not gdt):
+                            grads_in = _fit_arrays(node, grads_in, gdt)
+                            break
+                    else:
+                        metas = node._metas
+                        if metas.count(None) != len(metas):
+                            grads_in = _fit_arrays(node, grads_in, gdt)
+                    seen = grads
+                else:
+                    grads_in, seen = run_node(node, grads)
                 if release and node.saves:
                     node._release(freed_by)
                 del grads
