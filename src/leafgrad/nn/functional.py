@@ -44,15 +44,6 @@ def dropout(input, p=0.5, training=True, inplace=False):
     return input * Tensor._make_plain(keep)
 
 
-def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
-              scale_grad_by_freq=False, sparse=False):
-    """Rows of ``weight`` picked by integer ``input``; repeated indices accumulate gradient,
-    the ``padding_idx`` row gets none, ``max_norm`` renormalises the rows used in place.
-    (Implemented in ``nn.modules.sparse``.)"""
-    from .modules.sparse import embedding as _embedding
-    return _embedding(input, weight, padding_idx, max_norm, norm_type, scale_grad_by_freq, sparse)
-
-
 def pad(input, pad, mode="constant", value=None):
     """Pad the last dims: ``pad`` = (left, right, top, bottom, ...) as PyTorch."""
     if mode != "constant":

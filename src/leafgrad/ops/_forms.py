@@ -10,9 +10,9 @@ from ..autograd.grad_mode import mode
 from . import inplace as _ip
 from ._registry import OPS
 # every op family: importing one declares its ops (add a new family file here)
-from . import (activation, comparison, conv, distance, elementwise, indexing,  # noqa: F401
-               joins, linalg, linalg_fns, loss, normalization, pointwise, pooling, reduction,
-               shape, sorting)
+from . import (activation, comparison, conv, distance, elementwise, embedding,  # noqa: F401
+               indexing, joins, linalg, linalg_fns, loss, normalization, pointwise, pooling,
+               reduction, shape, sorting)
 
 
 def _doc_inplace(name, fn):
