@@ -21,6 +21,8 @@ LEFT_OUT = {
     "torch.cosine_embedding_loss": _ATEN_LOSS % "cosine_embedding_loss",
     "torch.layer_norm": "ATen's form takes cudnn_enable; nn.functional.layer_norm is the form",
     "torch.group_norm": "ATen's form takes cudnn_enabled; nn.functional.group_norm is the form",
+    "torch.embedding": ("ATen's form takes (weight, indices), the reverse of "
+                        "nn.functional.embedding, which is the form"),
     "torch.batch_norm": ("ATen's form orders weight, bias before the running stats and takes "
                          "cudnn_enabled; nn.functional.batch_norm is the form"),
 }

@@ -320,11 +320,8 @@ def _binary(name, fwd, node_name, da, db, save=True, floating=False, doc="", np_
                 return on_ndarray(input, other)
             if out is not None:
                 return out_call(op.__name__, op, (input, other), {}, out)
-            if tensors_only:
-                _check_tensors(op.__name__, input, other, numbers)
-            if bool_pair is not None and _is_bool(input) and _is_bool(other):
-                raise NotImplementedError("\"%s\" not implemented for 'Bool': convert the "
-                                          "operands first, e.g. x.long()" % bool_pair)
+            if checks:      # PyTorch's argument rules, for the ops that have them
+                _check_operands(op.__name__, input, other, numbers, bool_pair)
             ta, tb, xa, xb = binary_operands(input, other, floating)
             tok = _set(_IGNORE)
             try:
@@ -346,7 +343,7 @@ def _binary(name, fwd, node_name, da, db, save=True, floating=False, doc="", np_
         op.__doc__ = doc
         op.node = cls
         return op
-    tensors_only = numbers != "both"
+    checks = numbers != "both" or bool_pair is not None
     op = make(None)
     op.operator = make
     if name is not None:
@@ -355,13 +352,17 @@ def _binary(name, fwd, node_name, da, db, save=True, floating=False, doc="", np_
     return op
 
 
-def _check_tensors(name, input, other, numbers):
-    """PyTorch's argument rule for a binary op: 'other' (the first operand must be a
-    tensor) or 'none' (both must be)."""
-    if not isinstance(input, Tensor):
-        raise _errors.not_tensor(name, "input", 1, input)
-    if numbers == "none" and not isinstance(other, Tensor):
-        raise _errors.not_tensor(name, "other", 2, other)
+def _check_operands(name, input, other, numbers, bool_pair):
+    """PyTorch's argument rules for a binary op: ``numbers`` 'other' (the first operand
+    must be a tensor) or 'none' (both must be); ``bool_pair``: no bool-by-bool kernel."""
+    if numbers != "both":
+        if not isinstance(input, Tensor):
+            raise _errors.not_tensor(name, "input", 1, input)
+        if numbers == "none" and not isinstance(other, Tensor):
+            raise _errors.not_tensor(name, "other", 2, other)
+    if bool_pair is not None and _is_bool(input) and _is_bool(other):
+        raise NotImplementedError("\"%s\" not implemented for 'Bool': convert the operands "
+                                  "first, e.g. x.long()" % bool_pair)
 
 
 def _scalar_node(node_name, da, db, save, np_ok):

@@ -261,7 +261,9 @@ def _div_scalar(t, number):
 
 def _softplus_neg(x):
     # log(1 + exp(-x)) = max(-x, 0) + log1p(exp(-|x|))
-    return E.maximum(-x, 0.0) + E.log1p(E.exp(-E.abs(x)))
+    # maximum takes tensors only (PyTorch's rule): the 0 as a 0-d tensor of x's dtype
+    zero = Tensor._make_plain(np.zeros((), x._data.dtype))
+    return E.maximum(-x, zero) + E.log1p(E.exp(-E.abs(x)))
 
 
 def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
