@@ -8,7 +8,10 @@ from .ops.inplace import zero_  # noqa: F401
 
 globals().update(_forms.functions())
 # the keyword forms (alpha=, rounding_mode=), shared with the Tensor methods (correct's change)
-from .ops.scaled import add, div, sub  # noqa: E402
+from .ops import scaled as _scaled  # noqa: E402
+for _n in ("add", "sub", "div"):     # wrappers of the declared ops (they call them)
+    getattr(_scaled, _n).__wrapped__ = globals()[_n]
+add, sub, div = _scaled.add, _scaled.sub, _scaled.div
 subtract, divide = sub, div
 
 
