@@ -997,3 +997,8 @@ for _name in ("relu", "leaky_relu", "hardtanh", "relu6", "elu", "selu", "celu", 
               "hardsigmoid", "hardswish", "threshold", "dropout"):
     globals()[_name] = _with_inplace(globals()[_name], _name + "_")
 del _name
+
+
+# ------------------------------------------------ families kept in their own files
+from .functional_attention import (multi_head_attention_forward,  # noqa: E402,F401
+                                   scaled_dot_product_attention)

@@ -17,10 +17,12 @@ from .normalization import (LayerNorm, RMSNorm, BatchNorm1d, BatchNorm2d, BatchN
 from .loss import (L1Loss, MSELoss, BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, NLLLoss,
                    SmoothL1Loss, HuberLoss, KLDivLoss, SoftMarginLoss, MarginRankingLoss,
                    HingeEmbeddingLoss, CosineEmbeddingLoss)
+from .transformer import (MultiheadAttention, TransformerEncoderLayer, TransformerEncoder,
+                          TransformerDecoderLayer, TransformerDecoder, Transformer)
 
 from . import (activation as _a, container as _c, conv as _cv, dropout as _d, flatten as _f,
                linear as _l, loss as _lo, normalization as _n, pooling as _p, rnn as _r,
-               sparse as _s)
+               sparse as _s, transformer as _tr)
 
-__all__ = ["Module"] + [n for m in (_l, _a, _c, _d, _f, _s, _n, _lo, _cv, _p, _r)
+__all__ = ["Module"] + [n for m in (_l, _a, _c, _d, _f, _s, _n, _lo, _cv, _p, _r, _tr)
                         for n in m.__all__]
