@@ -206,7 +206,23 @@ def _detect_is_causal_mask(mask, is_causal=None, size=None):
     return make_causal
 
 
-class TransformerEncoderLayer(Module):
+class _Blocks(Module):
+    """The self-attention and feed-forward blocks both layer kinds share (PyTorch's
+    ``_sa_block``/``_ff_block``); ``_ff_dropout``: the dropout after the feed-forward."""
+
+    _ff_dropout = "dropout2"
+
+    def _sa_block(self, x, attn_mask, key_padding_mask, is_causal=False):
+        x = self.self_attn(x, x, x, attn_mask=attn_mask, key_padding_mask=key_padding_mask,
+                           need_weights=False, is_causal=is_causal)[0]
+        return self.dropout1(x)
+
+    def _ff_block(self, x):
+        x = self.linear2(self.dropout(self.activation(self.linear1(x))))
+        return getattr(self, self._ff_dropout)(x)
+
+
+class TransformerEncoderLayer(_Blocks):
     """Self-attention then a feed-forward block, each with a residual and LayerNorm
     (``norm_first``: the norm before each block, else after the residual).
 
@@ -266,14 +282,6 @@ class TransformerEncoderLayer(Module):
             x = self.norm2(x + self._ff_block(x))
         return x
 
-    def _sa_block(self, x, attn_mask, key_padding_mask, is_causal=False):
-        x = self.self_attn(x, x, x, attn_mask=attn_mask, key_padding_mask=key_padding_mask,
-                           need_weights=False, is_causal=is_causal)[0]
-        return self.dropout1(x)
-
-    def _ff_block(self, x):
-        x = self.linear2(self.dropout(self.activation(self.linear1(x))))
-        return self.dropout2(x)
 
 
 def _nested_fast_path_reason(layer, src, mask, kpm, mask_check):
@@ -373,7 +381,7 @@ def _why_not_nested(layer):
     return ""
 
 
-class TransformerDecoderLayer(Module):
+class TransformerDecoderLayer(_Blocks):
     """Self-attention, attention over ``memory``, then a feed-forward block, each with a
     residual and LayerNorm (``norm_first`` as in the encoder layer).
 
@@ -383,6 +391,7 @@ class TransformerDecoderLayer(Module):
     """
 
     __constants__ = ["norm_first"]
+    _ff_dropout = "dropout3"
 
     def __init__(self, d_model, nhead, dim_feedforward=2048, dropout=0.1, activation=F.relu,
                  layer_norm_eps=1e-5, batch_first=False, norm_first=False, bias=True,
@@ -422,20 +431,11 @@ class TransformerDecoderLayer(Module):
             x = self.norm3(x + self._ff_block(x))
         return x
 
-    def _sa_block(self, x, attn_mask, key_padding_mask, is_causal=False):
-        x = self.self_attn(x, x, x, attn_mask=attn_mask, key_padding_mask=key_padding_mask,
-                           is_causal=is_causal, need_weights=False)[0]
-        return self.dropout1(x)
-
     def _mha_block(self, x, mem, attn_mask, key_padding_mask, is_causal=False):
         x = self.multihead_attn(x, mem, mem, attn_mask=attn_mask,
                                 key_padding_mask=key_padding_mask, is_causal=is_causal,
                                 need_weights=False)[0]
         return self.dropout2(x)
-
-    def _ff_block(self, x):
-        x = self.linear2(self.dropout(self.activation(self.linear1(x))))
-        return self.dropout3(x)
 
 
 class TransformerDecoder(Module):
