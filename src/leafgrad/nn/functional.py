@@ -1002,3 +1002,7 @@ del _name
 # ------------------------------------------------ families kept in their own files
 from .functional_attention import (multi_head_attention_forward,  # noqa: E402,F401
                                    scaled_dot_product_attention)
+from ..ops.conv_transpose import (conv3d, conv_transpose1d, conv_transpose2d,  # noqa: E402,F401
+                                  conv_transpose3d)
+from .functional_image import (fold, interpolate, pixel_shuffle, pixel_unshuffle,  # noqa: E402,F401
+                               unfold, upsample, upsample_bilinear, upsample_nearest)

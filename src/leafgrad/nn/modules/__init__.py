@@ -7,7 +7,10 @@ from .activation import (ReLU, Sigmoid, Tanh, LeakyReLU, ELU, SELU, CELU, GELU, 
 from .container import Sequential, ModuleList, ModuleDict, ParameterList, ParameterDict
 from .dropout import Dropout, Dropout1d, Dropout2d, Dropout3d, AlphaDropout
 from .flatten import Flatten, Unflatten
-from .conv import Conv1d, Conv2d
+from .conv import Conv1d, Conv2d, Conv3d
+from .conv_transpose import ConvTranspose1d, ConvTranspose2d, ConvTranspose3d
+from .upsampling import (Upsample, UpsamplingNearest2d, UpsamplingBilinear2d, PixelShuffle,
+                         PixelUnshuffle, Unfold, Fold)
 from .pooling import (MaxPool1d, MaxPool2d, AvgPool1d, AvgPool2d, AdaptiveAvgPool1d,
                       AdaptiveAvgPool2d)
 from .sparse import Embedding
@@ -22,7 +25,8 @@ from .transformer import (MultiheadAttention, TransformerEncoderLayer, Transform
 
 from . import (activation as _a, container as _c, conv as _cv, dropout as _d, flatten as _f,
                linear as _l, loss as _lo, normalization as _n, pooling as _p, rnn as _r,
-               sparse as _s, transformer as _tr)
+               sparse as _s, transformer as _tr, conv_transpose as _ct,
+               upsampling as _up)
 
-__all__ = ["Module"] + [n for m in (_l, _a, _c, _d, _f, _s, _n, _lo, _cv, _p, _r, _tr)
+__all__ = ["Module"] + [n for m in (_l, _a, _c, _d, _f, _s, _n, _lo, _cv, _p, _r, _tr, _ct, _up)
                         for n in m.__all__]

@@ -1,4 +1,5 @@
-"""``Conv1d``, ``Conv2d`` (as ``torch.nn``).
+"""``Conv1d``, ``Conv2d``, ``Conv3d`` (as ``torch.nn``; the transposed ones are in
+``conv_transpose.py``).
 
 Default initialisation as PyTorch's ``_ConvNd.reset_parameters``: weight by
 ``kaiming_uniform_(a=sqrt(5))`` = U(-1/sqrt(fan_in), 1/sqrt(fan_in)) with fan_in =
@@ -8,7 +9,7 @@ from .. import functional as F
 from .linear import _reset_weight_and_bias, _weight_and_bias
 from .module import Module
 
-__all__ = ["Conv1d", "Conv2d"]
+__all__ = ["Conv1d", "Conv2d", "Conv3d"]
 
 
 class _ConvNd(Module):
@@ -18,6 +19,7 @@ class _ConvNd(Module):
                      "in_channels", "out_channels", "kernel_size"]
     _nd = 0
     _fn = None
+    _transposed = False     # weight (C_in, C_out / groups, *k) instead of (C_out, C_in / groups, *k)
 
     def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1,
                  groups=1, bias=True, padding_mode="zeros", device=None, dtype=None):
@@ -54,8 +56,9 @@ class _ConvNd(Module):
         self.output_padding = (0,) * nd
         self.groups = groups
         self.padding_mode = padding_mode
-        _weight_and_bias(self, (out_channels, in_channels // groups) + self.kernel_size, bias,
-                         dtype)
+        shape = (in_channels, out_channels // groups) if self._transposed else \
+            (out_channels, in_channels // groups)
+        _weight_and_bias(self, shape + self.kernel_size, bias, dtype, out_channels)
 
     def reset_parameters(self):
         _reset_weight_and_bias(self.weight, self.bias)
@@ -101,3 +104,11 @@ class Conv2d(_ConvNd):
 
     _nd = 2
     _fn = F.conv2d
+
+
+class Conv3d(_ConvNd):
+    """3-d convolution: (N, C_in, D, H, W) or (C_in, D, H, W) -> (N, C_out, D_out, H_out,
+    W_out); ``weight`` (C_out, C_in / groups, kD, kH, kW). As ``Conv2d`` per dim."""
+
+    _nd = 3
+    _fn = F.conv3d
