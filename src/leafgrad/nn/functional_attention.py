@@ -127,7 +127,7 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
     out = attn.matmul(value)
     if not flash:
         return out
-    from .functional import _named
+    from ..ops._named import _named
     return _named(out, "ScaledDotProductFlashAttentionForCpuBackward0")
 
 

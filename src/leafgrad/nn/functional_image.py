@@ -19,17 +19,13 @@ import math
 import numpy as np
 
 from .._tensor import Tensor
+from ..ops._named import _named
 from ..ops import conv as _conv
 from ..ops.conv_transpose import conv_transpose2d
 
 _LINEAR = {"linear": 1, "bilinear": 2, "bicubic": 2, "trilinear": 3}
 _NAMES = {"nearest": "Nearest", "nearest-exact": "NearestExact", "linear": "Linear",
           "bilinear": "Bilinear", "bicubic": "Bicubic", "trilinear": "Trilinear"}
-
-
-def _named(out, name):
-    from .functional import _named as named
-    return named(out, name)
 
 
 def _per_dim(v, nd, x, what, form, name, cast):
