@@ -242,7 +242,7 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_head
         RuntimeError: is_causal without attn_mask, a mask of the wrong shape.
     """
     from .._creation import zeros
-    from ..ops.shape import cat
+    from .. import cat
     from .functional import dropout, linear, softmax
     is_batched = _mha_shape_check(query, key, value, key_padding_mask, attn_mask, num_heads)
     if not is_batched:
