@@ -159,9 +159,9 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
     if recompute_scale_factor:
         scales = None
     if mode == "area":
-        from ..ops.conv import adaptive_avg_pool1d, adaptive_avg_pool2d
+        from ..ops.pooling import adaptive_avg_pool1d, adaptive_avg_pool2d
         if nd == 3:
-            from .functional_pool import adaptive_avg_pool3d
+            from ..ops.pool3d import adaptive_avg_pool3d
             return adaptive_avg_pool3d(input, out_size)
         return (adaptive_avg_pool1d if nd == 1 else adaptive_avg_pool2d)(input, out_size)
     if input._data.dtype.kind != "f":

@@ -42,10 +42,6 @@ class _ConvNd(Module):
         if padding_mode not in modes:
             raise ValueError("padding_mode must be one of %s, but got padding_mode='%s'"
                              % (modes, padding_mode))
-        if padding_mode != "zeros":
-            raise NotImplementedError(
-                "padding_mode='%s' is not supported by leafgrad yet; only 'zeros'. Fix: use "
-                "padding_mode='zeros' (the default)." % padding_mode)
         self.in_channels = in_channels
         self.out_channels = out_channels
         self.kernel_size = tup(kernel_size)
@@ -56,6 +52,15 @@ class _ConvNd(Module):
         self.output_padding = (0,) * nd
         self.groups = groups
         self.padding_mode = padding_mode
+        # F.pad's order (last dim first), for the non-zero padding modes (PyTorch's attribute)
+        if isinstance(self.padding, str):
+            rev = [0, 0] * nd
+            if self.padding == "same":
+                for i, (d, k) in enumerate(zip(self.dilation[::-1], self.kernel_size[::-1])):
+                    rev[2 * i], rev[2 * i + 1] = d * (k - 1) // 2, d * (k - 1) - d * (k - 1) // 2
+        else:
+            rev = [p for p in self.padding[::-1] for _ in range(2)]
+        self._reversed_padding_repeated_twice = rev
         shape = (in_channels, out_channels // groups) if self._transposed else \
             (out_channels, in_channels // groups)
         _weight_and_bias(self, shape + self.kernel_size, bias, dtype, out_channels)
@@ -64,6 +69,10 @@ class _ConvNd(Module):
         _reset_weight_and_bias(self.weight, self.bias)
 
     def forward(self, input):
+        if self.padding_mode != "zeros":
+            return type(self)._fn(F.pad(input, self._reversed_padding_repeated_twice,
+                                        mode=self.padding_mode), self.weight, self.bias,
+                                  self.stride, 0, self.dilation, self.groups)
         return type(self)._fn(input, self.weight, self.bias, self.stride, self.padding,
                               self.dilation, self.groups)
 
@@ -97,8 +106,8 @@ class Conv2d(_ConvNd):
     ``weight`` (C_out, C_in / groups, kH, kW), ``bias`` (C_out,).
 
     H_out = floor((H + 2 padding - dilation (kH - 1) - 1) / stride + 1) (PyTorch's docs);
-    ``padding`` also 'valid' or 'same'. Only ``padding_mode='zeros'`` (others raise
-    NotImplementedError). Raises RuntimeError in forward for a wrong channel count or an
+    ``padding`` also 'valid' or 'same'; ``padding_mode`` 'zeros', 'reflect', 'replicate' or
+    'circular' (the others through ``nn.functional.pad``). Raises RuntimeError in forward for a wrong channel count or an
     input smaller than the kernel (see ``nn.functional.conv2d``).
     """
 
