@@ -19,6 +19,9 @@ from .sparse_more import EmbeddingBag
 from .loss_more import (PoissonNLLLoss, GaussianNLLLoss, TripletMarginLoss,
                         TripletMarginWithDistanceLoss, MultiMarginLoss, MultiLabelMarginLoss,
                         MultiLabelSoftMarginLoss)
+from .lazy import (LazyLinear, LazyConv1d, LazyConv2d, LazyConv3d, LazyConvTranspose1d,
+                   LazyConvTranspose2d, LazyConvTranspose3d, LazyBatchNorm1d, LazyBatchNorm2d,
+                   LazyBatchNorm3d)
 from .padding import *  # noqa: F401,F403
 from .upsampling import (Upsample, UpsamplingNearest2d, UpsamplingBilinear2d, PixelShuffle,
                          PixelUnshuffle, Unfold, Fold)
@@ -39,7 +42,7 @@ from . import (activation as _a, container as _c, conv as _cv, dropout as _d, fl
                sparse as _s, transformer as _tr, conv_transpose as _ct,
                upsampling as _up, padding as _pd,
                activation_extra as _ae, pooling_more as _pm,
-               normalization_more as _nm, sparse_more as _sm, loss_more as _lm)
+               normalization_more as _nm, sparse_more as _sm, loss_more as _lm, lazy as _lz)
 
-__all__ = ["Module"] + [n for m in (_l, _a, _c, _d, _f, _s, _n, _lo, _cv, _p, _r, _tr, _ct, _up, _pd, _ae, _pm, _nm, _sm, _lm)
+__all__ = ["Module"] + [n for m in (_l, _a, _c, _d, _f, _s, _n, _lo, _cv, _p, _r, _tr, _ct, _up, _pd, _ae, _pm, _nm, _sm, _lm, _lz)
                         for n in m.__all__]
