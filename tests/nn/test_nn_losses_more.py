@@ -105,3 +105,44 @@ def test_errors_as_torch(call, exc):
         call(torch.nn, torch)
     with pytest.raises(exc):
         call(lnn, lg)
+
+
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+@pytest.mark.parametrize("fmt", ["padded", "concatenated"])
+def test_ctc_loss_matches_torch(reduction, fmt):
+    rng = np.random.default_rng(0)
+    T, N, C, S = 12, 3, 5, 4
+    x = rng.standard_normal((T, N, C)).astype(np.float32)
+    tg = rng.integers(1, C, (N, S))
+    tg[0, 1] = tg[0, 0]                       # a repeated label needs a blank between
+    il, tl = np.array([12, 10, 7]), np.array([4, 2, 3])
+    if fmt == "concatenated":
+        tg = np.concatenate([tg[b, :tl[b]] for b in range(N)])
+    tx, lx = torch.tensor(x, requires_grad=True), lg.tensor(x, requires_grad=True)
+    tout = torch.nn.CTCLoss(reduction=reduction)(tx.log_softmax(2), torch.tensor(tg),
+                                                 torch.tensor(il), torch.tensor(tl))
+    lout = lnn.CTCLoss(reduction=reduction)(lx.log_softmax(2), lg.tensor(tg), lg.tensor(il),
+                                            lg.tensor(tl))
+    np.testing.assert_allclose(lout.detach().numpy(), tout.detach().numpy(), rtol=1e-5)
+    tout.sum().backward(), lout.sum().backward()
+    np.testing.assert_allclose(lx.grad.numpy(), tx.grad.numpy(), rtol=1e-4, atol=1e-6)
+
+
+def test_ctc_unbatched_impossible_and_zero_infinity():
+    x = arr(6, 4)
+    t = torch.nn.CTCLoss()(torch.tensor(x).log_softmax(1), torch.tensor([1, 2]), torch.tensor(6),
+                           torch.tensor(2))
+    l = lnn.CTCLoss()(lg.tensor(x).log_softmax(1), lg.tensor([1, 2]), lg.tensor(6), lg.tensor(2))
+    np.testing.assert_allclose(l.numpy(), t.numpy(), rtol=1e-5)
+    x2 = arr(3, 1, 5)          # three frames cannot hold 1, 1, 1 (blanks needed between)
+    for zi, want in ((False, np.inf), (True, 0.0)):
+        lx = lg.tensor(x2, requires_grad=True)
+        out = LF.ctc_loss(lx.log_softmax(2), lg.tensor([[1, 1, 1]]), [3], [3], reduction="sum",
+                          zero_infinity=zi)
+        tout = torch.nn.functional.ctc_loss(torch.tensor(x2).log_softmax(2),
+                                            torch.tensor([[1, 1, 1]]), [3], [3],
+                                            reduction="sum", zero_infinity=zi)
+        assert out.item() == tout.item() == want
+        if zi:
+            out.backward()
+            assert not lx.grad.numpy().any()

@@ -75,7 +75,7 @@ from .functional_extra import (embedding_bag, hardshrink, instance_norm,  # noqa
                                local_response_norm, prelu, rrelu, softshrink)
 from ..ops.pool3d import (adaptive_avg_pool3d, adaptive_max_pool1d,  # noqa: E402,F401
                           adaptive_max_pool2d, adaptive_max_pool3d, avg_pool3d, max_pool3d)
-from .functional_loss import (gaussian_nll_loss, multi_margin_loss,  # noqa: E402,F401
+from .functional_loss import (ctc_loss, gaussian_nll_loss, multi_margin_loss,  # noqa: E402,F401
                               multilabel_margin_loss, multilabel_soft_margin_loss,
                               poisson_nll_loss, triplet_margin_loss,
                               triplet_margin_with_distance_loss)

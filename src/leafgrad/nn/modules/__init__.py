@@ -18,7 +18,7 @@ from .normalization_more import (InstanceNorm1d, InstanceNorm2d, InstanceNorm3d,
 from .sparse_more import EmbeddingBag
 from .loss_more import (PoissonNLLLoss, GaussianNLLLoss, TripletMarginLoss,
                         TripletMarginWithDistanceLoss, MultiMarginLoss, MultiLabelMarginLoss,
-                        MultiLabelSoftMarginLoss)
+                        MultiLabelSoftMarginLoss, CTCLoss)
 from .lazy import (LazyLinear, LazyConv1d, LazyConv2d, LazyConv3d, LazyConvTranspose1d,
                    LazyConvTranspose2d, LazyConvTranspose3d, LazyBatchNorm1d, LazyBatchNorm2d,
                    LazyBatchNorm3d)

@@ -7,7 +7,7 @@ from .loss import _Loss, _WeightedLoss
 
 __all__ = ["PoissonNLLLoss", "GaussianNLLLoss", "TripletMarginLoss",
            "TripletMarginWithDistanceLoss", "MultiMarginLoss", "MultiLabelMarginLoss",
-           "MultiLabelSoftMarginLoss"]
+           "MultiLabelSoftMarginLoss", "CTCLoss"]
 
 
 class PoissonNLLLoss(_Loss):
@@ -130,3 +130,19 @@ class MultiLabelSoftMarginLoss(_WeightedLoss):
     def forward(self, input, target):
         return F.multilabel_soft_margin_loss(input, target, weight=self.weight,
                                              reduction=self.reduction)
+
+
+class CTCLoss(_Loss):
+    """Connectionist temporal classification loss (``F.ctc_loss``); forward(log_probs,
+    targets, input_lengths, target_lengths)."""
+
+    __constants__ = ["blank", "reduction"]
+
+    def __init__(self, blank=0, reduction="mean", zero_infinity=False):
+        super().__init__(None, None, reduction)
+        self.blank = blank
+        self.zero_infinity = zero_infinity
+
+    def forward(self, log_probs, targets, input_lengths, target_lengths):
+        return F.ctc_loss(log_probs, targets, input_lengths, target_lengths, self.blank,
+                          self.reduction, self.zero_infinity)
