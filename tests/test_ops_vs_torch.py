@@ -19,9 +19,9 @@ from hypothesis import given, strategies as st
 import leafgrad
 from leafgrad.nn import functional as F_lg
 from leafgrad.nn import functional_pad
-from leafgrad.ops import (activation, comparison, conv, distance, elementwise, indexing, inplace,
-                          joins, linalg, linalg_fns, loss, normalization, pointwise, pooling,
-                          reduction, shape)
+from leafgrad.ops import (activation, comparison, conv, distance, elementwise, embedding,
+                          indexing, inplace, joins, linalg, linalg_fns, loss, normalization,
+                          pointwise, pooling, reduction, shape)
 
 from op_table import DOMAINS, EXEMPT, FAMILIES, ROWS, _bcast, _same
 
@@ -244,7 +244,7 @@ def test_float64_finite_differences(row, data):
 _MODULES = {"elementwise": (elementwise, comparison, pointwise), "reduction": (reduction,),
             "shape": (shape, joins), "indexing": (indexing,), "linalg": (linalg, linalg_fns),
             "inplace": (inplace,), "functional": (F_lg, activation, loss, distance, normalization,
-                                         functional_pad),
+                                         embedding, functional_pad),
             "conv": (conv, pooling)}
 
 
