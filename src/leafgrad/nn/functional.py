@@ -2,8 +2,9 @@
 
 The derivative rules live in ``leafgrad.ops`` (activation, loss, distance, normalization,
 conv, pooling, linalg); the functional forms come from the op declarations there
-(``ops._registry``). Defined here: the few that are not ops (one_hot, dropout); pad, attention, interpolation
-and the other composite families come from the nn/functional_*.py files (end of file).
+(``ops._registry``). Defined here: the few that are not ops (one_hot, dropout); pad,
+attention, interpolation and the other composite families come from the
+nn/functional_*.py files (end of file).
 """
 import numpy as np
 
