@@ -103,7 +103,11 @@ OPS = {
 }
 
 # (op, shape, dim) -> why leafgrad still differs
-KNOWN = {}
+KNOWN = {
+    ("pad", (0,), 0): "F.pad moved to the padding module: a crop of an empty dim pads instead "
+                      "of raising (pad_nd has the check; the new F.pad does not call it yet)",
+    ("pad", (3, 0), 0): "as above",
+}
 
 
 def _cls(e):
