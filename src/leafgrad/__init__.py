@@ -20,6 +20,7 @@ from ._creation import (Generator, arange, as_tensor, bernoulli, device, empty, 
                         scalar_tensor, seed, set_rng_state, tensor, tril_indices, zeros,
                         zeros_like, default_generator)
 from ._format import set_printoptions
+from ._random_ops import poisson  # noqa: E402
 from .autograd.grad_mode import (enable_grad, inference_mode, is_grad_enabled,
                                  is_inference_mode_enabled, no_grad, set_grad_enabled)
 from ._errors import (LeafgradError, GraphFreedError, NoGradError, UnusedInputError,

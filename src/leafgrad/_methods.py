@@ -364,7 +364,7 @@ _METHODS = {
         S.clone(self), indices, values, accumulate),
     "fill_": IP.fill_, "zero_": IP.zero_, "copy_": IP.copy_, "masked_fill_": IP.masked_fill_,
     "addcmul_": IP.addcmul_, "addcdiv_": IP.addcdiv_, "index_add_": IP.index_add_,
-    "uniform_": IP.uniform_, "normal_": IP.normal_, "square_": _square_,
+    "square_": _square_,  # uniform_, normal_, random_, ...: _random_ops
     "apply_": _apply_,
     "sort": lambda self, dim=-1, descending=False, stable=False: _F().sort(self, dim, descending),
     "argsort": lambda self, dim=-1, descending=False, stable=False: _F().argsort(self, dim, descending),

@@ -360,20 +360,24 @@ def one_hot(tensor, num_classes=-1):
 
 
 def dropout(input, p=0.5, training=True, inplace=False):
-    """Zero elements with probability ``p`` and scale the rest by 1/(1-p) (training only).
+    """Dropout with PyTorch's masks (the family lives in ``nn.modules.dropout``)."""
+    from .modules.dropout import dropout as f
+    return f(input, p, training, inplace)
 
-    Raises:
-        ValueError: unless 0 <= p <= 1.
-    """
-    if p < 0 or p > 1:
-        raise ValueError("dropout probability has to be between 0 and 1, but got %s" % p)
-    if not training or p == 0:
-        return input
-    from .._creation import _rng
-    if p == 1:
-        return input * 0
-    keep = (_rng().random(input._data.shape) >= p).astype(input._data.dtype) / (1 - p)
-    return input * Tensor._make_plain(keep)
+
+def _dropout_family(name, train_default=True):
+    def fn(input, p=0.5, training=train_default, inplace=False):
+        from .modules import dropout as d
+        return getattr(d, name)(input, p, training, inplace)
+    fn.__name__ = name
+    fn.__doc__ = "``F.%s`` (see ``nn.modules.dropout``)." % name
+    return fn
+
+
+dropout1d, dropout2d, dropout3d = (_dropout_family(n) for n in ("dropout1d", "dropout2d",
+                                                                 "dropout3d"))
+alpha_dropout, feature_alpha_dropout = (_dropout_family(n, False) for n in (
+    "alpha_dropout", "feature_alpha_dropout"))
 
 
 def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
@@ -994,6 +998,6 @@ def relu(input, inplace=False):
 
 
 for _name in ("relu", "leaky_relu", "hardtanh", "relu6", "elu", "selu", "celu", "silu", "mish",
-              "hardsigmoid", "hardswish", "threshold", "dropout"):
+              "hardsigmoid", "hardswish", "threshold"):
     globals()[_name] = _with_inplace(globals()[_name], _name + "_")
 del _name

@@ -608,21 +608,3 @@ def scatter_add_(self, dim, index, src):
 def masked_fill_(self, mask, value):
     from .indexing import masked_fill
     return apply(self, "masked_fill_", lambda a, v: masked_fill(a, mask, v), value)
-
-
-def uniform_(self, a=0.0, b=1.0, generator=None):
-    from .._creation import _rng
-    if mode.enabled:
-        _check_leaf(self, "uniform_")
-    self._data[...] = _rng(generator).uniform(a, b, self._data.shape)
-    self._vlist[0] += 1
-    return self
-
-
-def normal_(self, mean=0.0, std=1.0, generator=None):
-    from .._creation import _rng
-    if mode.enabled:
-        _check_leaf(self, "normal_")
-    self._data[...] = _rng(generator).normal(mean, std, self._data.shape)
-    self._vlist[0] += 1
-    return self
