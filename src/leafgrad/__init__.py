@@ -28,7 +28,7 @@ from ._errors import (LeafgradError, GraphFreedError, NoGradError, UnusedInputEr
                       ShapeError, DtypeError)
 from ._functions import *  # noqa: F401,F403  (torch.exp, torch.sum, ...)
 from ._functions import abs, all, any, max, min, pow, round, sum  # noqa: F401  (shadow builtins on purpose)
-from . import autograd, linalg, nn, optim, utils  # noqa: E402
+from . import autograd, linalg, nn, optim, random, utils  # noqa: E402
 from .autograd.anomaly_mode import is_anomaly_enabled, is_anomaly_check_nan_enabled  # noqa: E402
 from ._serialization import save, load  # noqa: E402
 

@@ -241,9 +241,12 @@ def uniform(g, n, npdtype, low, high):
             x = fma64(x, hi - lo, lo)
         return x
     t = np.dtype(npdtype).type
-    lo, hi = _F32(t(low)), _F32(t(high))
+    lo, hi = _F32(low), _F32(high)        # float32 bounds for float16 too (measured)
     if not (lo == 0 and hi == 1):
         x = _fma(x, float(hi - lo), float(lo))
+    if npdtype == np.float16:     # a draw that rounds up to `to` becomes `from` (measured)
+        x = x.astype(np.float16)
+        x[x == t(high)] = t(low)
     return x.astype(npdtype, copy=False)
 
 
@@ -261,24 +264,26 @@ def normal_scalar(g, n, mean=0.0, std=1.0):
     if pairs:
         u = uniform01(g, 2 * pairs, np.float64)
         u1, u2 = u[0::2], u[1::2]
-        if pairs <= 64:             # libm exactly as PyTorch (NumPy's SIMD may differ by 1 ulp)
-            m = math
-            r = [m.sqrt(-2.0 * m.log1p(-b)) for b in u2.tolist()]
-            th = [2.0 * m.pi * a for a in u1.tolist()]
-            c = np.array([a * m.cos(t) for a, t in zip(r, th)])
-            s = np.array([a * m.sin(t) for a, t in zip(r, th)])
-        else:
-            r = np.sqrt(-2.0 * np.log1p(-u2))
-            th = 2.0 * np.pi * u1
-            c, s = r * np.cos(th), r * np.sin(th)
+        # scalar libm as PyTorch's kernel (NumPy's SIMD libm can differ by an ulp)
+        m = math
+        r = [m.sqrt(-2.0 * m.log1p(-b)) for b in u2.tolist()]
+        th = [2.0 * m.pi * a for a in u1.tolist()]
+        c = np.array([a * m.cos(t) for a, t in zip(r, th)])
+        s = np.array([a * m.sin(t) for a, t in zip(r, th)])
         both = np.empty(2 * pairs)
         both[0::2], both[1::2] = c, s
         out[i:] = both[:n - i]
         if (n - i) % 2:
             g.next_double_normal = float(both[-1])
     if not (mean == 0 and std == 1):
-        out = out * std + mean
+        out = fma64(out, float(std), float(mean))
     return out
+
+
+def libm(fn, arr):
+    """``fn`` (a ``math`` function) elementwise: glibc's scalar results, as PyTorch's
+    scalar kernels compute them."""
+    return np.fromiter(map(fn, arr.tolist()), np.float64, arr.size)
 
 
 # Cephes single-precision log and sincos as avx_mathfun.h computes them (8 lanes at a

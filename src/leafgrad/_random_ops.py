@@ -66,7 +66,7 @@ def _creation():
 def _float_dtype(dtype, what):
     d = _dtype.to_dtype(dtype) or _dtype.get_default_dtype()
     if not d.is_floating_point:
-        raise RuntimeError('"%s" not implemented for \'%s\'. Fix: pass a floating dtype '
+        raise NotImplementedError('"%s" not implemented for \'%s\'. Fix: pass a floating dtype '
                            "(torch.float32 or torch.float64)" % (what, _NAMES.get(d.name, d.name)))
     return d
 
@@ -482,7 +482,7 @@ def exponential_(self, lambd=1.0, *, generator=None):
     if not lambd > 0:
         raise RuntimeError("exponential_ expects lambda > 0.0, but found lambda=%s. Fix: "
                            "pass a positive rate" % lambd)
-    return _double_fill(self, "exponential_", generator, lambda u: -1.0 / lambd * np.log1p(-u))
+    return _double_fill(self, "exponential_", generator, lambda u: -1.0 / lambd * R.libm(math.log1p, -u))
 
 
 def geometric_(self, p, *, generator=None):
@@ -495,7 +495,7 @@ def geometric_(self, p, *, generator=None):
         raise RuntimeError("geometric_ expects p to be in (0, 1), but got p=%s. Fix: pass "
                            "0 < p < 1" % p)
     return _double_fill(self, "geometric_", generator,
-                        lambda u: np.ceil(np.log(u) / math.log1p(-p)))
+                        lambda u: np.ceil(R.libm(math.log, u) / math.log1p(-p)))
 
 
 def log_normal_(self, mean=1.0, std=2.0, *, generator=None):
@@ -508,13 +508,14 @@ def log_normal_(self, mean=1.0, std=2.0, *, generator=None):
         raise RuntimeError("log_normal_ expects std > 0.0, but found std=%s. Fix: pass a "
                            "positive std" % std)
     z = R.normal_scalar(_gen(generator), self._data.size, mean, std)
-    return _inplace(self, "log_normal_", np.exp(z))
+    return _inplace(self, "log_normal_", R.libm(math.exp, z))
 
 
 def cauchy_(self, median=0.0, sigma=1.0, *, generator=None):
     """Fill with Cauchy(median, sigma): median + sigma tan(pi (u - 0.5))."""
     return _double_fill(self, "cauchy_", generator,
-                        lambda u: median + sigma * np.tan(math.pi * (u - 0.5)))
+                        lambda u: R.fma64(R.libm(math.tan, math.pi * (u - 0.5)), float(sigma),
+                                                float(median)))
 
 
 def _multinomial_method(self, num_samples, replacement=False, *, generator=None):
