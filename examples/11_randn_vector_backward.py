@@ -1,7 +1,7 @@
 """The autograd tutorial's vector-Jacobian product, from seeded random input.
 
 x = randn(3); y doubles until its norm reaches 1000; y.backward(v) gives x.grad = v * 2**k.
-With the same seed, leafgrad draws the same x as PyTorch, so every line matches.
+The seed fixes x, so every printed line is the same on every run.
 """
 import torch
 

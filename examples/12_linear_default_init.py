@@ -1,8 +1,8 @@
 """nn.Linear(10, 1) with its default initialisation, trained on seeded random data.
 
 PyTorch initialises the weight with kaiming_uniform_(a=sqrt(5)) and the bias with
-U(-1/sqrt(10), 1/sqrt(10)); after manual_seed(0) leafgrad draws the same numbers, so
-the initial parameters, the data and every printed loss match PyTorch.
+U(-1/sqrt(10), 1/sqrt(10)); after manual_seed(0) the initial parameters, the data,
+the dropout mask and every printed loss are fixed.
 """
 import torch
 import torch.nn as nn

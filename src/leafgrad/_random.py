@@ -169,8 +169,12 @@ class Generator:
 
     def u64(self, n):
         """``n`` draws of ``random64()``: two 32-bit draws, the first is the high word."""
-        r = self._bg.random_raw(2 * n)
-        return (r[0::2] << np.uint64(32)) | r[1::2]
+        w = self._bg.random_raw(2 * n).view(np.uint32)[::2]    # the 32-bit values
+        out = np.empty(n, np.uint64)
+        halves = out.view(np.uint32)                            # little endian: low, high
+        halves[0::2] = w[1::2]
+        halves[1::2] = w[0::2]
+        return out
 
     def __repr__(self):
         return "<torch._C.Generator object at 0x%x>" % id(self)
@@ -208,8 +212,15 @@ def uniform01(g, n, npdtype):
     float32 (and float16, which PyTorch 2.13's CPU wheel draws as float then rounds)
     from 24 bits of random(); float32 array for both."""
     if npdtype == np.float64:
-        return (g.u64(n) & np.uint64((1 << 53) - 1)).astype(np.float64) * (2.0 ** -53)
-    return (g.u32(n) & np.uint64((1 << 24) - 1)).astype(_F32) * _F32(2.0 ** -24)
+        v = g.u64(n)
+        v &= np.uint64((1 << 53) - 1)
+        x = v.view(np.int64).astype(np.float64)     # int64 -> float64 converts fast
+        x *= 2.0 ** -53
+        return x
+    v = g.u32(n).view(np.uint32)[::2] & np.uint32((1 << 24) - 1)
+    x = v.view(np.int32).astype(_F32)
+    x *= _F32(2.0 ** -24)
+    return x
 
 
 def fma64(a, b, c):
@@ -326,7 +337,8 @@ def _log_ps(x):
     y = _fma(y, z.astype(np.float64), (e * _F32(-2.12194440e-4)).astype(np.float64))
     y = _fma(z, -0.5, y.astype(np.float64))
     x += y
-    return _fma(e, 0.693359375, x.astype(np.float64))
+    x += e * _F32(0.693359375)              # exact product (|e| < 128, 9-bit constant)
+    return x
 
 
 def _sincos_ps(x):
@@ -338,8 +350,9 @@ def _sincos_ps(x):
     y = j.astype(np.float64)
     sign_sin ^= (j & 4) << 29
     poly = (j & 2) == 0
-    x = (x.astype(np.float64) + y * _c(-0.78515625)).astype(_F32)
-    x = (x.astype(np.float64) + y * _c(-2.4187564849853515625e-4)).astype(_F32)
+    y32 = y.astype(_F32)
+    x += y32 * _F32(-0.78515625)            # exact products (y <= 8, short constants):
+    x += y32 * _F32(-2.4187564849853515625e-4)   # one rounding, as the fused add's
     x = (x.astype(np.float64) + y * _c(-3.77489497744594108e-8)).astype(_F32)
     sign_cos = (~(j - 2) & 4) << 29
     z = x * x
