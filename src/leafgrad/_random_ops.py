@@ -86,7 +86,7 @@ def _inplace(self, name, values):
         from .ops.inplace import _check_leaf
         _check_leaf(self, name)
     R.fill(self._data, values)
-    self._vlist[0] += 1
+    self._bump_version()
     return self
 
 
