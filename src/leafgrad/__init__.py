@@ -13,14 +13,13 @@ from ._dtype import float as float  # noqa: F811  (torch.float is float32)
 from ._dtype import int as int  # noqa: F811  (torch.int is int32)
 from ._tensor import Tensor, Size
 from . import _methods  # noqa: F401  (binds the Tensor methods)
-from ._creation import (Generator, arange, as_tensor, bernoulli, device, empty, empty_like, eye,
-                        from_numpy, full, full_like, get_rng_state, initial_seed, linspace,
-                        logspace, manual_seed, multinomial, normal, ones, ones_like, rand,
-                        rand_like, randint, randint_like, randn, randn_like, randperm,
-                        scalar_tensor, seed, set_rng_state, tensor, tril_indices, zeros,
-                        zeros_like, default_generator)
+from ._creation import (arange, as_tensor, device, empty, empty_like, eye, from_numpy, full,
+                        full_like, linspace, logspace, ones, ones_like, scalar_tensor, tensor,
+                        tril_indices, zeros, zeros_like)
+from ._random_ops import (Generator, bernoulli, default_generator, get_rng_state, initial_seed,
+                          manual_seed, multinomial, normal, poisson, rand, rand_like, randint,
+                          randint_like, randn, randn_like, randperm, seed, set_rng_state)
 from ._format import set_printoptions
-from ._random_ops import poisson  # noqa: E402
 from .autograd.grad_mode import (enable_grad, inference_mode, is_grad_enabled,
                                  is_inference_mode_enabled, no_grad, set_grad_enabled)
 from ._errors import (LeafgradError, GraphFreedError, NoGradError, UnusedInputError,

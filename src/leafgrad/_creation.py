@@ -2,8 +2,8 @@
 
 dtypes follow PyTorch: Python floats give the default dtype (float32),
 Python ints give int64, bools give bool; NumPy arrays keep their dtype.
-The random factories (``rand``, ``randn``, ...) are re-exported from ``_random_ops``,
-which draws PyTorch's CPU streams.
+The random factories (``rand``, ``randn``, ...) are in ``_random_ops`` (PyTorch's
+CPU streams).
 """
 import numbers
 import operator
@@ -421,12 +421,8 @@ def tril_indices(row, col, offset=0, *, dtype=None, device=None):
     return Tensor._make_plain(np.stack([r, c]).astype(np.int64))
 
 
-# ------------------------------------------------------------------- random
-# The generator and the random factories live in _random / _random_ops (PyTorch's streams).
-from ._random_ops import (Generator, default_generator, manual_seed, seed,  # noqa: E402,F401
-                          initial_seed, get_rng_state, set_rng_state, rand, randn, randint,
-                          randperm, normal, rand_like, randn_like, randint_like, bernoulli,
-                          multinomial)
+# The generator and the random factories live in _random / _random_ops (PyTorch's
+# streams), above this module: they use _finish/_size/_require_cpu from here.
 
 
 def _legacy_init(self, *args, dtype=None, requires_grad=False, device=None):

@@ -330,7 +330,7 @@ def _log_ps(x):
     x += mask                               # x - 1 (+ x where x < sqrt(1/2))
     x64 = x.astype(np.float64)
     z = x * x
-    y = _fma(np.full_like(x, _F32(_LOG_P[0])), x64, _c(_LOG_P[1]))
+    y = (x64 * _c(_LOG_P[0]) + _c(_LOG_P[1])).astype(_F32)
     for p in _LOG_P[2:]:
         y = _fma(y, x64, _c(p))
     y *= x
@@ -349,7 +349,7 @@ def _sincos_ps(x):
     j &= ~1
     y = j.astype(np.float64)
     sign_sin ^= (j & 4) << 29
-    poly = (j & 2) == 0
+    poly = ((j & 2) >> 1) - 1                # all ones where (j & 2) == 0, else 0
     y32 = y.astype(_F32)
     x += y32 * _F32(-0.78515625)            # exact products (y <= 8, short constants):
     x += y32 * _F32(-2.4187564849853515625e-4)   # one rounding, as the fused add's
@@ -357,21 +357,21 @@ def _sincos_ps(x):
     sign_cos = (~(j - 2) & 4) << 29
     z = x * x
     z64 = z.astype(np.float64)
-    yc = _fma(np.full_like(z, _F32(2.443315711809948e-5)), z64, _c(-1.388731625493765e-3))
+    yc = (z64 * _c(2.443315711809948e-5) + _c(-1.388731625493765e-3)).astype(_F32)
     yc = _fma(yc, z64, _c(4.166664568298827e-2))
     yc *= z
     yc = _fma(yc, z64, (z * _F32(-0.5)).astype(np.float64))
     yc += _F32(1)
-    ys = _fma(np.full_like(z, _F32(-1.9515295891e-4)), z64, _c(8.3321608736e-3))
+    ys = (z64 * _c(-1.9515295891e-4) + _c(8.3321608736e-3)).astype(_F32)
     ys = _fma(ys, z64, _c(-1.6666654611e-1))
     ys *= z
     x64 = x.astype(np.float64)
     ys = _fma(ys, x64, x64)
-    s, c = yc, ys.copy()                    # select the polynomial per lane
-    np.copyto(c, yc, where=poly)
-    np.copyto(s, ys, where=poly)
-    s = (s.view(np.int32) ^ sign_sin).view(_F32)
-    c = (c.view(np.int32) ^ sign_cos).view(_F32)
+    # select the polynomial per lane with bit masks (exact, and fast in NumPy)
+    ysb, ycb = ys.view(np.int32), yc.view(np.int32)
+    s = ((ysb & poly) | (ycb & ~poly)) ^ sign_sin
+    c = ((ycb & poly) | (ysb & ~poly)) ^ sign_cos
+    s, c = s.view(_F32), c.view(_F32)
     return s, c
 
 
