@@ -41,7 +41,7 @@ def _user_stacklevel():
     return level
 
 
-def _on_record(node):
+def _on_record(node, outputs=None):
     node._anomaly = _Checker(node, _forward_stack())
 
 

@@ -183,10 +183,12 @@ def record(cls, out, inputs, saved=None, save_result=False, args=None):
         res._vc = None
         node._out = None
     if _anomaly_hook[0] is not None:
-        _anomaly_hook[0](node)
+        _anomaly_hook[0](node, res)
     return res
 
 
+# called as hook(node, outputs) after each node is recorded, when set:
+# anomaly mode (the forward traceback) and utils.viz.record (values)
 _anomaly_hook = [None]
 
 
@@ -227,7 +229,7 @@ def record_multi(cls, outs, inputs, saved=None, args=None, differentiable=None):
         else:
             res.append(_make_plain(o))
     if _anomaly_hook[0] is not None:
-        _anomaly_hook[0](node)
+        _anomaly_hook[0](node, res)
     return tuple(res)
 
 
