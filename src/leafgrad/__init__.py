@@ -31,44 +31,16 @@ from . import autograd, linalg, nn, optim, utils  # noqa: E402
 from .autograd.anomaly_mode import is_anomaly_enabled, is_anomaly_check_nan_enabled  # noqa: E402
 from ._serialization import save, load  # noqa: E402
 
-FloatTensor = DoubleTensor = LongTensor = Tensor
+from ._legacy import (FloatTensor, DoubleTensor, HalfTensor, LongTensor, IntTensor,  # noqa: E402
+                      ShortTensor, CharTensor, ByteTensor, BoolTensor)
+from . import accelerator, amp, backends, cuda  # noqa: E402
+from .amp import autocast  # noqa: E402
+from ._devices import set_default_device, get_default_device  # noqa: E402
+from . import functional, onnx  # noqa: E402
+from .functional import (atleast_1d, atleast_2d, atleast_3d, block_diag,  # noqa: E402
+                         cartesian_prod, chain_matmul, unravel_index)
 strided = "torch.strided"
 contiguous_format = preserve_format = "contiguous_format"
-
-
-class _Cuda:
-    """``torch.cuda``: never available here."""
-
-    @staticmethod
-    def is_available():
-        return False
-
-    @staticmethod
-    def device_count():
-        return 0
-
-    @staticmethod
-    def manual_seed(seed):
-        pass
-
-    manual_seed_all = manual_seed
-
-
-cuda = _Cuda()
-
-
-class _Backends:
-    class mps:
-        @staticmethod
-        def is_available():
-            return False
-
-    class cudnn:
-        deterministic = False
-        benchmark = False
-
-
-backends = _Backends()
 
 
 def is_tensor(obj):
@@ -100,3 +72,6 @@ def compile(model=None, **kwargs):
 
 def is_floating_point(input):
     return input.is_floating_point()
+
+from . import _numpy_compat  # noqa: E402
+_numpy_compat.install(__import__("sys").modules[__name__], Tensor)

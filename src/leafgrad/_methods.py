@@ -165,6 +165,7 @@ def _type(self, dtype=None, non_blocking=False):
                            "int64": "LongTensor", "int32": "IntTensor", "bool": "BoolTensor",
                            "float16": "HalfTensor", "uint8": "ByteTensor"}.get(self.dtype.name,
                                                                                 "Tensor")
+    dtype = getattr(dtype, "dtype", dtype)     # a legacy class: torch.LongTensor
     if isinstance(dtype, str):
         name = dtype.rsplit(".", 1)[-1]
         dtype = {"FloatTensor": _dtype.float32, "DoubleTensor": _dtype.float64,

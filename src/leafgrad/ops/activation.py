@@ -1,0 +1,348 @@
+"""Activations and softmax (``nn.functional.relu``, ``softmax``, ``gelu``, ...) and their
+vector-Jacobian products (PyTorch's formulas: see each rule's comment).
+"""
+import warnings
+
+import numpy as np
+
+from .._tensor import Tensor, _wrap_dim
+from ..autograd.graph import Node
+from . import elementwise as E
+from ._dispatch import record
+from ._named import _renamed, _tname
+
+from .._quiet import quiet as _quiet
+
+
+def _node(name, backward, saves=False):
+    return type(name, (Node,), {"__slots__": (), "saves": saves, "backward": backward})
+
+
+# ---------------------------------------------------------------- softmax
+def _softmax_dim(name, ndim, stacklevel=3):
+    warnings.warn("Implicit dimension choice for %s has been deprecated. Change the call to "
+                  "include dim=X as an argument." % name, UserWarning, stacklevel=stacklevel)
+    return 0 if ndim in (0, 1, 3) else 1
+
+
+def _softmax_backward(ctx, g):
+    y = ctx.result
+    d = ctx.args
+    return ((g - (g * y).sum(d, keepdim=True)) * y,)
+
+
+SoftmaxBackward0 = _node("SoftmaxBackward0", _softmax_backward, saves=True)
+
+
+def _softmax_np(ctx, g):
+    y = ctx.result_array()
+    return ((g - (g * y).sum(ctx.args, keepdims=True)) * y,)
+
+
+SoftmaxBackward0.np_backward = _softmax_np
+
+
+def _log_softmax_backward(ctx, g):
+    y = ctx.result
+    d = ctx.args
+    return (g - y.exp() * g.sum(d, keepdim=True),)
+
+
+LogSoftmaxBackward0 = _node("LogSoftmaxBackward0", _log_softmax_backward, saves=True)
+
+
+def _log_softmax_np(ctx, g):
+    y = ctx.result_array()
+    return (g - np.exp(y) * g.sum(ctx.args, keepdims=True),)
+
+
+LogSoftmaxBackward0.np_backward = _log_softmax_np
+
+
+def _prep(input, dim, dtype, name):
+    if dim is None:
+        dim = _softmax_dim(name, input.dim(), 4)
+    if dtype is not None:
+        input = input.to(dtype)
+    x = input._data
+    if x.dtype.kind not in "fc":
+        raise NotImplementedError("\"%s_lastdim_kernel_impl\" not implemented for '%s': %s "
+                                  "takes floating point input. Fix: call .float() first."
+                                  % (name, _tname(x.dtype), name))
+    return input, x, _wrap_dim(dim, x.ndim)
+
+
+def softmax(input, dim=None, _stacklevel=3, dtype=None):
+    """exp(x) / sum(exp(x)) along ``dim``, computed with the max subtracted (stable).
+    d/dx: (g - sum(g y)) y."""
+    input, x, d = _prep(input, dim, dtype, "softmax")
+    if x.ndim == 0:
+        out = np.ones_like(x)
+    else:
+        with _quiet():
+            e = np.exp(x - x.max(axis=d, keepdims=True))
+            out = e / e.sum(axis=d, keepdims=True)
+    return record(SoftmaxBackward0, out, (input,), save_result=True, args=d if x.ndim else 0)
+
+
+def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
+    """x - logsumexp(x) along ``dim`` (stable). d/dx: g - softmax(x) sum(g)."""
+    input, x, d = _prep(input, dim, dtype, "log_softmax")
+    if x.ndim == 0:
+        out = np.zeros_like(x)
+    else:
+        with _quiet():
+            s = x - x.max(axis=d, keepdims=True)
+            out = s - np.log(np.exp(s).sum(axis=d, keepdims=True))
+    return record(LogSoftmaxBackward0, out, (input,), save_result=True, args=d if x.ndim else 0)
+
+
+def softmin(input, dim=None, _stacklevel=3, dtype=None):
+    return softmax(-input, dim, dtype=dtype)
+
+
+# ------------------------------------------------------------ activations
+sigmoid = E.sigmoid
+tanh = E.tanh
+
+
+def relu_(input):
+    return input.relu_()
+
+
+def _leaky_backward(ctx, g):
+    (x,) = ctx.saved_tensors
+    slope = ctx.args
+    return (g * Tensor._make_plain(np.where(x._data > 0, 1.0, slope).astype(x._data.dtype)),)
+
+
+LeakyReluBackward0 = _node("LeakyReluBackward0", _leaky_backward, saves=True)
+
+
+def leaky_relu(input, negative_slope=0.01, inplace=False):
+    """x if x > 0 else negative_slope * x. The gradient at 0 is the slope (as PyTorch)."""
+    x = input._data
+    out = np.where(x > 0, x, x * negative_slope).astype(x.dtype)
+    res = record(LeakyReluBackward0, out, (input,), saved=(input,), args=negative_slope)
+    return res
+
+
+def _hardtanh_backward(ctx, g):
+    # PyTorch's hardtanh_backward: 0 where x <= min_val or x >= max_val, else g
+    # (so g passes at nan)
+    (x,) = ctx.saved_tensors
+    lo, hi = ctx.args
+    return (g * Tensor._make_plain(~((x._data <= lo) | (x._data >= hi))),)
+
+
+HardtanhBackward0 = _node("HardtanhBackward0", _hardtanh_backward, saves=True)
+
+
+def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
+    """clip(x, min_val, max_val) (nan stays nan). The gradient is 0 at and beyond the
+    edges and passes elsewhere, nan included (PyTorch's hardtanh_backward)."""
+    return record(HardtanhBackward0, np.clip(input._data, min_val, max_val), (input,),
+                  saved=(input,), args=(min_val, max_val))
+
+
+def relu6(input, inplace=False):
+    return hardtanh(input, 0.0, 6.0)
+
+
+def _elu_backward(ctx, g):
+    # PyTorch's elu_backward: g input_scale alpha scale exp(input_scale x) where x <= 0,
+    # else g scale (so at nan). The x < 0 part is taken first (xn): a nan input gives
+    # no nan through the branch where() leaves out, and the second derivative is 0 at
+    # x = 0, as in PyTorch's elu_double_backward (which masks with x < 0).
+    (x,) = ctx.saved_tensors
+    alpha, scale, iscale = ctx.args
+    xn = E.where(x < 0, x, 0.0)
+    neg = g * (iscale * alpha * scale) * (xn * iscale).exp()
+    return (E.where(x <= 0, neg, g * scale),)
+
+
+EluBackward0 = _node("EluBackward0", _elu_backward, saves=True)
+CeluBackward0 = _node("CeluBackward0", _elu_backward, saves=True)
+
+
+def _elu(input, alpha, scale, input_scale, cls, back_args=None):
+    # ATen's elu kernel: x <= 0 ? expm1(x input_scale) (alpha scale) : x scale, with the
+    # coefficients rounded to the input's dtype first (bit for bit)
+    x = input._data
+    if x.dtype.kind != "f":
+        x = x.astype(np.float32)
+    t = x.dtype.type
+    with _quiet():
+        out = np.where(x <= 0, np.expm1(x * t(input_scale)) * (t(alpha) * t(scale)), x * t(scale))
+    return record(cls, out.astype(x.dtype, copy=False), (input,), saved=(input,),
+                  args=back_args or (alpha, scale, input_scale))
+
+
+def elu(input, alpha=1.0, inplace=False):
+    """alpha (exp(x) - 1) where x <= 0, else x. PyTorch's test order: nan takes the
+    x branch, so its gradient is 1; at 0 the gradient is alpha."""
+    return _elu(input, alpha, 1.0, 1.0, EluBackward0)
+
+
+def selu(input, inplace=False):
+    """scale * elu(x, alpha) with the constants of Klambauer et al. (2017)."""
+    return _elu(input, 1.6732632423543772848170429916717, 1.0507009873554804934193349852946,
+                1.0, EluBackward0)
+
+
+def celu(input, alpha=1.0, inplace=False):
+    """alpha (exp(x / alpha) - 1) where x <= 0, else x (PyTorch's elu with input_scale
+    1/alpha: the gradient is 1 at 0 and at nan)."""
+    # PyTorch's backward takes input_scale as 1 / alpha with alpha rounded to float32
+    # (its forward uses 1 / alpha): the float64 gradient differs in the 8th digit
+    return _elu(input, alpha, 1.0, 1.0 / alpha, CeluBackward0,
+                back_args=(alpha, 1.0, 1.0 / float(np.float32(alpha))))
+
+
+def gelu(input, approximate="none"):
+    """x Phi(x); ``approximate='tanh'`` uses the tanh formula (Hendrycks & Gimpel, 2016)."""
+    if approximate == "tanh":
+        c = float(np.sqrt(2 / np.pi))
+        return 0.5 * input * (1 + E.tanh(c * (input + 0.044715 * input ** 3)))
+    return 0.5 * input * (1 + E.erf(input * float(1 / np.sqrt(2))))
+
+
+def silu(input, inplace=False):
+    """x sigmoid(x) (swish)."""
+    return input * E.sigmoid(input)
+
+
+def mish(input, inplace=False):
+    return input * E.tanh(softplus(input))
+
+
+def _softplus_backward(ctx, g):
+    # PyTorch's softplus_backward: g where beta x > threshold, else g sigmoid(beta x);
+    # its second derivative is masked with beta x < threshold (softplus_double_backward),
+    # so at beta x == threshold the sigmoid is taken of a constant copy
+    (x,) = ctx.saved_tensors
+    beta, th = ctx.args
+    bx = x * beta
+    soft = E.where(bx < th, bx, Tensor._make_plain(bx._data)).sigmoid()
+    return (E.where(bx > th, g, g * soft),)
+
+
+SoftplusBackward0 = _node("SoftplusBackward0", _softplus_backward, saves=True)
+
+
+def softplus(input, beta=1.0, threshold=20.0):
+    """log(1 + exp(beta x)) / beta, and x where beta x > ``threshold`` (PyTorch's kernel).
+
+    d/dx = sigmoid(beta x), 1 above the threshold (PyTorch's softplus_backward).
+    """
+    x = input._data
+    with _quiet():
+        bx = x * beta
+        out = np.where(bx > threshold, x, np.log1p(np.exp(bx)) / beta)
+    return record(SoftplusBackward0, out.astype(x.dtype, copy=False), (input,), saved=(input,),
+                  args=(beta, threshold))
+
+
+def logsigmoid(input):
+    """log(sigmoid(x)) = -softplus(-x), stable."""
+    return -softplus(-input)
+
+
+def softsign(input):
+    return input / (1 + E.abs(input))
+
+
+def _hardsigmoid_backward(ctx, g):
+    # 1/6 strictly inside (-3, 3), 0 at the edges and at nan (PyTorch's kernel)
+    (x,) = ctx.saved_tensors
+    xd = x._data
+    # 1/6 rounded to float32, also for float64 inputs (PyTorch's constant is 1.0f / 6.0f)
+    sixth = float(np.float32(1.0) / np.float32(6.0))
+    return (g * Tensor._make_plain(((xd > -3) & (xd < 3)).astype(xd.dtype) * sixth),)
+
+
+HardsigmoidBackward0 = _node("HardsigmoidBackward0", _hardsigmoid_backward, saves=True)
+
+
+def _relu6_of_x_plus_3(x):
+    with _quiet():
+        return np.minimum(np.maximum(x + 3, 0), 6)    # nan propagates
+
+
+def hardsigmoid(input, inplace=False):
+    """min(max(x + 3, 0), 6) / 6 (PyTorch's formula, bit for bit). The gradient is 1/6
+    on (-3, 3) and 0 elsewhere, edges and nan included."""
+    x = input._data
+    return record(HardsigmoidBackward0, _relu6_of_x_plus_3(x) / 6, (input,), saved=(input,))
+
+
+def _hardswish_backward(ctx, g):
+    # PyTorch's hardswish_backward: 0 for x <= -3, g (x/3 + 1/2) for -3 < x < 3, g
+    # otherwise (nan included); written with ops, so it has PyTorch's second derivative
+    (x,) = ctx.saved_tensors
+    return (E.where(x <= -3, 0.0, E.where(x < 3, g * (x / 3 + 0.5), g)),)
+
+
+HardswishBackward0 = _node("HardswishBackward0", _hardswish_backward, saves=True)
+
+
+def hardswish(input, inplace=False):
+    """x min(max(x + 3, 0), 6) / 6, with PyTorch's gradient (see ``_hardswish_backward``)."""
+    x = input._data
+    return record(HardswishBackward0, x * _relu6_of_x_plus_3(x) / 6, (input,), saved=(input,))
+
+
+def tanhshrink(input):
+    return input - E.tanh(input)
+
+
+def threshold(input, threshold, value, inplace=False):
+    """value where x <= threshold, else x (nan stays nan and gets the gradient)."""
+    return E.where(input <= threshold, value, input)
+
+
+def glu(input, dim=-1):
+    a, b = input.chunk(2, dim)
+    return a * E.sigmoid(b)
+
+
+logsigmoid = _renamed(logsigmoid, "LogSigmoidBackward0")
+gelu = _renamed(gelu, "GeluBackward0")
+silu = _renamed(silu, "SiluBackward0")
+mish = _renamed(mish, "MishBackward0")
+threshold = _renamed(threshold, "ThresholdBackward0")
+
+
+# ------------------------------------------------------------ inplace=True
+def _with_inplace(fn, name):
+    """``fn(input, ..., inplace=True)`` writes the result into ``input`` (an
+    in-place op: recorded for autograd, refused on a leaf that requires grad)."""
+    import functools
+    import inspect
+    from ..ops import inplace as _ip
+    params = list(inspect.signature(fn).parameters)
+    pos = params.index("inplace")
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        if not (kwargs.get("inplace") or (len(args) > pos and args[pos])):
+            return fn(*args, **kwargs)
+        args = list(args)
+        if len(args) > pos:
+            args[pos] = False
+        else:
+            kwargs["inplace"] = False
+        input, rest = args[0], args[1:]
+        return _ip.apply(input, name, lambda a: fn(a, *rest, **kwargs))
+    return wrapper
+
+
+def relu(input, inplace=False):
+    """max(x, 0). d/dx = 1 where x > 0, else 0."""
+    return E.relu(input)
+
+
+for _name in ("relu", "leaky_relu", "hardtanh", "relu6", "elu", "selu", "celu", "silu", "mish",
+              "hardsigmoid", "hardswish", "threshold"):
+    globals()[_name] = _with_inplace(globals()[_name], _name + "_")
+del _name

@@ -1,0 +1,531 @@
+"""Losses (``mse_loss``, ``cross_entropy``, ``nll_loss``, ``binary_cross_entropy``, ...)
+and their vector-Jacobian products, following PyTorch's definitions
+(https://pytorch.org/docs/stable/nn.functional.html) including ``reduction``,
+``weight``, ``ignore_index`` and ``label_smoothing``; cross-entropy works from
+``log_softmax`` so it is stable for large logits.
+"""
+import warnings
+
+import numpy as np
+
+from .. import _errors
+from .._tensor import Tensor
+from ..autograd.graph import Node
+from . import elementwise as E
+from ._dispatch import record, to_tensor
+from ._named import _renamed, _tname
+from .activation import log_softmax
+from .distance import cosine_similarity
+
+from .._quiet import quiet as _quiet
+
+
+def _node(name, backward, saves=False):
+    return type(name, (Node,), {"__slots__": (), "saves": saves, "backward": backward})
+
+
+# ------------------------------------------------------------------ losses
+def _reduce(loss, reduction):
+    if reduction == "mean":
+        return loss.mean()
+    if reduction == "sum":
+        return loss.sum()
+    if reduction == "none":
+        return loss
+    raise ValueError("%s is not a valid value for reduction" % reduction)
+
+
+def _legacy(size_average, reduce, reduction):
+    if size_average is None and reduce is None:
+        return reduction
+    size_average = True if size_average is None else size_average
+    reduce = True if reduce is None else reduce
+    return ("mean" if size_average else "sum") if reduce else "none"
+
+
+def _same_shape(input, target, name):
+    if tuple(input.shape) != tuple(target.shape):
+        warnings.warn(
+            "Using a target size (%s) that is different to the input size (%s). This will likely "
+            "lead to incorrect results due to broadcasting. Please ensure they have the same size."
+            % (target.shape, input.shape), UserWarning, stacklevel=3)
+
+
+def _mse_backward(ctx, g):
+    a, b = ctx.saved_tensors
+    reduction, n = ctx.args
+    na, nb = ctx.needs_input_grad
+    d = a - b
+    if reduction == "mean":
+        g = g * (2.0 / n)
+    elif reduction == "sum":
+        g = g * 2.0
+    else:
+        g = g * 2.0
+    return (g * d if na else None), (-(g * d) if nb else None)
+
+
+MseLossBackward0 = _node("MseLossBackward0", _mse_backward, saves=True)
+
+
+def _mse_np(ctx, g):
+    a, b = ctx.saved_arrays()
+    reduction, n = ctx.args
+    gd = (g * (2.0 / n) if reduction == "mean" else g * 2.0) * (a - b)
+    na, nb = ctx.needs_input_grad
+    return (gd if na else None), (-gd if nb else None)
+
+
+MseLossBackward0.np_backward = _mse_np
+
+
+def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
+    """Mean squared error: mean((input - target)^2) (``reduction`` 'mean' | 'sum' | 'none')."""
+    reduction = _legacy(size_average, reduce, reduction)
+    target = to_tensor(target)
+    _same_shape(input, target, "mse_loss")
+    x, y = input._data, target._data
+    if x.dtype.kind not in "fc" and y.dtype.kind not in "fc":
+        raise NotImplementedError("\"mse_cpu\" not implemented for '%s': mse_loss takes floats. "
+                                  "Fix: convert with .float()" % _tname(x.dtype))
+    if y.dtype != x.dtype:      # PyTorch's promotion: int targets take the input's float dtype
+        from .._dtype import result_type
+        npd = result_type(input, target).np
+        x, y = x.astype(npd, copy=False), y.astype(npd, copy=False)
+    try:
+        d = x - y
+    except ValueError:
+        raise _errors.broadcast(tuple(input.shape), tuple(target.shape)) from None
+    sq = d * d
+    if reduction == "mean":
+        out = sq.sum() / sq.size if sq.size else np.float32("nan")
+    elif reduction == "sum":
+        out = sq.sum()
+    elif reduction == "none":
+        out = sq
+    else:
+        raise ValueError("%s is not a valid value for reduction" % reduction)
+    return record(MseLossBackward0, np.asarray(out, sq.dtype), (input, target),
+                  saved=(input, target), args=(reduction, sq.size))
+
+
+def l1_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
+    """Mean absolute error."""
+    reduction = _legacy(size_average, reduce, reduction)
+    _same_shape(input, target, "l1_loss")
+    return _reduce(E.abs(input - target), reduction)
+
+
+def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mean", beta=1.0):
+    reduction = _legacy(size_average, reduce, reduction)
+    d = E.abs(input - target)
+    if beta == 0:
+        return _reduce(d, reduction)
+    return _reduce(E.where(d < beta, 0.5 * d * d / beta, d - 0.5 * beta), reduction)
+
+
+def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
+    d = E.abs(input - target)
+    return _reduce(E.where(d < delta, 0.5 * d * d, delta * (d - 0.5 * delta)), reduction)
+
+
+def _bce_backward(ctx, g):
+    p, y, w = ctx.saved_tensors
+    reduction, n = ctx.args
+    eps = 1e-12
+    grad = (p - y) / ((1 - p) * p).clamp_min(eps)
+    if w is not None:
+        grad = grad * w
+    if reduction == "mean":
+        g = g / n
+    np_, ny = ctx.needs_input_grad[:2]
+    gp = g * grad if np_ else None
+    gy = None
+    if ny:
+        gy = g * ((1 - p).log().clamp_min(-100) - p.log().clamp_min(-100))
+        if w is not None:
+            gy = gy * w
+    return gp, gy
+
+
+BinaryCrossEntropyBackward0 = _node("BinaryCrossEntropyBackward0", _bce_backward, saves=True)
+
+
+def _bce_np(ctx, g):
+    p, y, w = ctx.saved_arrays()
+    reduction, n = ctx.args
+    if reduction == "mean":
+        g = g / n
+    np_, ny = ctx.needs_input_grad[:2]
+    gp = gy = None
+    if np_:
+        gp = g * (p - y) / np.maximum((1 - p) * p, 1e-12)
+        if w is not None:
+            gp = gp * w
+    if ny:
+        gy = g * (np.maximum(np.log1p(-p), -100) - np.maximum(np.log(p), -100))
+        if w is not None:
+            gy = gy * w
+    return gp, gy
+
+
+BinaryCrossEntropyBackward0.np_backward = _bce_np
+
+
+def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None,
+                         reduction="mean"):
+    """-w [y log p + (1 - y) log(1 - p)], logs clamped at -100 as PyTorch.
+
+    Raises:
+        ValueError: when target and input sizes differ.
+        RuntimeError: when input values are outside [0, 1].
+    """
+    reduction = _legacy(size_average, reduce, reduction)
+    target = to_tensor(target)
+    if tuple(target.shape) != tuple(input.shape):
+        raise ValueError(
+            "Using a target size (%s) that is different to the input size (%s) is deprecated. "
+            "Please ensure they have the same size." % (target.shape, input.shape))
+    if target._data.dtype.kind not in "fc":
+        raise RuntimeError("Found dtype %s but expected %s: binary_cross_entropy takes float "
+                           "targets. Fix: target.float()" % (_tname(target._data.dtype),
+                                                            _tname(input._data.dtype)))
+    p, y = input._data, target._data.astype(input._data.dtype, copy=False)
+    if y.size and (np.any(y < 0) or np.any(y > 1)):
+        raise RuntimeError("all elements of target should be between 0 and 1: targets of "
+                           "binary_cross_entropy are probabilities (0 or 1 for labels).")
+    if p.size and (np.any(p < 0) or np.any(p > 1) or np.any(np.isnan(p))):
+        raise RuntimeError(
+            "all elements of input should be between 0 and 1: binary_cross_entropy takes "
+            "probabilities. Fix: apply torch.sigmoid to the logits first, or use "
+            "binary_cross_entropy_with_logits (BCEWithLogitsLoss), which is also more stable.")
+    with _quiet():
+        loss = -(y * np.maximum(np.log(p), -100) + (1 - y) * np.maximum(np.log1p(-p), -100))
+    w = None
+    if weight is not None:
+        w = to_tensor(weight)
+        loss = loss * w._data
+    if reduction == "mean":
+        out = loss.sum() / loss.size if loss.size else np.float32("nan")
+    elif reduction == "sum":
+        out = loss.sum()
+    elif reduction == "none":
+        out = loss
+    else:
+        raise ValueError("%s is not a valid value for reduction" % reduction)
+    return record(BinaryCrossEntropyBackward0, np.asarray(out, p.dtype), (input, target),
+                  saved=(input, target, w), args=(reduction, loss.size))
+
+
+def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None,
+                                     reduction="mean", pos_weight=None):
+    """BCE on logits, stable: (1 - y) x + (1 + (pw - 1) y) softplus(-x).
+
+    Raises:
+        ValueError: when target and input sizes differ.
+    """
+    reduction = _legacy(size_average, reduce, reduction)
+    target = to_tensor(target)
+    if tuple(target.shape) != tuple(input.shape):
+        raise ValueError("Target size (%s) must be the same as input size (%s)"
+                         % (target.shape, input.shape))
+    if target._data.dtype.kind not in "fc":
+        raise RuntimeError("result type Float can't be cast to the desired output type %s: "
+                           "binary_cross_entropy_with_logits takes float targets. Fix: "
+                           "target.float()" % _tname(target._data.dtype))
+    sp = _softplus_neg(input)
+    if pos_weight is not None:
+        lw = 1 + (pos_weight - 1) * target
+        loss = (1 - target) * input + lw * sp
+    else:
+        loss = (1 - target) * input + sp
+    if weight is not None:
+        loss = loss * weight
+    out = _reduce(loss, reduction)
+    return out
+
+
+def _div_scalar_backward(ctx, g):
+    return (g / ctx.args,)
+
+
+# a tensor divided by a number inside an op (PyTorch's C++ div(Scalar)): DivBackward1
+DivBackward1 = type("DivBackward1", (Node,), {"__slots__": (), "saves": False,
+                                              "backward": _div_scalar_backward})
+
+
+def _div_scalar(t, number):
+    with _quiet():
+        out = np.asarray(t._data / number, dtype=t._data.dtype)
+    return record(DivBackward1, out, (t,), args=number)
+
+
+def _softplus_neg(x):
+    # log(1 + exp(-x)) = max(-x, 0) + log1p(exp(-|x|))
+    return E.maximum(-x, 0.0) + E.log1p(E.exp(-E.abs(x)))
+
+
+def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
+             reduction="mean"):
+    """Negative log-likelihood of class indices given log-probabilities.
+
+    Shapes: input (N, C) or (N, C, d1, ...) or (C,); target (N,) / (N, d1, ...) / ().
+
+    Raises:
+        IndexError: a target out of range [0, C) (other than ignore_index).
+        RuntimeError: shape mismatch between input and target.
+    """
+    reduction = _legacy(size_average, reduce, reduction)
+    x = input
+    t = target._data if isinstance(target, Tensor) else np.asarray(target)
+    if t.dtype.kind not in "iu":
+        raise RuntimeError("expected scalar type Long but found %s. Fix: class-index targets "
+                           "must be int64 (target.long())." % _tname(t.dtype))
+    if x.dim() == 1:
+        x = x.unsqueeze(0)
+        t = t.reshape(1)
+        squeeze = True
+    else:
+        squeeze = False
+    C = x.shape[1]
+    if x.dim() > 2:   # (N, C, d...) -> (N*d, C)
+        perm = [0] + list(range(2, x.dim())) + [1]
+        x = x.permute(*perm).reshape(-1, C)
+        tflat = t.reshape(-1)
+    else:
+        tflat = t
+    if tflat.shape[0] != x.shape[0]:
+        raise ValueError("Expected input batch_size (%d) to match target batch_size (%d)."
+                         % (x.shape[0], tflat.shape[0]))
+    if x.dim() == 2 and reduction in ("mean", "sum", "none"):
+        out = _nll_2d(x, tflat, weight, ignore_index, reduction)
+        shape = () if squeeze else t.shape
+        return out.reshape(shape) if reduction == "none" and out.shape != shape else out
+    valid = tflat != ignore_index
+    bad = valid & ((tflat < 0) | (tflat >= C))
+    if bad.any():
+        raise IndexError("Target %d is out of bounds." % int(tflat[bad][0]))
+    safe = np.where(valid, tflat, 0)
+    picked = x[Tensor._make_plain(np.arange(x.shape[0])), Tensor._make_plain(safe)]
+    w = np.ones(C, x._data.dtype) if weight is None else weight._data
+    wt = (w[safe] * valid).astype(x._data.dtype)
+    loss = -picked * Tensor._make_plain(wt)
+    if reduction == "none":
+        out = loss.reshape(t.shape) if not squeeze else loss.reshape(())
+        return out
+    if reduction == "sum":
+        return loss.sum()
+    if reduction == "mean":
+        return loss.sum() / float(wt.sum())
+    raise ValueError("%s is not a valid value for reduction" % reduction)
+
+
+class NllLossBackward0(Node):
+    """nll_loss of (N, C) log-probabilities: out = -sum_i w_i x[i, t_i] / denom
+    (reduction mean/sum) or -w_i x[i, t_i] per row (none). Linear in x, so the
+    rule saves no tensor: d/dx[i, t_i] = -w_i g (/ denom), written only for the
+    rows not ignored (the others stay 0.0, as PyTorch); args = (those rows, or
+    None for all, their targets, their weights or None for all ones, denom or
+    None for reduction 'none', x's shape)."""
+
+    __slots__ = ()
+    saves = False
+
+    def _onehot(ctx, v, dtype):
+        """zeros of x's shape with v (a number, or one per row) times the row
+        weights at [row, target] of the rows not ignored"""
+        rows, cols, wt, denom, shape = ctx.args
+        out = np.zeros(shape, dtype)
+        if rows is None:
+            rows = np.arange(shape[0])
+        elif v.ndim:
+            v = v[rows]
+        out[rows, cols] = v if wt is None else v * wt
+        return out
+
+    def backward(ctx, g):
+        # linear in g: -(one-hot of the weights) times g
+        denom = ctx.args[3]
+        w = Tensor._make_plain(ctx._onehot(np.asarray(-1.0, g._data.dtype), g._data.dtype))
+        return (w * (g.unsqueeze(1) if denom is None else g / denom),)
+
+    def np_backward(ctx, g):
+        denom = ctx.args[3]
+        return (ctx._onehot(-g if denom is None else -(g / denom), g.dtype),)
+
+
+def _nll_2d(input, t, weight, ignore_index, reduction):
+    """nll_loss for (N, C) log-probabilities and (N,) class indices in one node."""
+    x = input._data
+    N, C = x.shape
+    if t.shape != (N,):
+        raise ValueError("Expected input batch_size (%d) to match target batch_size (%d)."
+                         % (N, t.shape[0] if t.ndim else 1))
+    # common case first: every target a class index, no weights, nothing ignored
+    lo, hi = (int(t.min()), int(t.max())) if N else (0, -1)
+    rows = None
+    if weight is None and 0 <= lo and hi < C and not (lo <= ignore_index <= hi
+                                                         and (t == ignore_index).any()):
+        safe, wt = t, None
+        denom = float(N)
+    else:
+        valid = t != ignore_index
+        bad = valid & ((t < 0) | (t >= C))
+        if bad.any():
+            raise IndexError("Target %d is out of bounds." % int(t[bad][0]))
+        safe = np.where(valid, t, 0)
+        w = np.ones(C, x.dtype) if weight is None else weight._data.astype(x.dtype)
+        wt = w[safe] * valid
+        denom = float(wt.sum())
+        if not valid.all():
+            rows = np.flatnonzero(valid)
+    picked = x[np.arange(N), safe]
+    with _quiet():
+        if reduction == "none":
+            out = -picked if wt is None else -(picked * wt)
+            denom = None
+        else:
+            total = -(picked.sum() if wt is None else (picked * wt).sum())
+            if reduction == "mean":
+                total = total / denom
+            else:
+                denom = 1.0
+            # + 0.0 turns -0.0 (a perfectly fitted batch) into 0.0, as PyTorch prints it
+            out = np.asarray(total + 0.0, x.dtype)
+    args = ((None, safe, wt, denom, x.shape) if rows is None else
+            (rows, safe[rows], None if wt is None else wt[rows], denom, x.shape))
+    return record(NllLossBackward0, out, (input,), args=args)
+
+
+def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
+                  reduction="mean", label_smoothing=0.0):
+    """Cross-entropy of logits (N, C) against class indices (N,) or probabilities (N, C).
+
+    Equals nll_loss(log_softmax(input, 1), target); computed from
+    log-softmax, so stable for large logits. ``label_smoothing`` as in
+    Szegedy et al. (2016), https://arxiv.org/abs/1512.00567.
+
+    Raises:
+        IndexError: class index out of range.
+        RuntimeError: float targets whose shape differs from the input's.
+    """
+    reduction = _legacy(size_average, reduce, reduction)
+    target = to_tensor(target)
+    t = target._data
+    x = input._data
+    if x.dtype.kind not in "fc":
+        raise NotImplementedError("\"log_softmax_lastdim_kernel_impl\" not implemented for '%s': "
+                                  "cross_entropy takes float logits. Fix: input.float()"
+                                  % _tname(x.dtype))
+    if t.dtype.kind in "iub" and t.dtype not in (np.int64, np.uint8):
+        raise RuntimeError("expected target dtype to be Long or Byte, but got %s. Fix: "
+                           "target.long()" % _tname(t.dtype))
+    if t.dtype.kind != "f" and x.ndim >= 1 and t.ndim == x.ndim and x.ndim > 1 and \
+            t.shape[-1:] == (1,) and x.shape[-1] != 1 and x.ndim == 2:
+        raise RuntimeError("0D or 1D target tensor expected, multi-target not supported: the "
+                           "target has shape %s. Fix: class indices go in a 1-D tensor of shape "
+                           "(N,), e.g. target.squeeze(1) or target.view(-1)."
+                           % (tuple(t.shape),))
+    if t.dtype.kind == "f":
+        if tuple(target.shape) != tuple(input.shape):
+            raise RuntimeError(
+                "Expected floating point type for target with class probabilities, got %s: float "
+                "targets are class probabilities and must have the input's shape %s (got %s). "
+                "Fix: for class indices pass an int64 tensor (target.long())."
+                % (_tname(t.dtype), tuple(input.shape), tuple(target.shape)))
+        lsm = log_softmax(input, 1 if input.dim() > 1 else 0)
+        C = x.shape[1] if x.ndim > 1 else x.shape[0]
+        tgt = target
+        if label_smoothing:
+            tgt = tgt * (1 - label_smoothing) + label_smoothing / C
+        prod = lsm * tgt
+        if weight is not None:
+            shape = [1] * x.ndim
+            shape[1 if x.ndim > 1 else 0] = C
+            prod = prod * weight.reshape(shape)
+        if reduction not in ("mean", "sum"):
+            return _reduce(-prod.sum(1 if input.dim() > 1 else 0), reduction)
+        # PyTorch's graph: -(sum of all), divided (mean) by the number of positions (N and
+        # any extra dims, not only N): DivBackward1 -> NegBackward0 -> SumBackward0
+        total = -prod.sum()
+        return _div_scalar(total, x.size / C if C else 0.0) if reduction == "mean" else total
+    lsm = log_softmax(input, 1 if input.dim() > 1 else 0)
+    if not label_smoothing:
+        # PyTorch's graph: NllLossBackward0 -> LogSoftmaxBackward0 -> input
+        return nll_loss(lsm, target, weight, ignore_index=ignore_index, reduction=reduction)
+    C = x.shape[1] if x.ndim > 1 else x.shape[0]
+    nll = nll_loss(lsm, target, weight, ignore_index=ignore_index, reduction=reduction)
+    valid = Tensor._make_plain((t != ignore_index).astype(x.dtype))
+    cdim = 1 if x.ndim > 1 else 0
+    if weight is not None:
+        shape = [1] * x.ndim
+        shape[cdim] = C
+        smooth = -(lsm * weight.reshape(shape)).sum(cdim)
+    else:
+        smooth = -lsm.sum(cdim)
+    smooth = smooth * valid
+    if reduction == "mean":
+        if weight is not None:
+            safe = np.where(t != ignore_index, t, 0)
+            denom = float((weight._data[safe] * (t != ignore_index)).sum())
+        else:
+            denom = float(valid._data.sum())
+        smooth = smooth.sum() / denom
+    elif reduction == "sum":
+        smooth = smooth.sum()
+    return nll * (1 - label_smoothing) + smooth * (label_smoothing / C)
+
+
+def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):
+    reduction = _legacy(size_average, reduce, reduction)
+    if log_target:
+        loss = E.exp(target) * (target - input)
+    else:
+        loss = E.where(target > 0, target * (E.log(E.where(target > 0, target, 1.0)) - input), 0.0)
+    if reduction == "batchmean":
+        return loss.sum() / input.shape[0]
+    return _reduce(loss, reduction)
+
+
+def _soft_margin_backward(ctx, g):
+    x, y = ctx.saved_tensors
+    gi = -y * E.sigmoid(-y * x) * g
+    return (gi / x.numel() if ctx.args == "mean" else gi), None
+
+
+SoftMarginLossBackward0 = type("SoftMarginLossBackward0", (Node,), {
+    "__slots__": (), "saves": True, "backward": _soft_margin_backward})
+
+
+def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+    """mean/sum/none of log(1 + exp(-target * input)); one node, as PyTorch."""
+    if reduction not in ("mean", "sum", "none"):
+        raise ValueError("%s is not a valid value for reduction" % reduction)
+    if target.requires_grad or input.shape != target.shape or input.dtype != target.dtype:
+        return _reduce(_softplus_neg(input * target), reduction)
+    z = input._data * target._data
+    with _quiet():
+        loss = np.maximum(-z, 0) + np.log1p(np.exp(-np.abs(z)))
+    if reduction != "none":
+        loss = np.asarray(loss.mean() if reduction == "mean" else loss.sum(), dtype=z.dtype)
+    return record(SoftMarginLossBackward0, loss, (input, target), saved=(input, target),
+                  args=reduction)
+
+
+def margin_ranking_loss(input1, input2, target, margin=0.0, reduction="mean", **kw):
+    return _reduce(E.clamp(-target * (input1 - input2) + margin, min=0.0), reduction)
+
+
+def hinge_embedding_loss(input, target, margin=1.0, reduction="mean", **kw):
+    return _reduce(E.where(target == 1, input, E.clamp(margin - input, min=0.0)), reduction)
+
+
+def cosine_embedding_loss(input1, input2, target, margin=0.0, reduction="mean", **kw):
+    cos = cosine_similarity(input1, input2, 1)
+    return _reduce(E.where(target == 1, 1 - cos, E.clamp(cos - margin, min=0.0)), reduction)
+
+
+binary_cross_entropy_with_logits = _renamed(binary_cross_entropy_with_logits,
+                                            "BinaryCrossEntropyWithLogitsBackward0")
+smooth_l1_loss = _renamed(smooth_l1_loss, "SmoothL1LossBackward0")
+huber_loss = _renamed(huber_loss, "HuberLossBackward0")
