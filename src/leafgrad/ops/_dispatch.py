@@ -283,9 +283,9 @@ def binary_operands(a, b, floating=False):
                 not floating or kind in "fc"):
             return None, tb, a, xb
     # slow path: mixed dtypes, arrays, numpy scalars
-    if type(a) is tuple or type(b) is tuple:
+    if isinstance(a, tuple) or isinstance(b, tuple):
         # most often the result of autograd.grad() used as a tensor
-        pair = "'tuple' and 'Tensor'" if type(a) is tuple else "'Tensor' and 'tuple'"
+        pair = "'tuple' and 'Tensor'" if isinstance(a, tuple) else "'Tensor' and 'tuple'"
         raise TypeError("unsupported operand type(s): %s. %s" % (pair, _errors.grad_tuple_hint()))
     if ta is None and not isinstance(a, _NUMBER):
         ta = to_tensor(a)
