@@ -31,19 +31,6 @@ class GradTuple(tuple):
 
     __slots__ = ()
 
-    __add__ = _refuse("+")
-    __mul__ = _refuse("*")
-    __rmul__ = _refuse("*", swap=True)
-    __sub__ = _refuse("-")
-    __rsub__ = _refuse("-", swap=True)
-    __truediv__ = _refuse("/")
-    __rtruediv__ = _refuse("/", swap=True)
-    __floordiv__ = _refuse("//")
-    __rfloordiv__ = _refuse("//", swap=True)
-    __pow__ = _refuse("**")
-    __rpow__ = _refuse("**", swap=True)
-    __matmul__ = _refuse("@")
-    __rmatmul__ = _refuse("@", swap=True)
     __neg__ = _refuse_unary("unary -")
     __abs__ = _refuse_unary("abs()")
     __float__ = _refuse_unary("float()")
@@ -78,6 +65,13 @@ class GradTuple(tuple):
         import copy
         return GradTuple(copy.deepcopy(tuple(self), memo))
 
+
+for _sym, _name in (("+", "add"), ("*", "mul"), ("-", "sub"), ("/", "truediv"),
+                   ("//", "floordiv"), ("**", "pow"), ("@", "matmul")):
+    setattr(GradTuple, "__%s__" % _name, _refuse(_sym))
+    if _name != "add":          # __radd__ above: a plain tuple on the left concatenates
+        setattr(GradTuple, "__r%s__" % _name, _refuse(_sym, swap=True))
+del _sym, _name
 
 # type(g) shows as PyTorch's <class 'tuple'>; pickling and copying give plain tuples
 GradTuple.__name__ = GradTuple.__qualname__ = "tuple"
