@@ -2,6 +2,8 @@
 by default, and with ``show_values``/``show_grads`` the numbers a learner
 traces by hand: each node's output (shape, dtype, value), the gradient sent
 along each edge, and each leaf's ``.grad``."""
+import numpy as np
+
 from . import _graph as G
 from ._record import grads_of, module_of, to_numpy, value_of
 
@@ -224,7 +226,7 @@ def make_dot(var, params=None, show_attrs=False, show_saved=False, max_attr_char
     output's shape, dtype and value (0-d and one-element tensors in full, up
     to 8 elements abbreviated, larger ones as mean/std/min/max), the gradient
     of the loss with respect to it, the gradient sent along each edge (edge
-    labels), and at each leaf ``→ name.grad = ...``. Leaves' values and
+    labels; its L2 norm for more than 8 elements), and at each leaf ``→ name.grad = ...``. Leaves' values and
     ``.grad`` and the outputs' values are always known; intermediate values and
     edge gradients are known when the forward pass ran inside
     ``leafgrad.utils.viz.record()`` (or, for gradients, ``record_grads(loss)``
@@ -298,7 +300,12 @@ def make_dot(var, params=None, show_attrs=False, show_saved=False, max_attr_char
         return key
 
     def grad_label(g):
-        return None if (not show_grads or g is None) else " %s " % G.value_text(g)
+        if not show_grads or g is None:
+            return None
+        g = np.asarray(g)
+        if g.size > 8:          # edges stay short: the norm (boxes have the statistics)
+            return " norm %.4g " % np.linalg.norm(g.astype(np.float64).ravel())
+        return " %s " % G.value_text(g)
 
     roots = []
     root_value = {}

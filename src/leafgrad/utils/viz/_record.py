@@ -196,6 +196,11 @@ def value_of(fn, nr=0):
     out = getattr(fn, "_out", None)
     if isinstance(out, np.ndarray) and not getattr(fn, "_released", False) and nr == 0:
         return out
+    if type(fn).__name__ == "TBackward0" and fn.next_functions:
+        # nn.Linear's weight.t(), made without an output: the leaf's transpose
+        var = getattr(fn.next_functions[0][0], "variable", None)
+        if var is not None:
+            return to_numpy(var).T
     return None
 
 
