@@ -6,6 +6,8 @@ went wrong in plain words and how to fix it. ``docs/errors.md`` lists them
 with a script that triggers each one.
 """
 
+import pickle
+
 import numpy as np
 
 __all__ = ["LeafgradError", "GraphFreedError", "NoGradError", "UnusedInputError",
@@ -365,3 +367,52 @@ def pool_too_small(channels, insp, outsp, window, padding):
         % ("x".join(map(str, (channels,) + tuple(insp))),
            "x".join(map(str, (channels,) + tuple(outsp))), tuple(window), tuple(insp),
            tuple(padding)))
+
+
+# -- checkpoints (save/load) ---------------------------------------------------------------
+
+class NotACheckpointError(LeafgradError, pickle.UnpicklingError):
+    """``leafgrad.load`` of a file that is not a valid checkpoint (truncated, corrupt, hostile,
+    or not a checkpoint at all). Both a RuntimeError (what ``torch.load`` raises for a broken
+    zip archive) and a ``pickle.UnpicklingError`` (what it raises for a broken pickle)."""
+
+
+def not_a_checkpoint(reason):
+    return NotACheckpointError(
+        "not a leafgrad/safetensors checkpoint: %s. Fix: check that the file was written "
+        "completely by leafgrad.save, torch.save or safetensors (a copy cut short, a file of "
+        "another kind or a damaged download all read as this); nothing was loaded." % reason)
+
+
+class CheckpointDtypeError(TypeError):
+    """A valid checkpoint holding a dtype leafgrad has no equivalent of (bfloat16)."""
+
+
+def no_bfloat16(name):
+    return CheckpointDtypeError(
+        "the checkpoint's tensor %r has dtype bfloat16, which leafgrad cannot hold (NumPy has no "
+        "bfloat16 dtype), so it was not loaded. Fix: convert it where it was saved, e.g. in "
+        "PyTorch save {k: v.float() for k, v in state_dict.items()} (bfloat16 -> float32 is "
+        "exact)." % name)
+
+
+def weights_only_refused(message):
+    """PyTorch's text (torch.load's _get_wo_message) around the restricted unpickler's reason."""
+    unsafe = ("In PyTorch 2.6, we changed the default value of the `weights_only` argument in "
+              "`torch.load` from `False` to `True`. Re-running `torch.load` with `weights_only` "
+              "set to `False` will likely succeed, but it can result in arbitrary code execution. Do it only if you got the file "
+              "from a trusted source.")
+    docs = ("\n\nCheck the documentation of torch.load to learn more about types accepted by "
+            "default with weights_only https://pytorch.org/docs/stable/generated/torch.load.html.")
+    if "was not an allowed global by default" in message:
+        text = ("Weights only load failed. This file can still be loaded, to do so you have two "
+                "options, \033[1mdo those steps only if you trust the source of the "
+                "checkpoint\033[0m. \n\t(1) " + unsafe +
+                "\n\t(2) Alternatively, to load with `weights_only=True` please check the "
+                "recommended steps in the following error message.\n\tWeightsUnpickler error: "
+                + message)
+    else:
+        text = ("Weights only load failed. " + unsafe + "\nPlease file an issue with the "
+                "following so that we can make `weights_only=True` compatible with your use "
+                "case: WeightsUnpickler error: \n\n" + message)
+    return pickle.UnpicklingError(text + docs)
