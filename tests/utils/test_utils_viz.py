@@ -270,13 +270,27 @@ def test_viz_import_needs_no_extra():
         import sys
         sys.modules['graphviz'] = sys.modules['matplotlib'] = None
         import leafgrad
-        from leafgrad.utils.viz import print_graph
-        print_graph((leafgrad.ones(2, requires_grad=True) * 2).sum())
+        from leafgrad.utils.viz import print_graph, explain, record
+        from leafgrad.utils import grad_report, GradientMonitor
+        w = leafgrad.ones(2, requires_grad=True)
+        with record():
+            loss = (w * 2).sum()
+        print_graph(loss)
+        explain(loss, w, quiet=True)
+        loss.backward()
+        print_graph(loss, show_values=True, show_grads=True)
+        str(grad_report({"w": w}, loss))
+        GradientMonitor({"w": w}).step(loss)
+        print(w._repr_html_()[:5])
+        assert "matplotlib.pyplot" not in sys.modules
         """)
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                        timeout=120, cwd=str(ROOT), env=child_env())
     assert p.returncode == 0, p.stderr
-    assert p.stdout.splitlines()[0] == "SumBackward0 (output, shape ())"
+    assert p.stdout.splitlines()[:3] == ["SumBackward0 (output, shape ())", "  MulBackward0",
+                                         "    AccumulateGrad (shape (2,))"]
+    assert p.stdout.splitlines()[3].startswith("SumBackward0 (output, shape ())  = 4.0  grad 1.0")
+    assert p.stdout.splitlines()[-1] == "<div>"
 
 
 # --------------------------------------------------------------- print_graph

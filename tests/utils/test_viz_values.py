@@ -260,3 +260,17 @@ def test_render_png_svg_and_notebook(tmp_path):
     assert dot._repr_svg_().startswith("<?xml") and "<svg" in dot._repr_html_()
     with pytest.raises(ValueError, match="format"):
         dot.save(str(tmp_path / "g.jpeg"))
+
+
+def test_tensor_repr_html():
+    w = lg.tensor([0.5, -0.3, 0.8], requires_grad=True)
+    y = (w * 2).sum()
+    y.backward()
+    page = w._repr_html_()
+    assert "tensor (3,) float32, leaf, requires_grad=True" in page
+    assert "<pre" in page and "tensor([ 0.5000, -0.3000,  0.8000], requires_grad=True)" in page
+    assert "<b>.grad</b> (3,) float32: [2, 2, 2]" in page
+    assert "grad_fn=SumBackward0" in y._repr_html_() and ".grad" not in y._repr_html_()
+    big = lg.arange(100.0)
+    assert "constant (requires_grad=False)" in big._repr_html_()
+    assert "mean 49.5 std 28.87 min 0 max 99" in big._repr_html_()

@@ -278,7 +278,8 @@ def explain(loss, w, params=None, max_paths=50, small=8, file=None, quiet=False)
 
     The local derivatives are each node's own backward rule (PyTorch's
     derivatives.yaml formulas, quoted for common ops); the sum over paths is the
-    multivariate chain rule.
+    multivariate chain rule. Runs on leafgrad graphs (it calls the nodes' rules),
+    under ``no_grad``; nothing in the graph or in ``.grad`` changes.
     """
     import leafgrad as lg
     if not (G.is_tensor(loss) and G.is_tensor(w)):
