@@ -10,11 +10,26 @@ Each op's node class is declared next to its forward in ``leafgrad.ops``;
 its ``backward(ctx, *grad_outputs)`` returns one gradient (or ``None``) per
 input and is written with leafgrad ops, so ``create_graph=True`` records it.
 """
+import itertools
+
 from .. import _errors
 
 
-Tensor = None   # set by leafgrad._tensor (importing it here would be circular)
 __all__ = ["Node", "AccumulateGrad", "RemovableHandle"]
+
+# PyTorch's sequence_nr: one increasing number per recorded node; the engine
+# runs the ready node with the highest number first (see engine.py, step 2).
+next_seq = itertools.count(1).__next__
+
+# The Tensor class, given by leafgrad._tensor through ``use_tensor_class``
+# (this module sits below it and cannot import it): ``Node.result`` builds one.
+_tensor_cls = None
+
+
+def use_tensor_class(cls):
+    """Tell the graph which class ``Node.result`` builds (called once, by _tensor)."""
+    global _tensor_cls
+    _tensor_cls = cls
 
 
 class RemovableHandle:
@@ -55,7 +70,7 @@ class Node:
     """
 
     __slots__ = ("next_functions", "needs_input_grad", "_metas", "_saved", "_saved_versions",
-                 "_out", "_out_version", "args", "_released", "_extra", "__weakref__")
+                 "_out", "_out_version", "args", "_released", "_extra", "_seq", "__weakref__")
     n_outputs = 1
     # Optional fast rule on ndarrays, used when the backward pass is not itself
     # recorded (create_graph=False): np_backward(ctx, *grad_arrays) -> arrays.
@@ -67,6 +82,7 @@ class Node:
         self._out = None
         self._released = False
         self._extra = None
+        self._seq = next_seq()
 
     # Hooks, retained grads and anomaly data are rare: they live in one
     # ``_extra`` object, created on first use, so that recording a node sets
@@ -98,7 +114,7 @@ class Node:
     # -- saved tensors -------------------------------------------------------
     def save_for_backward(self, *tensors):
         self._saved = tensors
-        self._saved_versions = tuple(t._vlist[0] if hasattr(t, "_vlist") else None for t in tensors)
+        self._saved_versions = tuple(t._version if hasattr(t, "_vc") else None for t in tensors)
 
     @property
     def saved_tensors(self):
@@ -115,7 +131,7 @@ class Node:
                 if (0 if vc is None else vc[0]) != v:
                     fn = t._grad_fn
                     raise _errors.saved_modified(
-                        t.shape, self.name(), v, t._vlist[0], _type_name(t),
+                        t.shape, self.name(), v, t._version, _type_name(t),
                         None if fn is None else (t._output_nr, type(fn).__name__))
         return saved
 
@@ -125,7 +141,7 @@ class Node:
         that uses it can itself be differentiated)."""
         if self._released:
             raise _errors.graph_freed(self.name(), self._released)
-        t = Tensor._make_nonleaf(self._out, self, 0)
+        t = _tensor_cls._make_nonleaf(self._out, self, 0)
         ov = self._out_version
         if ov is not None:
             # a list: the output's version counter, saved at version 0; or
@@ -139,7 +155,7 @@ class Node:
     def saved_arrays(self):
         """``saved_tensors`` as ndarrays (numbers stay numbers), for NumPy rules."""
         saved = self.saved_tensors
-        return tuple([t._data if isinstance(t, Tensor) else t for t in saved])
+        return tuple([t._data if isinstance(t, _tensor_cls) else t for t in saved])
 
     def result_array(self):
         """The saved output as an ndarray (same checks as ``result``)."""

@@ -8,7 +8,7 @@ summed by the engine. Products are only computed for inputs that need them.
 import numpy as np
 
 from .. import _errors
-from ..autograd.graph import Node
+from ..autograd.graph import Node, next_seq as _next_seq
 from .._quiet import quiet as _quiet
 from ._dispatch import _anomaly_hook, record, to_tensor
 from .shape import TBackward0
@@ -269,6 +269,7 @@ def _weight_edge(weight):
     tn._metas = (None,)
     tn._released = False
     tn._extra = tn.args = tn._saved = tn._out = None
+    tn._seq = _next_seq()
     if _anomaly_hook[0] is not None:
         _anomaly_hook[0](tn)
     return (tn, 0)

@@ -157,10 +157,10 @@ class record:
             _hook(node)
 
     def __enter__(self):
-        from ...ops import _dispatch
-        self._prev = _dispatch._anomaly_hook[0]
+        from ...autograd.anomaly_mode import record_hook
+        self._prev = record_hook[0]
         self._mine = self._on_record
-        _dispatch._anomaly_hook[0] = self._mine
+        record_hook[0] = self._mine
         if self.module is not None:
             for name, m in self.module.named_modules():
                 if name:
@@ -178,9 +178,9 @@ class record:
             self._stack.pop()
 
     def __exit__(self, *exc):
-        from ...ops import _dispatch
-        if _dispatch._anomaly_hook[0] == self._mine:
-            _dispatch._anomaly_hook[0] = self._prev
+        from ...autograd.anomaly_mode import record_hook
+        if record_hook[0] == self._mine:
+            record_hook[0] = self._prev
         for h in self._handles:
             h.remove()
         self._handles = []
