@@ -86,6 +86,7 @@ class GradientMonitor:
         self._wsq = {}
         sizes = [int(np.prod(params[n].shape)) for n in self._names]
         bounds = np.cumsum([0] + sizes)
+        self._param_slices = [slice(int(a), int(b)) for a, b in zip(bounds[:-1], bounds[1:])]
         self._slices = {}
         k = 0
         for layer, names in self.layers.items():
@@ -137,9 +138,11 @@ class GradientMonitor:
         return before
 
     def _updates_since(self, before):
-        diff = self._flat([to_numpy(p) for p in self._plist], "after")
-        np.subtract(diff, before, out=diff)
-        return {layer: (np.dot(diff[sl], diff[sl]), self._wsq[layer])
+        """{layer: (squared update, squared weight)}; the update is written over
+        ``before`` in place (one pass: it is not needed afterwards)."""
+        for p, sl in zip(self._plist, self._param_slices):
+            np.subtract(to_numpy(p).reshape(-1), before[sl], out=before[sl])
+        return {layer: (np.dot(before[sl], before[sl]), self._wsq[layer])
                 for layer, sl in self._slices.items()}
 
     def _pre_step(self, optimizer, args, kwargs):

@@ -74,7 +74,8 @@ def _grad_hook(node):
 
 
 def _hook(node):
-    if node in _HOOKED or type(node).__name__ == "AccumulateGrad":
+    # real torch nodes take no weak reference: their gradients are not recorded
+    if not _weakable(node) or node in _HOOKED or type(node).__name__ == "AccumulateGrad":
         return
     try:
         node.register_hook(_grad_hook(node))
@@ -103,7 +104,8 @@ def record_grads(*tensors):
     passed here are not touched, so nothing is slowed down elsewhere. Each
     node's record holds the gradient of its output and the gradient sent along
     each of its input edges (summed back to that input's shape), from the
-    latest backward pass through it.
+    latest backward pass through it. (Graphs of real torch tensors are left
+    alone: their leaves' ``.grad`` is still shown.)
 
     Returns:
         int: how many nodes got a hook.
