@@ -12,6 +12,7 @@ from .. import _dtype, _errors, _scalars
 from .._dtype import _FROM_NP, result_type
 from .._tensor import InferenceTensor, Tensor, _make_inference
 from .._tensor import _sync_view as _sync
+from ..autograd.saved_hooks import active as _hooks_active, pack_saved as _pack_saved
 from ..autograd.anomaly_mode import record_hook as _anomaly_hook
 from ..autograd.grad_mode import mode
 from ..autograd.graph import next_seq as _next_seq
@@ -162,6 +163,8 @@ def record(cls, out, inputs, saved=None, save_result=False, args=None):
                                            if type(t) is not InferenceTensor
                                            else _refuse_inference())
                                           if isinstance(t, Tensor) else None for t in saved])
+        if _hooks_active[0]:    # saved_tensors_hooks: save what the pack hook returns
+            node._saved = _pack_saved(saved, Tensor)
     else:
         node._saved = None
     # _make_nonleaf, inlined (one call less per op)
@@ -215,6 +218,8 @@ def record_multi(cls, outs, inputs, saved=None, args=None, differentiable=None):
         node._saved_versions = tuple((t._version if type(t) is not InferenceTensor
                                       else _refuse_inference())
                                      if isinstance(t, Tensor) else None for t in saved)
+        if _hooks_active[0]:
+            node._saved = _pack_saved(saved, Tensor)
     res = []
     nr = 0
     for o, d in zip(outs, differentiable):

@@ -352,7 +352,8 @@ def tanh_(self):
 
 
 def clamp_(self, min=None, max=None):
-    return apply(self, "clamp_", lambda a: _ops().clamp(a, min, max))
+    from .pointwise import clamp
+    return apply(self, "clamp_", lambda a: clamp(a, min, max))
 
 
 def clamp_min_(self, min):
@@ -573,14 +574,14 @@ def index_put_(self, key, value, accumulate=False):
 
 def addcmul_(self, tensor1, tensor2, *, value=1):
     """In-place ``addcmul``; returns self."""
-    from .elementwise import addcmul
+    from .pointwise import addcmul
     return apply(self, "addcmul_", lambda a, t1, t2: addcmul(a, t1, t2, value=value),
                  tensor1, tensor2)
 
 
 def addcdiv_(self, tensor1, tensor2, *, value=1):
     """In-place ``addcdiv``; returns self."""
-    from .elementwise import addcdiv
+    from .pointwise import addcdiv
     return apply(self, "addcdiv_", lambda a, t1, t2: addcdiv(a, t1, t2, value=value),
                  tensor1, tensor2)
 
