@@ -58,6 +58,7 @@ from .._tensor import Tensor
 from ..autograd.graph import Node
 from ._dispatch import record
 from ._select import select
+from .._quiet import _IGNORE, _reset, _set
 from .reduction import mean
 
 _CACHE_SIZE = 256
@@ -159,9 +160,18 @@ def _copy(a):
     return out
 
 
+def _np_matmul(*args, **kwargs):
+    # inf * 0 inside a product is a silent nan in PyTorch; NumPy would warn
+    tok = _set(_IGNORE)
+    try:
+        return np.matmul(*args, **kwargs)
+    finally:
+        _reset(tok)
+
+
 def _matmul(a, b):
     """a @ b for stacks (G, m, k) @ (G, k, n) of one dtype, into a scratch array."""
-    return np.matmul(a, b, out=_scratch((a.shape[0], a.shape[1], b.shape[2]), a.dtype))
+    return _np_matmul(a, b, out=_scratch((a.shape[0], a.shape[1], b.shape[2]), a.dtype))
 
 
 def _strided(base, off, shape, strides):
@@ -258,7 +268,7 @@ def _k_conv_weight(x, g, gm, cols=None, spread=None):
     gf = _spread(g, gm) if spread is None else spread
     cols = cols.reshape(gm.groups, -1, cols.shape[1])
     # (C * taps, N l) @ (N l, C_out): BLAS is faster with the long dim inside
-    return np.matmul(cols, gf.transpose(0, 2, 1)).transpose(0, 2, 1).reshape(gm.wshape)
+    return _np_matmul(cols, gf.transpose(0, 2, 1)).transpose(0, 2, 1).reshape(gm.wshape)
 
 
 def _k_conv_input(g, w, gm, spread=None):
@@ -637,12 +647,12 @@ def _avg_adjoint_k(g, p):
 
 def _adaptive_k(x, p):
     rows, cols = p
-    return np.matmul(np.matmul(rows, x), cols.T)
+    return _np_matmul(_np_matmul(rows, x), cols.T)
 
 
 def _adaptive_adjoint_k(g, p):
     rows, cols = p
-    return np.matmul(np.matmul(rows.T, g), cols)
+    return _np_matmul(_np_matmul(rows.T, g), cols)
 
 
 _MAX_POOL = _linear_pair("MaxPool2DWithIndicesBackward0", _gather_k, _scatter_k)
