@@ -160,6 +160,19 @@ def _copy(a):
     return out
 
 
+def _quietly(kernel):
+    """A NumPy kernel run with floating-point warnings off (PyTorch is silent on inf - inf,
+    inf * 0 and overflow)."""
+    def run(*args, **kwargs):
+        tok = _set(_IGNORE)
+        try:
+            return kernel(*args, **kwargs)
+        finally:
+            _reset(tok)
+    run.__name__, run.__doc__ = kernel.__name__, kernel.__doc__
+    return run
+
+
 def _np_matmul(*args, **kwargs):
     # inf * 0 inside a product is a silent nan in PyTorch; NumPy would warn
     tok = _set(_IGNORE)
@@ -241,6 +254,7 @@ def _conv_valid(full, gm):
     return _valid(full, gm, (n, gm.wshape[0]), (gm.p1, _length(n, gm)))
 
 
+@_quietly
 def _k_conv(x, w, gm, bias=None):
     """The convolution of x and w (plus bias): returns (output, im2col of x)."""
     g = gm.groups
@@ -260,6 +274,7 @@ def _spread(g, gm):
     return full
 
 
+@_quietly
 def _k_conv_weight(x, g, gm, cols=None, spread=None):
     """grad_weight = sum over samples and positions of grad * input window
     (``cols``, ``spread``: the im2col of x and the spread of g, when already made)."""
@@ -271,6 +286,7 @@ def _k_conv_weight(x, g, gm, cols=None, spread=None):
     return _np_matmul(cols, gf.transpose(0, 2, 1)).transpose(0, 2, 1).reshape(gm.wshape)
 
 
+@_quietly
 def _k_conv_input(g, w, gm, spread=None):
     """grad_input: W^T @ grad, each tap's share added back to its input positions."""
     n, c = gm.xshape[:2]
@@ -607,6 +623,7 @@ def _pool_adjoint(g, gm, share):
     return region if gm.direct else _copy(region)
 
 
+@_quietly
 def _gather_k(x, p):
     """The element at tap ``idx`` (laid out by l) of each window: max pooling, given its
     argmax."""
@@ -618,6 +635,7 @@ def _gather_k(x, p):
     return _pool_out(out, gm, lead)
 
 
+@_quietly
 def _scatter_k(g, p):
     """Adjoint of ``_gather_k``: each window's gradient added at its tap ``idx``."""
     gm, idx = p
@@ -625,6 +643,7 @@ def _scatter_k(g, p):
     return _pool_adjoint(g, gm, lambda t: select(idx == t, gf))
 
 
+@_quietly
 def _avg_k(x, p):
     """Window sums divided by ``div`` (a number or an array of the output's spatial shape)."""
     gm, div = p
@@ -639,17 +658,20 @@ def _avg_k(x, p):
     return (out / div).astype(out.dtype)   # integers: truncating, as PyTorch's kernel
 
 
+@_quietly
 def _avg_adjoint_k(g, p):
     gm, div = p
     gf = _pool_spread(g / div, gm)
     return _pool_adjoint(g, gm, lambda t: gf)
 
 
+@_quietly
 def _adaptive_k(x, p):
     rows, cols = p
     return _np_matmul(_np_matmul(rows, x), cols.T)
 
 
+@_quietly
 def _adaptive_adjoint_k(g, p):
     rows, cols = p
     return _np_matmul(_np_matmul(rows.T, g), cols)
