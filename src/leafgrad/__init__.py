@@ -28,6 +28,7 @@ from ._errors import (LeafgradError, GraphFreedError, NoGradError, UnusedInputEr
 from ._functions import *  # noqa: F401,F403  (torch.exp, torch.sum, ...)
 from ._functions import abs, all, any, max, min, pow, round, sum  # noqa: F401  (shadow builtins on purpose)
 from . import autograd, linalg, nn, optim, utils  # noqa: E402
+autograd._load_upper()
 from .autograd.anomaly_mode import is_anomaly_enabled, is_anomaly_check_nan_enabled  # noqa: E402
 from ._serialization import save, load  # noqa: E402
 from . import serialization  # noqa: E402,F401  (torch.serialization)
@@ -37,7 +38,10 @@ from ._legacy import (FloatTensor, DoubleTensor, HalfTensor, LongTensor, IntTens
 from . import accelerator, amp, backends, cuda  # noqa: E402
 from .amp import autocast  # noqa: E402
 from ._devices import set_default_device, get_default_device  # noqa: E402
-from . import functional, onnx  # noqa: E402
+from . import func, functional, onnx, profiler, sparse  # noqa: E402
+from .sparse import sparse_coo_tensor, spmm, sparse_coo  # noqa: E402
+from .autograd import profiler as _autograd_profiler  # noqa: E402,F401  (torch.autograd.profiler)
+from .func import vmap  # noqa: E402
 from .functional import (atleast_1d, atleast_2d, atleast_3d, block_diag,  # noqa: E402
                          cartesian_prod, chain_matmul, unravel_index)
 strided = "torch.strided"

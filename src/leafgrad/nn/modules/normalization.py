@@ -171,7 +171,7 @@ class _BatchNorm(Module):
             for buf, v in ((self.running_mean, 0), (self.running_var, 1),
                            (self.num_batches_tracked, 0)):
                 buf._data[...] = v
-                buf._vlist[0] += 1
+                buf._bump_version()
 
     def reset_parameters(self):
         self.reset_running_stats()
@@ -202,7 +202,7 @@ class _BatchNorm(Module):
                          use_batch, factor, self.eps)
         if count:
             self.num_batches_tracked._data[...] += 1
-            self.num_batches_tracked._vlist[0] += 1
+            self.num_batches_tracked._bump_version()
         return out
 
     def extra_repr(self):
