@@ -274,8 +274,8 @@ def _weight_edge(weight):
     ``weight.t()`` would record; made directly, the transpose itself is not needed)."""
     tn = _new(TBackward0)
     fn = weight._grad_fn
-    tn.next_functions = ((fn, weight._output_nr) if fn is not None
-                         else (weight._grad_accumulator(), 0),)
+    tn._edges = ((fn, weight._output_nr) if fn is not None
+                 else (weight._grad_accumulator(), 0))
     tn.needs_input_grad = (True,)
     tn._metas = (None,)
     tn._released = False
@@ -326,7 +326,7 @@ def linear(input, weight, bias=None):
     if weight._requires_grad and res._grad_fn is not None:
         # the weight's edge goes through a TBackward0 node, as in PyTorch
         node = res._grad_fn
-        node.next_functions = node.next_functions[:-1] + (_weight_edge(weight),)
+        node._edges = node._edges[:-2] + _weight_edge(weight)
         node._metas = node._metas[:-1] + (None,)
     return res
 
