@@ -177,8 +177,10 @@ class _Mover:
 
     def counterpart(self, obj, where):
         """``leafgrad.nn.functional.relu`` -> ``torch.nn.functional.relu`` (by name)."""
-        mod = self.module_object(sys.modules[obj.__module__]) if obj.__module__ in sys.modules \
-            else None
+        try:
+            mod = self.module_object(sys.modules[obj.__module__])
+        except (KeyError, BridgeError):
+            mod = None
         for holder in (mod, self.dst.root.nn.functional, self.dst.root):
             if holder is not None and hasattr(holder, obj.__name__):
                 return getattr(holder, obj.__name__)
@@ -327,6 +329,12 @@ class _Mover:
             for k, p in inspect.signature(type(m).__init__).parameters.items():
                 if p.kind == p.VAR_KEYWORD and k in recorded:
                     recorded.update(recorded.pop(k))
+        hint = _HINTS.get(type(m).__name__)
+        if hint is not None:
+            try:
+                recorded = dict(recorded, **hint(m))
+            except AttributeError:
+                pass
         kwargs = {}
         for name, default in params.items():
             if name in ("device", "mode") or name.startswith("_"):
@@ -339,7 +347,10 @@ class _Mover:
                 continue
             if name not in own:
                 continue
-            if name in m.__dict__ or name in m._parameters or name in m._buffers or (
+            if name in recorded and hint is not None:
+                kwargs[name] = self.value(recorded[name], "%s.%s" % (where, name))
+            elif name in m.__dict__ or name in m._parameters or name in m._buffers or \
+                    name in m._modules or (
                     hasattr(type(m), name) and isinstance(getattr(type(m), name), property)):
                 v = getattr(m, name)
                 if isinstance(default, bool) and (v is None or self.src.is_tensor(v)):
@@ -390,6 +401,31 @@ class _Mover:
             else:
                 out._modules[name] = self.module(child, sub)
             other.training = child.training
+
+
+def _layer_args(layer):
+    return dict(dim_feedforward=layer.linear1.out_features, dropout=layer.dropout.p,
+                activation=layer.activation, layer_norm_eps=layer.norm1.eps,
+                norm_first=layer.norm_first, bias=layer.linear1.bias is not None)
+
+
+# constructor arguments that PyTorch's layers keep under other names (read from either side)
+_HINTS = {
+    "MultiheadAttention": lambda m: dict(bias=m.in_proj_bias is not None or
+                                         m.out_proj.bias is not None,
+                                         add_bias_kv=m.bias_k is not None),
+    "TransformerEncoderLayer": lambda m: dict(_layer_args(m), d_model=m.self_attn.embed_dim,
+                                              nhead=m.self_attn.num_heads,
+                                              batch_first=m.self_attn.batch_first),
+    "TransformerDecoderLayer": lambda m: dict(_layer_args(m), d_model=m.self_attn.embed_dim,
+                                              nhead=m.self_attn.num_heads,
+                                              batch_first=m.self_attn.batch_first),
+    "TransformerEncoder": lambda m: dict(encoder_layer=m.layers[0], num_layers=len(m.layers)),
+    "TransformerDecoder": lambda m: dict(decoder_layer=m.layers[0], num_layers=len(m.layers)),
+    "Transformer": lambda m: dict(_layer_args(m.encoder.layers[0]),
+                                  num_encoder_layers=len(m.encoder.layers),
+                                  num_decoder_layers=len(m.decoder.layers)),
+}
 
 
 def _plain(v):
