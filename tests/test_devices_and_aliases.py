@@ -178,3 +178,15 @@ def test_grad_scaler_misuse_raises_like_torch():
         s.step(opt)
         with pytest.raises(RuntimeError):
             s.unscale_(opt)
+
+
+def test_float_of_requires_grad_tensor_warns_only_with_grad_mode_on():
+    for T in (torch, leafgrad):
+        x = T.tensor(2.0, requires_grad=True)
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            with T.no_grad():
+                float(x)
+        assert not w
+        with pytest.warns(UserWarning, match="requires_grad=True to a scalar"):
+            float(x)

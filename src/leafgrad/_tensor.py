@@ -452,7 +452,7 @@ class Tensor:
         return Tensor._make_plain(array)
 
     def __float__(self):
-        if self._requires_grad:
+        if self._requires_grad and mode.enabled:   # PyTorch is silent under no_grad
             warnings.warn("Converting a tensor with requires_grad=True to a scalar may lead to "
                           "unexpected behavior.\nConsider using tensor.detach() first.",
                           UserWarning, stacklevel=2)

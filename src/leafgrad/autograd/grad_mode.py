@@ -6,20 +6,25 @@ parentheses (``@no_grad`` and ``@no_grad()``).
 """
 import functools
 import inspect
+import threading
 
 __all__ = ["no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled",
            "inference_mode", "is_inference_mode_enabled"]
 
 
-class _Mode:
-    """Process-wide flags read on every op (one attribute lookup on the hot path)."""
+class _Mode(threading.local):
+    """Per-thread flags read on every op (one attribute lookup on the hot path).
 
-    __slots__ = ("enabled", "inference")
+    Thread-local as PyTorch's grad mode: ``no_grad()`` in one thread leaves
+    recording on in the others. The class attributes are the defaults every
+    new thread starts with; a thread's assignment shadows them for that thread only.
+    """
+
+    enabled = True
+    inference = False
 
 
 mode = _Mode()
-mode.enabled = True
-mode.inference = False
 
 
 def is_grad_enabled():

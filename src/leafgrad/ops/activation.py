@@ -9,6 +9,7 @@ from .._tensor import Tensor, _wrap_dim
 from ..autograd.graph import Node
 from . import elementwise as E
 from ._dispatch import record
+from ._select import select
 from ._named import _renamed, _tname
 
 from .._quiet import quiet as _quiet
@@ -111,12 +112,13 @@ def relu_(input):
 
 
 def _leaky_backward(ctx, g):
+    # PyTorch's leaky_relu_backward: x > 0 ? g : g * slope (nan takes the slope)
     (x,) = ctx.saved_tensors
-    slope = ctx.args
-    return (g * Tensor._make_plain(np.where(x._data > 0, 1.0, slope).astype(x._data.dtype)),)
+    return (select(x._data > 0, g, g * ctx.args, deps=(x,), name="LeakyReluBackwardBackward0"),)
 
 
 LeakyReluBackward0 = _node("LeakyReluBackward0", _leaky_backward, saves=True)
+LeakyReluBackward0.np_backward = _leaky_backward   # select() takes ndarrays too
 
 
 def leaky_relu(input, negative_slope=0.01, inplace=False):
@@ -132,10 +134,12 @@ def _hardtanh_backward(ctx, g):
     # (so g passes at nan)
     (x,) = ctx.saved_tensors
     lo, hi = ctx.args
-    return (g * Tensor._make_plain(~((x._data <= lo) | (x._data >= hi))),)
+    return (select(~((x._data <= lo) | (x._data >= hi)), g, deps=(x,),
+                   name="HardtanhBackwardBackward0"),)
 
 
 HardtanhBackward0 = _node("HardtanhBackward0", _hardtanh_backward, saves=True)
+HardtanhBackward0.np_backward = _hardtanh_backward   # select() takes ndarrays too
 
 
 def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
@@ -216,18 +220,49 @@ def mish(input, inplace=False):
     return input * E.tanh(softplus(input))
 
 
+def _softplus_grad_np(g, xd, beta, th):
+    # PyTorch's softplus_backward: g where beta x > threshold, else g sigmoid(beta x)
+    with _quiet():
+        bx = xd * beta
+        return np.where(bx > th, g, g * E._sigmoid_np(bx))
+
+
 def _softplus_backward(ctx, g):
-    # PyTorch's softplus_backward: g where beta x > threshold, else g sigmoid(beta x);
-    # its second derivative is masked with beta x < threshold (softplus_double_backward),
-    # so at beta x == threshold the sigmoid is taken of a constant copy
     (x,) = ctx.saved_tensors
     beta, th = ctx.args
-    bx = x * beta
-    soft = E.where(bx < th, bx, Tensor._make_plain(bx._data)).sigmoid()
-    return (E.where(bx > th, g, g * soft),)
+    if not isinstance(g, Tensor):
+        return (_softplus_grad_np(g, x._data, beta, th),)
+    out = _softplus_grad_np(g._data, x._data, beta, th).astype(g._data.dtype, copy=False)
+    return (record(SoftplusBackwardBackward0, out, (g, x), saved=(g, x), args=(beta, th)),)
+
+
+def _softplus_double_backward(ctx, gg):
+    # derivatives.yaml: grad_output -> softplus_backward(grad, self, beta, threshold);
+    # self -> softplus_double_backward: sigmoid_backward(gg g, sigmoid(beta x)) *
+    # (beta x < threshold) * beta, multiplied by the mask (nan at a nan input, as there)
+    g, x = ctx.saved_tensors
+    beta, th = ctx.args
+    ng, nx = ctx.needs_input_grad
+    gg_g = _softplus_backward(_SoftplusCtx(x, beta, th), gg)[0] if ng else None
+    gx = None
+    if nx:
+        bx = x * beta
+        gx = E.sigmoid_backward(gg * g, bx.sigmoid()) * (bx < th) * beta
+    return gg_g, gx
+
+
+class _SoftplusCtx:
+    """The fields ``_softplus_backward`` reads, for its use in the double backward."""
+    __slots__ = ("saved_tensors", "args")
+
+    def __init__(self, x, beta, th):
+        self.saved_tensors, self.args = (x,), (beta, th)
 
 
 SoftplusBackward0 = _node("SoftplusBackward0", _softplus_backward, saves=True)
+SoftplusBackward0.np_backward = _softplus_backward
+SoftplusBackwardBackward0 = _node("SoftplusBackwardBackward0", _softplus_double_backward,
+                                  saves=True)
 
 
 def softplus(input, beta=1.0, threshold=20.0):
@@ -258,10 +293,12 @@ def _hardsigmoid_backward(ctx, g):
     xd = x._data
     # 1/6 rounded to float32, also for float64 inputs (PyTorch's constant is 1.0f / 6.0f)
     sixth = float(np.float32(1.0) / np.float32(6.0))
-    return (g * Tensor._make_plain(((xd > -3) & (xd < 3)).astype(xd.dtype) * sixth),)
+    return (select((xd > -3) & (xd < 3), g * sixth, deps=(x,), name="NotImplemented",
+                   refuse="derivative for aten::hardsigmoid_backward is not implemented"),)
 
 
 HardsigmoidBackward0 = _node("HardsigmoidBackward0", _hardsigmoid_backward, saves=True)
+HardsigmoidBackward0.np_backward = _hardsigmoid_backward   # select() takes ndarrays too
 
 
 def _relu6_of_x_plus_3(x):
@@ -296,9 +333,21 @@ def tanhshrink(input):
     return input - E.tanh(input)
 
 
+def _threshold_backward(ctx, g):
+    # PyTorch's threshold_backward: 0 where x <= threshold, else g (nan passes)
+    (x,) = ctx.saved_tensors
+    return (select(~(x._data <= ctx.args), g, deps=(x,), name="ThresholdBackwardBackward0"),)
+
+
+ThresholdBackward0 = _node("ThresholdBackward0", _threshold_backward, saves=True)
+ThresholdBackward0.np_backward = _threshold_backward   # select() takes ndarrays too
+
+
 def threshold(input, threshold, value, inplace=False):
     """value where x <= threshold, else x (nan stays nan and gets the gradient)."""
-    return E.where(input <= threshold, value, input)
+    x = input._data
+    out = np.where(x <= threshold, np.asarray(value).astype(x.dtype), x)
+    return record(ThresholdBackward0, out, (input,), saved=(input,), args=threshold)
 
 
 def glu(input, dim=-1):
@@ -310,7 +359,6 @@ logsigmoid = _renamed(logsigmoid, "LogSigmoidBackward0")
 gelu = _renamed(gelu, "GeluBackward0")
 silu = _renamed(silu, "SiluBackward0")
 mish = _renamed(mish, "MishBackward0")
-threshold = _renamed(threshold, "ThresholdBackward0")
 
 
 # ------------------------------------------------------------ inplace=True

@@ -57,6 +57,7 @@ from .. import _errors
 from .._tensor import Tensor
 from ..autograd.graph import Node
 from ._dispatch import record
+from ._select import select
 from .reduction import mean
 
 _CACHE_SIZE = 256
@@ -603,7 +604,7 @@ def _gather_k(x, p):
     lead, taps = _pool_rows(x, gm)
     out = _scratch(idx.shape, x.dtype, 0)
     for t, v in enumerate(taps):
-        out += v * (idx == t)
+        out += select(idx == t, v)    # selects: an inf elsewhere in x stays out
     return _pool_out(out, gm, lead)
 
 
@@ -611,7 +612,7 @@ def _scatter_k(g, p):
     """Adjoint of ``_gather_k``: each window's gradient added at its tap ``idx``."""
     gm, idx = p
     gf = _pool_spread(g, gm)
-    return _pool_adjoint(g, gm, lambda t: gf * (idx == t))
+    return _pool_adjoint(g, gm, lambda t: select(idx == t, gf))
 
 
 def _avg_k(x, p):

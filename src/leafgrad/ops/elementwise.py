@@ -15,6 +15,7 @@ from .. import _dtype, _scalars
 from .._tensor import Tensor
 from ..autograd.graph import Node
 from ._dispatch import binary_operands, broadcast_error, record, to_tensor
+from ._select import select
 
 from .._quiet import quiet as _quiet
 from .._quiet import _IGNORE, _reset, _set
@@ -195,10 +196,12 @@ sigmoid = _unary(_sigmoid_np, "SigmoidBackward0", lambda g, x, r: sigmoid_backwa
                  quiet=True,
                  doc="Logistic sigmoid 1/(1+exp(-x)), stable for large |x|. d/dx = s(1-s).")
 # the result is >= 0 or nan, so "result <= 0" is "result != 0" (one pass less)
-relu = _unary_np(lambda x: np.maximum(x, 0), "ReluBackward0", lambda g, x, r: g * (r != 0),
+relu = _unary_np(lambda x: np.maximum(x, 0), "ReluBackward0",
+              lambda g, x, r: select(r != 0, g, deps=(r,), name="ThresholdBackwardBackward0"),
               save="result", floating=False,
               doc="max(x, 0) (nan stays nan). d/dx = 0 where the result is <= 0, else 1, so 1 "
-                  "at nan (PyTorch's threshold_backward).")
+                  "at nan (PyTorch's threshold_backward: it selects, so an inf upstream "
+                  "gradient gives 0 where x < 0).")
 square = _unary_np(np.square, "PowBackward0", lambda g, x, r: g * 2 * x, floating=False,
                 doc="x**2. d/dx = 2x.")
 
@@ -439,17 +442,22 @@ remainder = _binary(_int_div_check(np.remainder), "RemainderBackward0", lambda g
 def _pow_db(g, a, b):
     # d/db a^b = a^b ln a; PyTorch gives 0 where a == 0 instead of nan
     if not isinstance(a, Tensor):
-        return g * 0 if a == 0 else g * (a ** b) * math.log(a)
-    return where(a == 0, 0.0, g * (a ** b) * a.log())
+        # PyTorch's pow_backward_exponent with a number base: grad * where(b >= 0, 0,
+        # result * log(0)) at base 0 (multiplied, as there), else grad * result * log(a),
+        # nan for a negative base (math.log would raise)
+        if a == 0:
+            return g * where(b >= 0, 0.0, (a ** b) * -math.inf)
+        return g * (a ** b) * float(np.log(np.float64(a)))
+    return g * where((a == 0) & (b >= 0), 0.0, (a ** b) * a.log())   # multiplied, as PyTorch
 
 
 def _pow_da(g, a, b):
     # d/da a^b = b a^(b-1); PyTorch gives 0 where b == 0 (even at a == 0)
     if not isinstance(b, Tensor):
-        if b == 0:
-            return g * 0
+        if b == 0:      # zeros_like(self), whatever g holds (PyTorch's pow_backward)
+            return select(False, g)
         return g * b * a ** (b - 1)
-    return where(b == 0, 0.0, g * b * a ** (b - 1))
+    return select(b != 0, g * b * a ** (b - 1))
 
 
 def _np_pow(a, b):
@@ -511,20 +519,21 @@ def floor_divide(input, other):
 def _where_backward(ctx, g):
     (cond,) = ctx.args
     na, nb = ctx.needs_input_grad
-    zero = g * 0
-    return (where(cond, g, zero) if na else None), (where(cond, zero, g) if nb else None)
+    return (select(cond, g) if na else None), (select(~cond, g) if nb else None)
 
 
-WhereBackward0 = _node("WhereBackward0", _where_backward, saves=False)
+WhereBackward0 = _node("WhereBackward0", _where_backward, saves=False,
+                       np_backward=_where_backward)   # select() takes ndarrays too
 
 
 def where(condition, input=None, other=None):
     """``condition ? input : other`` elementwise, with broadcasting.
 
     The gradient goes to ``input`` where the condition holds and to
-    ``other`` elsewhere; a NaN gradient in the unselected branch still
-    multiplies by zero to NaN (as in PyTorch). ``where(cond)`` alone is
-    ``nonzero(as_tuple=True)``.
+    ``other`` elsewhere, exactly 0 to the other side even for an inf/nan
+    gradient (PyTorch's ``where(cond, grad, 0)``). A NaN that the unselected
+    branch's own backward makes (sqrt of a negative, ...) still reaches its
+    input, as in PyTorch. ``where(cond)`` alone is ``nonzero(as_tuple=True)``.
     """
     cond = condition._data if isinstance(condition, Tensor) else np.asarray(condition)
     if input is None and other is None:
@@ -535,7 +544,7 @@ def where(condition, input=None, other=None):
         out = np.where(cond, xa, xb)
     except ValueError:
         raise broadcast_error(cond, np.broadcast(np.asarray(xa), np.asarray(xb))) from None
-    return record(WhereBackward0, out, (ta, tb), args=(Tensor._make_plain(np.asarray(cond)),))
+    return record(WhereBackward0, out, (ta, tb), args=(np.asarray(cond, bool),))
 
 
 def _clamp_backward(ctx, g):
@@ -546,10 +555,10 @@ def _clamp_backward(ctx, g):
         mask &= x._data >= lo
     if hi is not None:
         mask &= x._data <= hi
-    return (g * Tensor._make_plain(mask),)
+    return (select(mask, g),)
 
 
-ClampBackward1 = _node("ClampBackward1", _clamp_backward)
+ClampBackward1 = _node("ClampBackward1", _clamp_backward, np_backward=_clamp_backward)
 
 
 def _clamp_tensors_backward(ctx, g):
@@ -560,17 +569,17 @@ def _clamp_tensors_backward(ctx, g):
     gx = glo = ghi = None
     if lo is not None and hi is not None:
         if nx:
-            gx = where((x >= lo) & (x <= hi), g, 0.0)
+            gx = select((x >= lo) & (x <= hi), g)
         if nlo:
-            glo = where((x < lo) & (lo < hi), g, 0.0)
+            glo = select((x < lo) & (lo < hi), g)
         if nhi:
-            ghi = where((x > hi) | (hi < lo), g, 0.0)
+            ghi = select((x > hi) | (hi < lo), g)
     elif lo is not None:
-        gx = where(x >= lo, g, 0.0) if nx else None
-        glo = where(x < lo, g, 0.0) if nlo else None
+        gx = select(x >= lo, g) if nx else None
+        glo = select(x < lo, g) if nlo else None
     else:
-        gx = where(x <= hi, g, 0.0) if nx else None
-        ghi = where(x > hi, g, 0.0) if nhi else None
+        gx = select(x <= hi, g) if nx else None
+        ghi = select(x > hi, g) if nhi else None
     return gx, glo, ghi
 
 

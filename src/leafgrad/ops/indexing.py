@@ -11,6 +11,7 @@ import numpy as np
 from .._tensor import Tensor, _wrap_dim
 from ..autograd.graph import Node
 from ._dispatch import mark_view, record
+from ._select import select
 
 
 def _node(name, backward, saves=False):
@@ -452,7 +453,7 @@ def _masked_fill_backward(ctx, g):
     mask, value_is_tensor = ctx.args
     ni, nv = ctx.needs_input_grad
     gi = g.masked_fill(mask, 0.0) if ni else None
-    gv = (g * mask).sum() if nv else None
+    gv = select(mask, g).sum() if nv else None     # where(mask, grad, 0).sum(), as PyTorch
     return gi, gv
 
 

@@ -18,6 +18,7 @@ from .. import _errors, _scalars
 from .._tensor import InferenceTensor, Tensor
 from ..autograd.grad_mode import mode
 from ._dispatch import record, to_tensor
+from ._select import select
 from ..autograd.graph import Node
 
 from .._quiet import quiet as _quiet
@@ -362,7 +363,8 @@ def clamp_max_(self, max):
 
 
 def _fill_backward(ctx, g):
-    return (g * 0,) if ctx.needs_input_grad[0] else (None,)
+    # zeros_like(grad), not g * 0: an inf/nan g still gives 0 (PyTorch)
+    return (select(False, g),) if ctx.needs_input_grad[0] else (None,)
 
 
 FillBackward0 = type("FillBackward0", (Node,), {"__slots__": (), "saves": False,

@@ -13,6 +13,7 @@ from .. import _dtype
 from .._tensor import Tensor, _wrap_dim
 from ..autograd.graph import Node
 from ._dispatch import record, to_tensor
+from ._select import select
 
 from .._quiet import quiet as _quiet
 
@@ -165,8 +166,8 @@ def _evenly_distribute_backward(ctx, g):
     (x,) = ctx.saved_tensors
     xd, r = x._data, ctx.result_array()
     mask = np.isnan(xd) if xd.dtype.kind == "f" and np.isnan(r) else xd == r
-    share = mask.astype(xd.dtype) / int(mask.sum())
-    return (g * Tensor._make_plain(share),)
+    # zeros(...).masked_fill_(mask, g / count), as PyTorch's CPU kernel: it selects
+    return (select(mask, g / int(mask.sum())),)
 
 
 MaxBackward1 = _node("MaxBackward1", _evenly_distribute_backward, saves=True)
@@ -178,11 +179,14 @@ AminBackward0 = _node("AminBackward0", _evenly_backward, saves=True)
 def _index_backward(ctx, g):
     # gradient goes to the selected index only
     shape, dim, keepdim, idx = ctx.args
+    if not shape:       # a 0-d input (dim 0 or -1): its one element was chosen
+        return (g.reshape(()),)
     if not keepdim:
         g = g.unsqueeze(dim)
     ar = np.arange(shape[dim]).reshape((-1,) + (1,) * (len(shape) - dim - 1))
-    mask = Tensor._make_plain(ar == (idx if keepdim else np.expand_dims(idx, dim)))
-    return (g.expand(shape) * mask,)
+    mask = ar == (idx if keepdim else np.expand_dims(idx, dim))
+    # PyTorch scatters g into zeros (value_selecting_reduction_backward): it selects
+    return (select(mask, g.expand(shape)),)
 
 
 MaxBackward0 = _node("MaxBackward0", _index_backward)
@@ -328,9 +332,10 @@ def _norm_backward(ctx, g):
         mask = (x.abs() == r)
         return (g * x.sign() * mask / mask.sum(dims, keepdim=True),)
     if p == 0:
-        return (g * 0,)
+        return (select(False, g),)      # zeros_like(self), whatever g holds
     ax = x.abs()
-    return (g * x.sign() * ax ** (p - 1) / r.masked_fill(r == 0, 1.0) ** (p - 1) * (r != 0),)
+    # masked_fill_(norm == 0, 0) in PyTorch: selects (an inf g stays out)
+    return (select(r != 0, g * x.sign() * ax ** (p - 1) / r.masked_fill(r == 0, 1.0) ** (p - 1)),)
 
 
 LinalgVectorNormBackward0 = _node("LinalgVectorNormBackward0", _norm_backward, saves=True)
@@ -384,7 +389,7 @@ def _std_backward(ctx, g):
     g = _unreduce(g, x.shape, dims, keepdim)
     m = x.mean(dims, keepdim=True)
     # 0 where the std is 0 (constant input), as PyTorch masks it, not 0/0 = nan
-    return (g * (x - m) / ((n - correction) * r.masked_fill(r == 0, 1.0)) * (r != 0),)
+    return (select(r != 0, g * (x - m) / ((n - correction) * r.masked_fill(r == 0, 1.0))),)
 
 
 StdBackward0 = _node("StdBackward0", _std_backward, saves=True)

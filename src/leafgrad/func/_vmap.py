@@ -1,0 +1,117 @@
+"""``vmap``: map a function over a batch dimension of its inputs.
+
+Runs ``func`` once per batch element (``select`` views of the mapped inputs, so
+gradients flow back to the batched tensors) and stacks the outputs along
+``out_dims``. Shapes, values and errors are torch.func.vmap's.
+"""
+from .._tensor import Tensor
+from . import _pytree
+
+
+def _fname(func):
+    return getattr(func, "__name__", repr(func))
+
+
+def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
+    """``vmap(f, in_dims=0, out_dims=0)(*args, **kwargs)``.
+
+    Args:
+        in_dims: int or None (every positional argument), or a pytree prefix of the
+            arguments (None: not mapped). Keyword arguments are never mapped.
+        out_dims: int, or a tuple with one entry per output.
+        randomness: 'error', 'different' or 'same' (accepted; each element draws in turn).
+        chunk_size: accepted (the loop already runs one element at a time).
+
+    Raises:
+        ValueError: mapped sizes differ, a mapped non-tensor, an in_dim out of range, a
+            non-tensor output, a malformed in_dims/out_dims.
+    """
+    if randomness not in ("error", "different", "same"):
+        raise RuntimeError("Only allowed values for randomness are 'error', 'different', or "
+                           "'same'. Got %s" % randomness)
+    if chunk_size is not None and (not isinstance(chunk_size, int) or chunk_size <= 0):
+        raise ValueError("vmap: chunk_size should be None or greater than 0. (got %s)"
+                         % chunk_size)
+
+    def wrapped(*args, **kwargs):
+        name = "vmap(%s, in_dims=%r, ...)(<inputs>)" % (_fname(func), in_dims)
+        if not isinstance(in_dims, (int, tuple, list, dict)) and in_dims is not None:
+            raise ValueError("vmap(%s, in_dims=%r, ...)(<inputs>): expected `in_dims` to be "
+                             "int or a (potentially nested) tuple matching the structure of "
+                             "inputs, got: %s." % (_fname(func), in_dims, type(in_dims)))
+        if isinstance(in_dims, (tuple, list)) and len(in_dims) != len(args):
+            raise ValueError("%s: in_dims is not compatible with the structure of `inputs`. "
+                             "in_dims has structure %r but inputs has %d arguments."
+                             % (name, in_dims, len(args)))
+        leaves, spec = _pytree.flatten(list(args))
+        dims = _pytree.broadcast_prefix(list(in_dims) if isinstance(in_dims, tuple) else in_dims,
+                                        list(args), name)
+        size = None
+        sizes = []
+        norm = []
+        for x, d in zip(leaves, dims):
+            if d is None:
+                norm.append(None)
+                continue
+            if not isinstance(d, int) or isinstance(d, bool):
+                raise ValueError("%s: in_dim must be int or None, got %r" % (name, d))
+            if not isinstance(x, Tensor):
+                raise ValueError("%s: Got in_dim=%d for an input but the input is of type %s. "
+                                 "We cannot vmap over non-Tensor arguments, please use None as "
+                                 "the respective in_dim" % (name, d, type(x)))
+            nd = x.dim()
+            if not -nd <= d < nd:
+                raise ValueError("%s: Got in_dim=%d for some input, but that input is a Tensor "
+                                 "of dimensionality %d so expected in_dim to satisfy -%d <= "
+                                 "in_dim < %d." % (name, d, nd, nd, nd))
+            d %= nd
+            norm.append(d)
+            sizes.append(x.shape[d])
+        if not sizes:
+            raise ValueError("vmap(%s, in_dims=%r, ...)(<inputs>): at least one input must be a "
+                             "Tensor mapped over a dimension (in_dims not all None). Fix: map "
+                             "at least one tensor argument" % (_fname(func), in_dims))
+        if len(set(sizes)) != 1:
+            raise ValueError("vmap: Expected all tensors to have the same size in the mapped "
+                             "dimension, got sizes %s for the mapped dimension" % sizes)
+        size = sizes[0]
+        results = []
+        for b in range(size):
+            sample = [x if d is None else x.select(d, b) for x, d in zip(leaves, norm)]
+            results.append(func(*_pytree.unflatten(sample, spec), **kwargs))
+        return _stack_outputs(results, out_dims, func, size)
+    return wrapped
+
+
+def _stack_outputs(results, out_dims, func, size):
+    from .. import _functions
+    if not results:
+        raise ValueError("vmap: cannot map over a dimension of size 0 here. Fix: skip the call "
+                         "for an empty batch")
+    flat0, spec = _pytree.flatten(results[0])
+    odims = out_dims if isinstance(out_dims, (tuple, list)) else [out_dims] * len(flat0)
+    if isinstance(out_dims, (tuple, list)) and len(out_dims) != len(flat0):
+        if not (isinstance(results[0], (tuple, list)) and len(out_dims) == len(results[0])):
+            raise ValueError("vmap(%s, ..., out_dims=%r)(<inputs>): out_dims is not compatible "
+                             "with the structure of `outputs`." % (_fname(func), out_dims))
+        odims = _pytree.broadcast_prefix(list(out_dims), list(results[0]), "vmap")
+    columns = [[] for _ in flat0]
+    for r in results:
+        flat, _ = _pytree.flatten(r)
+        for col, x in zip(columns, flat):
+            col.append(x)
+    out = []
+    for col, d in zip(columns, odims):
+        if d is None:
+            out.append(col[0])
+            continue
+        if not isinstance(col[0], Tensor):
+            raise ValueError("vmap(%s, ...): `%s` must only return Tensors, got type %s. Did you "
+                             "mean to set out_dims= to None for output?"
+                             % (_fname(func), _fname(func), type(col[0])))
+        nd = col[0].dim() + 1
+        if not -nd <= d < nd:
+            raise ValueError("vmap(%s, ..., out_dims=%r): out_dim=%d out of range for outputs "
+                             "with %d dims" % (_fname(func), out_dims, d, nd - 1))
+        out.append(_functions.stack(col, d % nd))
+    return _pytree.unflatten(out, spec)

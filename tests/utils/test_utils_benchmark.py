@@ -1,0 +1,47 @@
+"""torch.utils.benchmark's Timer / Measurement / Compare: the same API and report layout
+as PyTorch's (times themselves are never asserted)."""
+import torch
+import torch.utils.benchmark as tb
+
+import leafgrad
+import leafgrad.utils.benchmark as lb
+
+
+def _shape(m):
+    """The report's lines with the numbers blanked."""
+    import re
+    lines = repr(m).splitlines()[1:]
+    return [re.sub(r"[0-9.]+ (ns|us|ms|s)\b", "T", l) for l in lines]
+
+
+def test_timeit_report_like_torch():
+    for B, T in ((tb, torch), (lb, leafgrad)):
+        x = T.ones(10)
+        m = B.Timer(stmt="x * 2", globals={"x": x}, label="mul", sub_label="10",
+                    description="d").timeit(50)
+        assert m.number_per_run == 50 and len(m.times) == 1 and m.times[0] > 0
+        assert m.mean == m.median == m.times[0]
+        assert m.title == "mul: 10"
+    a = _shape(tb.Timer(stmt="x * 2", globals={"x": torch.ones(3)}).timeit(20))
+    b = _shape(lb.Timer(stmt="x * 2", globals={"x": leafgrad.ones(3)}).timeit(20))
+    assert a == b
+
+
+def test_blocked_autorange_and_callables():
+    seen = []
+    m = lb.Timer(lambda: leafgrad.ones(3) + 1).blocked_autorange(
+        callback=lambda n, t: seen.append((n, t)), min_run_time=0.01)
+    assert len(m.times) == len(seen) >= 1
+    assert sum(t for _, t in seen) >= 0.01
+    assert abs(m.median - sorted(m.times)[len(m.times) // 2]) <= max(m.times)
+    m2 = lb.Timer("y = 1 + 1").adaptive_autorange(min_run_time=0.01, max_run_time=0.2)
+    assert len(m2.times) >= 4 or sum(m2.raw_times) >= 0.2
+
+
+def test_compare_table_lists_every_cell():
+    x = leafgrad.ones(5)
+    rs = [lb.Timer(stmt=s, globals={"x": x}, label="ops", sub_label=str(n), description=s)
+          .timeit(10) for s in ("x * 2", "x + 1") for n in (5,)]
+    text = str(lb.Compare(rs))
+    assert "ops" in text and "x * 2" in text and "x + 1" in text
+    assert text.count("|") >= 4 and "Times are in" in text
