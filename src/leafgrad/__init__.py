@@ -28,6 +28,7 @@ from ._errors import (LeafgradError, GraphFreedError, NoGradError, UnusedInputEr
 from ._functions import *  # noqa: F401,F403  (torch.exp, torch.sum, ...)
 from ._functions import abs, all, any, max, min, pow, round, sum  # noqa: F401  (shadow builtins on purpose)
 from . import autograd, linalg, nn, optim, utils  # noqa: E402
+autograd._load_upper()
 from .autograd.anomaly_mode import is_anomaly_enabled, is_anomaly_check_nan_enabled  # noqa: E402
 from ._serialization import save, load  # noqa: E402
 from . import serialization  # noqa: E402,F401  (torch.serialization)

@@ -12,7 +12,8 @@ import warnings
 import numpy as np
 
 from . import _dtype, _errors, _scalars
-from ._tensor import Tensor
+from . import _tensor
+from ._tensor import Size, Tensor, _make_inference
 from .autograd.grad_mode import mode as _mode
 
 __all__ = ["tensor", "as_tensor", "from_numpy", "zeros", "ones", "full", "empty", "arange",
@@ -87,11 +88,9 @@ def _require_cpu(d):
     raise RuntimeError(msg)
 
 
-def _make_inference(arr):
-    from .ops._dispatch import _make_inference as make
-    return make(arr)
 
 _check_device = _require_cpu
+_tensor._CPU[0] = device("cpu")
 
 
 # ---------------------------------------------------------------- conversion
@@ -552,3 +551,28 @@ def multinomial(input, num_samples, replacement=False, generator=None):
     out = np.stack([_rng(generator).choice(len(r), num_samples, replace=replacement, p=r / r.sum())
                     for r in rows])
     return Tensor._make_plain(out.reshape(p.shape[:-1] + (num_samples,)).astype(np.int64))
+
+
+def _legacy_init(self, *args, dtype=None, requires_grad=False, device=None):
+    # legacy constructor: Tensor(2, 3) is a 2x3 tensor, Tensor([1, 2]) is float32
+    if dtype is None:
+        dtype = _dtype.get_default_dtype()
+    if args and all(isinstance(a, int) and not isinstance(a, bool) for a in args):
+        arr = np.zeros(args, dtype=dtype.np)
+    elif len(args) == 1 and isinstance(args[0], Size):
+        arr = np.zeros(tuple(args[0]), dtype=dtype.np)
+    else:
+        arr = _as_array(args[0] if args else [], dtype)
+    self._data = arr
+    self._requires_grad = False
+    self._grad = self._grad_fn = self._acc = self._hooks = self._post_hooks = None
+    self._base = None
+    self._output_nr = 0
+    self._vc = None
+    self._retains_grad = False
+    if requires_grad:
+        self.requires_grad_(True)
+
+
+# Tensor(data) / Tensor(2, 3): PyTorch's legacy constructor converts like tensor() above
+Tensor.__init__ = _legacy_init

@@ -1,25 +1,28 @@
 """``leafgrad.<op>`` functions (``torch.exp(x)``, ``torch.sum(x, dim)``, ...)."""
-from .ops.elementwise import (abs, acos, add, allclose, asin, asinh, atan, atan2, atanh,
-                              bitwise_and, bitwise_not, bitwise_or, bitwise_xor, ceil, clamp, cos, cosh, div, eq, equal, erf, exp, exp2,
-                              expm1, floor, floor_divide, fmod, frac, ge, gt, isclose, isfinite,
-                              isinf, isnan, nan_to_num, addcmul, addcdiv, isneginf, isposinf, le, log, log1p, log2, log10,
-                              logical_and, logical_not, logical_or, logical_xor, lt, maximum,
-                              minimum, mul, ne, neg, pow, reciprocal, relu, remainder, round_,
-                              rsqrt, sigmoid, sign, signbit, sin, sinh, sqrt, square, sub, tan,
-                              tanh, trunc, where)
-from .ops.conv import (adaptive_avg_pool1d, avg_pool1d, conv1d, conv2d,  # noqa: F401
-                       max_pool1d, max_pool2d)
+from .ops.comparison import (allclose, bitwise_and, bitwise_not, bitwise_or, bitwise_xor, eq,
+                             equal, ge, gt, isclose, isfinite, isinf, isnan, isneginf, isposinf,
+                             le, logical_and, logical_not, logical_or, logical_xor, lt, ne,
+                             signbit)
+from .ops.elementwise import (abs, acos, add, asin, asinh, atan, atan2, atanh, ceil, cos, cosh,
+                              div, erf, exp, exp2, expm1, floor, floor_divide, fmod, frac, log,
+                              log10, log1p, log2, maximum, minimum, mul, neg, pow, reciprocal,
+                              relu, remainder, round_, rsqrt, sigmoid, sign, sin, sinh, sqrt,
+                              square, sub, tan, tanh, trunc)
+from .ops.pointwise import (addcdiv, addcmul, clamp, nan_to_num, where)
+from .ops.conv import conv1d, conv2d  # noqa: F401
+from .ops.pooling import adaptive_avg_pool1d, avg_pool1d, max_pool1d, max_pool2d  # noqa: F401
 from .ops.indexing import (argwhere, gather, index_select, masked_fill, masked_select, nonzero, index_add, unique_consecutive,
                            scatter, scatter_add, take_along_dim, tril, triu, unique)
-from .ops.linalg import kron, tensordot, cdist, trace, addmm, bmm, det, dot, einsum, inner, matmul, mm, mv, outer, vdot
-from .ops.linalg import inv as inverse
+from .ops.linalg import kron, tensordot, cdist, trace, addmm, bmm, dot, einsum, inner, matmul, mm, mv, outer, vdot
+from .ops.linalg_fns import det
+from .ops.linalg_fns import inv as inverse
 from .ops.reduction import (all, amax, amin, any, argmax, argmin, count_nonzero, cumsum,
                             logsumexp, max, mean, cumprod, median, bincount, min, norm, prod, std, sum, var)
-from .ops.shape import (broadcast_shapes, broadcast_tensors, broadcast_to, cat, chunk, clone,
-                        concat, concatenate, flatten, diag, tile, repeat_interleave, diff,
-                        meshgrid, flip, hstack, movedim, narrow, permute, select, diagonal,
-                        repeat, reshape, roll, split, squeeze, stack, t, transpose, unbind,
-                        unflatten, unsqueeze, vstack)
+from .ops.joins import (cat, chunk, concat, concatenate, diag, diagonal, diff, flip, hstack,
+                        meshgrid, movedim, narrow, repeat, repeat_interleave, roll, select, split,
+                        stack, tile, unbind, vstack)
+from .ops.shape import (broadcast_shapes, broadcast_tensors, broadcast_to, clone, flatten, permute,
+                        reshape, squeeze, t, transpose, unflatten, unsqueeze)
 from .ops.inplace import zero_  # noqa: F401
 
 round = round_

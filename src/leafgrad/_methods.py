@@ -8,10 +8,14 @@ import numpy as np
 
 from . import _dtype, _errors
 from ._tensor import Tensor
+from .ops import comparison as C
 from .ops import elementwise as E
 from .ops import indexing as I
+from .ops import joins as J
 from .ops import inplace as IP
 from .ops import linalg as L
+from .ops import linalg_fns as LF
+from .ops import pointwise as P
 from .ops import reduction as R
 from .ops import shape as S
 
@@ -86,7 +90,7 @@ def _no_ndarray_compare(fn):
 def _ne(self, other):
     if other.__class__ is _ndarray:
         return NotImplemented       # Python's fallback: ``self is not other``, True
-    return E.ne(self, other)
+    return C.ne(self, other)
 
 
 def _rdiv(self, other):
@@ -228,11 +232,11 @@ def _apply_(self, fn):
 
 
 def _clamp_min(self, min):
-    return E.clamp(self, min=min)
+    return P.clamp(self, min=min)
 
 
 def _clamp_max(self, max):
-    return E.clamp(self, max=max)
+    return P.clamp(self, max=max)
 
 
 def _softmax(self, dim, dtype=None):
@@ -246,7 +250,7 @@ def _log_softmax(self, dim, dtype=None):
 
 
 def _pad_nd(self, pad, value=0.0):
-    return S.pad_nd(self, pad, value)
+    return J.pad_nd(self, pad, value)
 
 
 def _max_dim_none(self, dim=None, keepdim=False):
@@ -285,15 +289,15 @@ _METHODS = {
     "__rpow__": _no_ndarray_left(_rpow, "**"),
     "__matmul__": _or_numpy(L.matmul, np.matmul), "__rmatmul__": _no_ndarray_left(_rmatmul, "@"),
     "__neg__": _neg, "__pos__": lambda s: s, "__abs__": E.abs,
-    "__invert__": E._invert,
-    "__and__": _or_numpy(E.bitwise_and, np.bitwise_and),
-    "__or__": _or_numpy(E.bitwise_or, np.bitwise_or),
-    "__xor__": _or_numpy(E.bitwise_xor, np.bitwise_xor),
-    "__rand__": _no_ndarray_left(E.bitwise_and, "&"),
-    "__ror__": _no_ndarray_left(E.bitwise_or, "|"),
-    "__eq__": E.eq, "__ne__": _ne, "__lt__": _no_ndarray_compare(E.lt),
-    "__le__": _no_ndarray_compare(E.le), "__gt__": _no_ndarray_compare(E.gt),
-    "__ge__": _no_ndarray_compare(E.ge),
+    "__invert__": C._invert,
+    "__and__": _or_numpy(C.bitwise_and, np.bitwise_and),
+    "__or__": _or_numpy(C.bitwise_or, np.bitwise_or),
+    "__xor__": _or_numpy(C.bitwise_xor, np.bitwise_xor),
+    "__rand__": _no_ndarray_left(C.bitwise_and, "&"),
+    "__ror__": _no_ndarray_left(C.bitwise_or, "|"),
+    "__eq__": C.eq, "__ne__": _ne, "__lt__": _no_ndarray_compare(C.lt),
+    "__le__": _no_ndarray_compare(C.le), "__gt__": _no_ndarray_compare(C.gt),
+    "__ge__": _no_ndarray_compare(C.ge),
     "__iadd__": _iop(IP.add_, "+=", np.add), "__isub__": _iop(IP.sub_, "-=", np.subtract),
     "__imul__": _iop(IP.mul_, "*=", np.multiply),
     "__itruediv__": _iop(IP.div_, "/=", np.true_divide),
@@ -310,26 +314,26 @@ _METHODS = {
     "arcsin": E.asin, "arccos": E.acos, "arctan": E.atan,
     "sinh": E.sinh, "cosh": E.cosh, "tanh": E.tanh, "asinh": E.asinh, "atanh": E.atanh,
     "sigmoid": E.sigmoid, "relu": E.relu, "square": E.square, "erf": E.erf,
-    "clamp": E.clamp, "clip": E.clamp, "clamp_min": _clamp_min, "clamp_max": _clamp_max,
+    "clamp": P.clamp, "clip": P.clamp, "clamp_min": _clamp_min, "clamp_max": _clamp_max,
     "maximum": E.maximum, "minimum": E.minimum, "atan2": E.atan2, "fmod": E.fmod,
     "remainder": E.remainder, "floor_divide": E.floor_divide,
-    "eq": E.eq, "ne": E.ne, "lt": E.lt, "le": E.le, "gt": E.gt, "ge": E.ge,
-    "greater": E.gt, "less": E.lt, "greater_equal": E.ge, "less_equal": E.le,
-    "not_equal": E.ne, "equal": E.equal, "allclose": E.allclose, "isclose": E.isclose,
-    "isnan": E.isnan, "isinf": E.isinf, "isfinite": E.isfinite, "logical_not": E.logical_not,
-    "logical_and": E.logical_and, "logical_or": E.logical_or, "logical_xor": E.logical_xor,
-    "signbit": E.signbit, "bitwise_not": E.bitwise_not,
-    "where": lambda self, condition, other: E.where(condition, self, other),
+    "eq": C.eq, "ne": C.ne, "lt": C.lt, "le": C.le, "gt": C.gt, "ge": C.ge,
+    "greater": C.gt, "less": C.lt, "greater_equal": C.ge, "less_equal": C.le,
+    "not_equal": C.ne, "equal": C.equal, "allclose": C.allclose, "isclose": C.isclose,
+    "isnan": C.isnan, "isinf": C.isinf, "isfinite": C.isfinite, "logical_not": C.logical_not,
+    "logical_and": C.logical_and, "logical_or": C.logical_or, "logical_xor": C.logical_xor,
+    "signbit": C.signbit, "bitwise_not": C.bitwise_not,
+    "where": lambda self, condition, other: P.where(condition, self, other),
     # reductions
     "sum": _sum, "mean": _mean, "max": _max_dim_none, "min": _min_dim_none,
     "amax": R.amax, "amin": R.amin, "argmax": R.argmax, "argmin": R.argmin, "norm": R.norm,
     "var": R.var, "std": R.std, "prod": R.prod, "logsumexp": R.logsumexp, "cumsum": R.cumsum,
     "all": R.all, "any": R.any, "count_nonzero": R.count_nonzero,
     "cumprod": R.cumprod, "median": R.median, "bincount": R.bincount,
-    "nan_to_num": E.nan_to_num, "addcmul": E.addcmul, "addcdiv": E.addcdiv,
+    "nan_to_num": P.nan_to_num, "addcmul": P.addcmul, "addcdiv": P.addcdiv,
     "type_as": lambda self, other: S.to_dtype(self, other.dtype),
-    "diag": S.diag, "trace": L.trace, "tile": S.tile, "repeat_interleave": S.repeat_interleave,
-    "diff": S.diff, "kron": L.kron, "index_add": I.index_add,
+    "diag": J.diag, "trace": L.trace, "tile": J.tile, "repeat_interleave": J.repeat_interleave,
+    "diff": J.diff, "kron": L.kron, "index_add": I.index_add,
     "unique_consecutive": I.unique_consecutive,
     # shape
     "reshape": _sizes_method(S.reshape), "view": _sizes_method(S.view),
@@ -340,8 +344,8 @@ _METHODS = {
     "t": S.t, "permute": S.permute, "unsqueeze": S.unsqueeze, "squeeze": S.squeeze,
     "expand": _expand, "expand_as": S.expand_as, "broadcast_to": S.broadcast_to,
     "sum_to_size": _sum_to_size, "clone": S.clone, "contiguous": S.contiguous,
-    "split": S.split, "chunk": S.chunk, "unbind": S.unbind, "narrow": S.narrow, "select": S.select, "diagonal": S.diagonal,
-    "flip": S.flip, "repeat": S.repeat, "movedim": S.movedim, "roll": S.roll, "pad_nd": _pad_nd,
+    "split": J.split, "chunk": J.chunk, "unbind": J.unbind, "narrow": J.narrow, "select": J.select, "diagonal": J.diagonal,
+    "flip": J.flip, "repeat": J.repeat, "movedim": J.movedim, "roll": J.roll, "pad_nd": _pad_nd,
     "to": _to, "type": _type, "float": _caster(_dtype.float32), "double": _caster(_dtype.float64),
     "half": _caster(_dtype.float16), "long": _caster(_dtype.int64), "int": _caster(_dtype.int32),
     "short": _caster(_dtype.int16), "bool": _caster(_dtype.bool_), "byte": _caster(_dtype.uint8),
@@ -354,7 +358,7 @@ _METHODS = {
     "scatter": I.scatter, "scatter_add": I.scatter_add, "unique": I.unique,
     # linear algebra
     "matmul": L.matmul, "mm": L.mm, "mv": L.mv, "dot": L.dot, "bmm": L.bmm, "outer": L.outer,
-    "addmm": L.addmm, "inner": L.dot, "inverse": L.inv, "det": L.det,
+    "addmm": L.addmm, "inner": L.dot, "inverse": LF.inv, "det": LF.det,
     # in-place
     "add_": IP.add_, "sub_": IP.sub_, "mul_": IP.mul_, "div_": IP.div_, "pow_": IP.pow_,
     "neg_": IP.neg_, "exp_": IP.exp_, "log_": IP.log_, "sqrt_": IP.sqrt_, "abs_": IP.abs_,

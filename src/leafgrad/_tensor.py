@@ -4,7 +4,7 @@ A tensor is a *leaf* when no recorded op made it (``grad_fn is None``); a
 leaf with ``requires_grad=True`` receives its gradient in ``.grad``. A tensor
 made by an op on inputs that require grad has a ``grad_fn``: the graph node
 whose backward turns the gradient of this tensor into gradients of the
-inputs. ``_version`` is the version counter (kept in ``_vlist``, a one-element list shared with
+inputs. ``_version`` is the version counter (``_vc``: None or a one-element list shared with
 views), bumped by every in-place change; saved tensors check it at backward.
 
 Ops live in ``leafgrad.ops``; the methods are bound to the class in
@@ -18,7 +18,8 @@ import numpy as np
 from . import _dtype, _errors
 from ._dtype import _FROM_NP
 from .autograd.grad_mode import mode
-from .autograd.graph import AccumulateGrad
+from .autograd import graph
+from .autograd.graph import AccumulateGrad, RemovableHandle
 
 __all__ = ["Tensor", "Size"]
 
@@ -28,8 +29,17 @@ _new = object.__new__
 def _sync_view(t):
     """A view whose base was changed in place elsewhere gets its grad_fn regenerated."""
     if t._vmeta[0] != t._vc[0]:
-        from .ops.inplace import _refresh_view
-        _refresh_view(t)
+        _view_refresher[0](t)
+
+
+# Regenerating a view's grad_fn is an op (ops/inplace.py, a layer above this one);
+# it hands its function in through ``use_view_refresher`` when it is imported.
+_view_refresher = [None]
+
+
+def use_view_refresher(fn):
+    """Set the function that regenerates a stale view's grad_fn (ops/inplace calls it)."""
+    _view_refresher[0] = fn
 
 
 class Size(tuple):
@@ -106,25 +116,9 @@ class Tensor:
         return _new(cls)
 
     def __init__(self, *args, dtype=None, requires_grad=False, device=None):
-        # legacy constructor: Tensor(2, 3) is a 2x3 tensor, Tensor([1, 2]) is float32
-        from ._creation import _as_array
-        if dtype is None:
-            dtype = _dtype.get_default_dtype()
-        if args and all(isinstance(a, int) and not isinstance(a, bool) for a in args):
-            arr = np.zeros(args, dtype=dtype.np)
-        elif len(args) == 1 and isinstance(args[0], Size):
-            arr = np.zeros(tuple(args[0]), dtype=dtype.np)
-        else:
-            arr = _as_array(args[0] if args else [], dtype)
-        self._data = arr
-        self._requires_grad = False
-        self._grad = self._grad_fn = self._acc = self._hooks = self._post_hooks = None
-        self._base = None
-        self._output_nr = 0
-        self._vc = None
-        self._retains_grad = False
-        if requires_grad:
-            self.requires_grad_(True)
+        # the legacy constructor (Tensor(2, 3), Tensor([1, 2])) converts Python
+        # data, which _creation knows how to do: it binds the real one there
+        raise RuntimeError("leafgrad._creation was not imported")
 
     def _make_like(self, arr):
         return Tensor._make_plain(arr)
@@ -180,21 +174,12 @@ class Tensor:
     def output_nr(self):
         return self._output_nr
 
-    @property
-    def _vlist(self):
-        """The version counter: a one-element list, shared with views, bumped by
-        every in-place change. Created on first use: most tensors are never
-        viewed or changed in place, and one list less per tensor is one object
-        less for the garbage collector to walk on deep graphs."""
-        v = self._vc
-        if v is None:
-            v = self._vc = [0]
-        return v
-
-    @_vlist.setter
-    def _vlist(self, v):
-        self._vc = v
-
+    # -- version counter (the one representation) ---------------------------
+    # ``_vc`` is None (version 0, no counter yet: most tensors are never viewed
+    # or changed in place, and one list less per tensor is one object less for
+    # the garbage collector on deep graphs) or a one-element list shared with
+    # every view of the same memory. Read it with ``_version``, change it with
+    # ``_bump_version()``, share it with ``_share_version(other)``.
     @property
     def _version(self):
         """How many in-place changes this tensor (or a view of it) has had (an int,
@@ -202,9 +187,27 @@ class Tensor:
         v = self._vc
         return 0 if v is None else v[0]
 
-    @property
-    def _version_value(self):
-        return self._vlist[0]
+    def _version_counter(self):
+        """The shared counter list (created at version 0 on first use)."""
+        v = self._vc
+        if v is None:
+            v = self._vc = [0]
+        return v
+
+    def _bump_version(self):
+        """Record one in-place change (seen by this tensor and all its views)."""
+        v = self._vc
+        if v is None:
+            self._vc = [1]
+        else:
+            v[0] += 1
+
+    def _share_version(self, other):
+        """Make this tensor share ``other``'s counter (a view, a detached alias)."""
+        v = other._vc
+        if v is None:
+            v = other._vc = [0]
+        self._vc = v
 
     @property
     def grad(self):
@@ -265,7 +268,6 @@ class Tensor:
         Raises:
             RuntimeError: on a tensor that does not require grad.
         """
-        from .autograd.graph import RemovableHandle
         if self._base is not None:
             _sync_view(self)
         if not self._requires_grad:
@@ -279,7 +281,6 @@ class Tensor:
 
     def register_post_accumulate_grad_hook(self, hook):
         """Register ``hook(tensor)``, run after ``.grad`` of this leaf was updated."""
-        from .autograd.graph import RemovableHandle
         if self._grad_fn is not None:
             raise RuntimeError("post accumulate grad hooks cannot be registered on non-leaf tensors")
         if self._post_hooks is None:
@@ -315,7 +316,7 @@ class Tensor:
     def detach(self):
         """A new tensor sharing data (and version counter), out of the graph."""
         t = Tensor._make_plain(self._data)
-        t._vlist = self._vlist
+        t._share_version(self)
         if type(self) is InferenceTensor:
             t.__class__ = InferenceTensor
         return t
@@ -354,8 +355,7 @@ class Tensor:
 
     @property
     def device(self):
-        from ._creation import device
-        return device("cpu")
+        return _CPU[0]
 
     @property
     def is_cuda(self):
@@ -534,6 +534,17 @@ class InferenceTensor(Tensor):
 
 InferenceTensor.__name__ = InferenceTensor.__qualname__ = "Tensor"
 
+# ``torch.device('cpu')``, the device of every tensor (set by _creation, which defines
+# the device class)
+_CPU = [None]
+
+
+def _make_inference(arr):
+    """A tensor made inside ``inference_mode``: refuses later autograd use."""
+    t = Tensor._make_plain(arr)
+    t.__class__ = InferenceTensor
+    return t
+
 
 def _wrap_dim(dim, ndim):
     n = max(ndim, 1)
@@ -544,12 +555,5 @@ def _wrap_dim(dim, ndim):
 
 
 
-def _bind_autograd():
-    # autograd's modules need the class but cannot import this module at load
-    # time (it imports them); a per-call import would cost ~3 us per backward
-    from . import autograd
-    from .autograd import engine, graph
-    autograd.Tensor = engine.Tensor = graph.Tensor = Tensor
-
-
-_bind_autograd()
+# Node.result builds Tensors; the graph sits below this module and is told the class here
+graph.use_tensor_class(Tensor)

@@ -41,6 +41,11 @@ def _user_stacklevel():
     return level
 
 
+# read by ops/_dispatch.record for every recorded node: the callable to run on
+# it (anomaly mode keeps the forward traceback), or None
+record_hook = [None]
+
+
 def _on_record(node):
     node._anomaly = _Checker(node, _forward_stack())
 
@@ -100,8 +105,7 @@ def is_anomaly_check_nan_enabled():
 def _set(mode, check_nan=True):
     _State.enabled = bool(mode)
     _State.check_nan = check_nan
-    from ..ops import _dispatch
-    _dispatch._anomaly_hook[0] = _on_record if mode else None
+    record_hook[0] = _on_record if mode else None
 
 
 class set_detect_anomaly:

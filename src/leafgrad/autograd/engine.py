@@ -1,39 +1,115 @@
 """The backward engine: one iterative traversal for ``backward`` and ``grad``.
 
-1. Walk the graph from the roots with an explicit stack (no recursion, so a
-   chain of a million ops works) and count, for every node, how many edges
-   lead into it.
-2. Run nodes in dependency order: a node runs once every consumer has sent
-   it its gradient. Gradients arriving at one node are summed.
-3. The engine, not the rules, makes each gradient fit its input: a
-   broadcast gradient is summed back to the input's shape and cast to its
-   dtype (PyTorch's ``validate_outputs``).
-4. Unless ``retain_graph``, each node releases its saved tensors as soon as
-   it has run; a later pass through it raises ``GraphFreedError``.
+``run_backward`` runs five named steps:
 
-``AccumulateGrad`` nodes add into ``leaf.grad``; for ``autograd.grad`` the
-engine captures the gradient for each requested input instead, and runs only
-the part of the graph that leads to those inputs.
+1. **collect** (``_collect``): walk the graph from the roots with an explicit
+   stack (no recursion: a chain of a million ops works) and count, for every
+   node, how many edges lead into it. A freed node fails the whole call
+   before anything runs, so no ``.grad`` is half-updated. For
+   ``autograd.grad`` only the nodes from which a requested input can be
+   reached are kept.
+2. **schedule** (``_Pass.execute``): a node is *ready* once every consumer
+   has sent it its gradient (gradients arriving at one slot are summed).
+   Among ready nodes the one recorded last runs first, as in PyTorch, whose
+   ready queue is ordered by the node's ``sequence_nr`` (``Node._seq`` here,
+   one counter for every recorded node). A leaf's ``AccumulateGrad`` runs as
+   soon as it is ready, before any other node (PyTorch gives it the highest
+   priority); the order among several leaves ready at once is the order of
+   the edges and, as in PyTorch, not part of the contract.
+3. **run one node** (``_run_arrays`` / ``_run_tensors``): tensor hooks and
+   ``retain_grad``, then pre-hooks, the node's rule, its hooks. The engine,
+   not the rule, makes each gradient fit its input: a broadcast gradient is
+   summed back to the input's shape and cast to its dtype (PyTorch's
+   ``validate_outputs``). Unless ``retain_graph``, the node then releases its
+   saved tensors; a later pass through it raises ``GraphFreedError``.
+4. **accumulate into leaves** (``_accumulate_leaf``): add into ``leaf.grad``.
+5. **capture for grad** (``_Capture``): for ``autograd.grad`` (and
+   ``backward(inputs=...)``) the gradient of each requested input is taken
+   where it arrives (a leaf's ``AccumulateGrad``, or a node's output slot).
+
+Gradient representation: one per pass. Without ``create_graph`` gradients
+are plain ndarrays (no Tensor per gradient and no op dispatch: about 3 us
+less per node); with it they are Tensors, recorded as they are computed.
+The array pass crosses into Tensors at one marked boundary (``_run_arrays``'
+slow path): user hooks, anomaly checks and rules without a NumPy form
+(``np_backward``) see Tensors, and their results come back as arrays.
+
+Buffer ownership: a leaf's first gradient is stored in ``.grad`` without a
+copy only when the engine knows nobody else holds that array (``owned``):
+it is a sum the engine made, or the fresh result of a NumPy rule (not one of
+the rule's incoming gradient arrays, not a view, not read-only, given to one
+input only). Gradients a user's code has seen (hooks, ``retain_grad``, a
+root gradient, a captured result) are never owned, so ``.grad`` never
+aliases an array someone else holds. ``np_backward`` rules therefore return,
+per input, a new array, a view, or one of their incoming gradients; never an
+array kept elsewhere.
+
+The engine does not import the Tensor class: its caller passes it
+(``tensor_cls``), as the constructor of the Tensors the engine hands out.
 """
+import heapq
 import os
 import sys
 
 import numpy as np
 
 from .. import _errors
+from .._dtype import from_numpy_dtype
 from .._quiet import quiet
 from .anomaly_mode import _Checker, _State as _anomaly_state
 from .graph import AccumulateGrad
 from .grad_mode import mode
 
 
-Tensor = None   # set by leafgrad._tensor (importing it here would be circular)
 __all__ = ["run_backward"]
 
-_getrefcount = sys.getrefcount
-
-
+_ndarray = np.ndarray
+_heappush, _heappop = heapq.heappush, heapq.heappop
 _PKG_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def run_backward(roots, root_grads, retain_graph, create_graph, inputs=None,
+                 allow_unused=False, accumulate=True, *, tensor_cls):
+    """Backpropagate ``root_grads`` from the tensors ``roots``.
+
+    Args:
+        roots: list of Tensors (each requires grad; views already brought up
+            to date by the caller).
+        root_grads: list of Tensors, one per root, same shapes.
+        inputs: optional tuple of Tensors to capture gradients for.
+        accumulate: when True, leaf gradients go into ``.grad`` (backward);
+            when False, only ``inputs`` are captured (autograd.grad).
+        tensor_cls: the Tensor class (its ``_make_plain`` wraps arrays).
+
+    Returns:
+        A tuple with the captured gradient (or None) for each of ``inputs``.
+    """
+    freed_by = None if retain_graph else _call_site("backward()" if accumulate else
+                                                    "autograd.grad()")
+    root_edges = [_edge(t) for t in roots]
+    capture = None if inputs is None else _Capture(inputs)
+    deps, needed = _collect([n for n, _ in root_edges],
+                            None if capture is None else capture.targets)
+    if needed is not None and not allow_unused:
+        capture.check_used(needed)
+    run = _Pass(tensor_cls, create_graph, retain_graph, freed_by, deps, needed, capture,
+                accumulate)
+    prev_enabled = mode.enabled
+    mode.enabled = create_graph
+    q = quiet()
+    q.__enter__()
+    try:
+        run.execute(root_edges, root_grads)
+    finally:
+        q.__exit__(None, None, None)
+        mode.enabled = prev_enabled
+    return () if capture is None else capture.finish(run.wrap)
+
+
+def _edge(t):
+    if t._grad_fn is not None:
+        return (t._grad_fn, t._output_nr)
+    return (t._grad_accumulator(), 0)
 
 
 def _call_site(what):
@@ -47,12 +123,13 @@ def _call_site(what):
     return "the %s call at %s:%d" % (what, os.path.basename(f.f_code.co_filename), f.f_lineno)
 
 
+# ---------------------------------------------------------------------------
+# step 1: collect
+# ---------------------------------------------------------------------------
 def _count_deps(roots, check_freed=True):
     """Number of edges into each node reachable from ``roots`` (explicit stack).
 
-    A node's entry in ``deps`` doubles as its 'seen' mark. A freed node
-    anywhere in the graph fails the whole call before anything runs, so no
-    ``.grad`` is half-updated.
+    A node's entry in ``deps`` doubles as its 'seen' mark.
     """
     deps = {}
     stack = []
@@ -120,6 +197,352 @@ def _collect(roots, targets):
     return deps, needed
 
 
+# ---------------------------------------------------------------------------
+# step 5 (set up before the pass): what autograd.grad captures
+# ---------------------------------------------------------------------------
+class _Capture:
+    """Where each requested input's gradient is taken: at its leaf's
+    ``AccumulateGrad`` (``leaf``) or at a node's output slot (``out``)."""
+
+    __slots__ = ("inputs", "leaf", "out", "targets", "results")
+
+    def __init__(self, inputs):
+        self.inputs = inputs
+        self.leaf, self.out, self.targets = {}, {}, set()
+        self.results = [None] * len(inputs)
+        for i, t in enumerate(inputs):
+            if t._grad_fn is not None:
+                self.out.setdefault((t._grad_fn, t._output_nr), []).append(i)
+                self.targets.add(t._grad_fn)
+            else:
+                acc = t._grad_accumulator()
+                self.leaf.setdefault(acc, []).append(i)
+                self.targets.add(acc)
+
+    def check_used(self, needed):
+        for i, t in enumerate(self.inputs):
+            n = t._grad_fn if t._grad_fn is not None else t._grad_accumulator()
+            if n not in needed:
+                raise _errors.unused_input(i)
+
+    def take_outputs(self, node, grads):
+        out = self.out
+        for nr, g in enumerate(grads):
+            idx = out.get((node, nr))
+            if idx:
+                for i in idx:
+                    self.results[i] = g
+
+    def finish(self, wrap):
+        return tuple([wrap(r) if type(r) is _ndarray else r for r in self.results])
+
+
+# ---------------------------------------------------------------------------
+# steps 2-4: one pass
+# ---------------------------------------------------------------------------
+class _Pass:
+    """The state of one backward pass: dependency counts, gradient buffers,
+    the ready queue, and how gradients are represented (``arrays``)."""
+
+    def __init__(self, tensor_cls, create_graph, retain_graph, freed_by, deps, needed,
+                 capture, accumulate):
+        self.tensor_cls = tensor_cls
+        self.wrap = tensor_cls._make_plain
+        self.create_graph = create_graph
+        self.arrays = not create_graph
+        self.release = not retain_graph
+        self.freed_by = freed_by
+        self.deps = deps
+        self.needed = needed
+        self.capture = capture
+        self.accumulate = accumulate
+        # anomaly mode as it is now, at backward time (as PyTorch): it checks every
+        # node, also those recorded outside it (they have no forward traceback then)
+        self.anomaly = _anomaly_state.enabled
+        # node -> gradient slots: a list with one entry per output for op nodes;
+        # [gradient, owned] for a leaf's AccumulateGrad
+        self.buffers = {}
+
+    # -- step 2: schedule ----------------------------------------------------
+    def execute(self, root_edges, root_grads):
+        buffers, deps, needed = self.buffers, self.deps, self.needed
+        arrays = self.arrays
+        add = _add_arrays if arrays else _add_tensors
+        run_node = self._run_arrays if arrays else self._run_tensors
+        capture = self.capture
+        capture_out = capture is not None and bool(capture.out)
+        release, freed_by = self.release, self.freed_by
+        # PyTorch's GraphRoot: a first node whose inputs are the roots and whose
+        # "rule" hands on the root gradients (the user's arrays: never owned)
+        groot = _GraphRoot(root_edges)
+        for child, _ in root_edges:
+            deps[child] = deps.get(child, 0) + 1
+        if needed is not None:
+            needed.add(groot)
+        root_grads = [g._data for g in root_grads] if arrays else list(root_grads)
+        heap = []       # ready op nodes: (-seq, id, node), the last recorded first
+        nxt = groot     # the only ready node, when the heap is empty (a chain)
+        while True:
+            if nxt is not None:
+                node, nxt = nxt, None
+            elif heap:
+                node = _heappop(heap)[2]
+            else:
+                break
+            if node is groot:
+                grads_in, seen = root_grads, (root_grads if arrays else None)
+            else:
+                # -- step 3: run one node
+                grads = buffers.pop(node)
+                extra = node._extra
+                if extra is not None and (extra.tensor_hooks or extra.retained):
+                    grads = self._tensor_hooks(node, grads)
+                if capture_out:
+                    capture.take_outputs(node, grads)
+                if needed is not None and node not in needed:
+                    continue
+                grads_in, seen = run_node(node, grads)
+                if release and node.saves:
+                    node._release(freed_by)
+                del grads
+            # -- send each input its gradient (summed with what is there); a node
+            # whose last gradient arrived is ready, a leaf accumulates at once
+            for i, (child, nr) in enumerate(node.next_functions):
+                if child is None or (needed is not None and child not in needed):
+                    continue
+                g = grads_in[i]
+                leaf = type(child) is AccumulateGrad
+                if g is not None:
+                    buf = buffers.get(child)
+                    if buf is None:
+                        if leaf:
+                            buffers[child] = [g, seen is not None and _owned(g, seen, grads_in)]
+                        elif child.n_outputs == 1:
+                            buffers[child] = [g]
+                        else:
+                            buf = buffers[child] = [None] * child.n_outputs
+                            buf[nr] = g
+                    elif leaf:              # a sum the engine made: owned
+                        buf[0], buf[1] = add(buf[0], g), True
+                    else:
+                        buf[nr] = g if buf[nr] is None else add(buf[nr], g)
+                d = deps[child] - 1
+                deps[child] = d
+                if d == 0:
+                    if leaf:
+                        buf = buffers.pop(child, None)
+                        if buf is not None:
+                            self._accumulate_leaf(child, buf[0], buf[1])
+                        continue
+                    if child not in buffers:
+                        # nothing flowed into it: its inputs get nothing either
+                        buffers[child] = [None] * child.n_outputs
+                    if nxt is None and not heap:
+                        nxt = child
+                    else:
+                        if nxt is not None:
+                            _heappush(heap, (-_seq(nxt), id(nxt), nxt))
+                            nxt = None
+                        _heappush(heap, (-_seq(child), id(child), child))
+            del grads_in
+
+    # -- step 3: run one node (one function per representation) --------------
+    def _run_arrays(self, node, grads):
+        """Array pass: the node's NumPy rule on arrays. Returns (fitted gradients
+        per input, the arrays the rule saw, or None when user code or a Tensor
+        rule produced the gradients, which are then never owned)."""
+        rule = node.np_backward
+        if node._extra is None and rule is not None and not self.anomaly:
+            if len(grads) == 1:
+                g = grads[0]
+                if g is None:
+                    return (None,) * len(node.next_functions), grads
+                gdt = g.dtype
+            else:
+                gdt = _first_dtype(grads)
+                if gdt is None:
+                    return (None,) * len(node.next_functions), grads
+            return _fit_arrays(node, rule(*grads), gdt), grads
+        # -- boundary: hooks, anomaly checks and Tensor rules see Tensors
+        gdt = _first_dtype(grads)
+        out = self._call_rule(node, _tensors(grads, self.wrap))
+        return _fit_arrays(node, [None if r is None else _as_array(r, m)
+                                  for r, m in zip(out, node._metas)], gdt), None
+
+    def _run_tensors(self, node, grads):
+        """Tensor pass (create_graph): the node's differentiable rule, recorded."""
+        return _fit_tensors(node, self._call_rule(node, grads), self.tensor_cls), None
+
+    def _call_rule(self, node, grads):
+        """Pre-hooks, the node's Tensor rule (checked in anomaly mode), its hooks."""
+        if node._prehooks:
+            for h in tuple(node._prehooks):
+                r = h(tuple(grads))
+                if r is not None:
+                    grads = list(r)
+        if (grads[0] is None) if len(grads) == 1 else all(g is None for g in grads):
+            return (None,) * len(node.next_functions)
+        if node.n_outputs > 1 and any(g is None for g in grads):
+            grads = _materialize(node, grads, self.wrap)
+        checker = None if not self.anomaly else (node._anomaly or _Checker(node, None))
+        if checker is None:
+            grad_inputs = node.backward(*grads)
+        else:   # anomaly mode: name the node and its forward call on failure
+            grad_inputs = checker.run(grads)
+        if type(grad_inputs) is not tuple:
+            grad_inputs = (grad_inputs,)
+        if node._hooks:
+            for h in tuple(node._hooks):
+                r = h(grad_inputs, tuple(grads))
+                if r is not None:
+                    grad_inputs = tuple(r)
+        if checker is not None:
+            checker.check(grad_inputs)
+        return grad_inputs
+
+    def _tensor_hooks(self, node, grads):
+        """Hooks registered on the node's output tensors, and ``retain_grad``."""
+        if self.arrays:     # boundary: user code sees Tensors
+            return _arrays(_run_tensor_hooks(node, _tensors(grads, self.wrap)))
+        return _run_tensor_hooks(node, grads)
+
+    # -- step 4: accumulate into a leaf -----------------------------------------
+    def _accumulate_leaf(self, node, g, owned):
+        """The leaf's ``AccumulateGrad``: its tensor hooks, then ``.grad`` (or the
+        capture for ``grad``/``backward(inputs=...)``), then post-accumulate hooks."""
+        if g is None:
+            return
+        var = node.variable
+        capture = self.capture
+        if capture is not None:
+            idx = capture.leaf.get(node)
+            if not idx:
+                return          # only the requested inputs receive gradients
+            if self.arrays:
+                g = self.wrap(g)
+            if var._hooks:
+                g = _call_hooks(var._hooks, g)
+            for i in idx:
+                capture.results[i] = g
+            if not self.accumulate:
+                return
+            _accumulate(var, g, self.create_graph, False)   # also returned: never owned
+        else:
+            if self.arrays:
+                if not (var._hooks or var._post_hooks):
+                    _accumulate_array(var, g, owned, self.wrap)
+                    return
+                g = self.wrap(g)    # boundary: hooks see Tensors
+            if var._hooks:
+                g = _call_hooks(var._hooks, g)
+                owned = False       # a hook may keep (or return) the tensor it was given
+            _accumulate(var, g, self.create_graph, owned)
+        post = var._post_hooks
+        if post:
+            for h in tuple(post):
+                h(var)
+
+
+class _GraphRoot:
+    """The pass's first node (PyTorch's GraphRoot): its edges lead to the roots."""
+
+    __slots__ = ("next_functions",)
+
+    def __init__(self, root_edges):
+        self.next_functions = root_edges
+
+
+def _seq(node):
+    try:
+        return node._seq
+    except AttributeError:      # a node made outside record(): oldest
+        return 0
+
+
+def _owned(g, seen, grads_in):
+    """True when the engine may keep array ``g`` (a rule's result) as a leaf's
+    ``.grad``: fresh, writable, not one of the rule's incoming arrays, given
+    to one input only."""
+    if g.base is not None or not g.flags.writeable:
+        return False
+    for x in seen:
+        if x is g:
+            return False
+    n = 0
+    for x in grads_in:
+        if x is g:
+            n += 1
+    return n == 1
+
+
+def _first_dtype(grads):
+    for g in grads:
+        if g is not None:
+            return g.dtype
+    return None
+
+
+def _add_arrays(a, b):
+    s = a + b
+    return s if type(s) is _ndarray else np.asarray(s)   # NumPy gives scalars for 0-d
+
+
+def _add_tensors(a, b):
+    return a + b
+
+
+def _fit_arrays(node, out, gdt):
+    """Each array gradient made to fit its input: summed to its shape, cast to its
+    dtype (rules on arrays can drift in dtype: a Python float times a bool array
+    is float64; gradients keep their input's dtype). ``out`` itself when all fit."""
+    metas = node._metas
+    res = None
+    for i, g in enumerate(out):
+        if g is None:
+            continue
+        meta = metas[i]
+        if meta is None and type(g) is _ndarray and g.dtype is gdt:
+            continue                        # the common case: nothing to do
+        if type(g) is not _ndarray:         # NumPy gives scalars for 0-d
+            g = _as_array(g, meta)
+        if meta is not None:
+            shape, npdt = meta
+            if g.shape != shape:
+                g = _sum_to(g, shape, node, i)
+            if g.dtype != npdt:
+                g = g.astype(npdt)
+        elif g.dtype != gdt:
+            g = g.astype(gdt)
+        if res is None:
+            res = list(out)
+        res[i] = g
+    return out if res is None else res
+
+
+def _fit_tensors(node, out, tensor_cls):
+    """Each Tensor gradient made to fit its input (meta None: the input had the
+    output's shape and dtype, the common elementwise case)."""
+    metas = node._metas
+    res = []
+    for i, g in enumerate(out):
+        if g is not None:
+            meta = metas[i]
+            if not isinstance(g, tensor_cls):
+                g = tensor_cls._wrap_grad(g, meta)
+            if meta is not None:
+                shape, npdt = meta
+                gd = g._data
+                if gd.shape != shape:
+                    g = _fit_shape(g, shape, node, i)
+                if gd.dtype != npdt:
+                    g = g.to(from_numpy_dtype(npdt))
+        res.append(g)
+    return res
+
+
+# ---------------------------------------------------------------------------
+# hooks and accumulation helpers
+# ---------------------------------------------------------------------------
 def _call_hooks(hooks, grad):
     """Run tensor hooks in registration order; a hook may return a replacement
     of the same shape and dtype."""
@@ -132,63 +555,6 @@ def _call_hooks(hooks, grad):
                 raise RuntimeError(_errors.hook_changed_type(h, grad, r))
             grad = r
     return grad
-
-
-def _accumulate(node, grad, create_graph, run_hooks=True):
-    var = node.variable
-    hooks = var._hooks
-    if hooks and run_hooks:
-        grad = _call_hooks(hooks, grad)
-    old = var._grad
-    if old is None:
-        if create_graph:
-            var._grad = grad
-        else:
-            arr = grad._data
-            # Steal the buffer when nothing else references it (PyTorch does the
-            # same by use count); otherwise copy so that two leaves never share
-            # one gradient array (an in-place zero_() on one would clear both).
-            if (_getrefcount(grad) > 3 or _getrefcount(arr) > 3 or arr.base is not None
-                    or not arr.flags.writeable or grad._grad_fn is not None):
-                arr = np.array(arr, copy=True)
-            var._grad = var._make_plain(arr)
-    elif create_graph or old._grad_fn is not None or old._requires_grad:
-        var._grad = old + grad
-    else:
-        oa = old._data
-        if oa.flags.writeable and oa.shape == grad._data.shape:
-            np.add(oa, grad._data, out=oa, casting="unsafe")
-            old._vlist[0] += 1
-        else:
-            old._data = oa + grad._data
-    post = var._post_hooks
-    if post:
-        for h in tuple(post):
-            h(var)
-
-
-def _accumulate_array(var, arr):
-    """``_accumulate`` for a plain ndarray gradient (no create_graph), without
-    wrapping it in a Tensor first; False when the leaf has hooks (then the
-    general path runs them)."""
-    if var._hooks or var._post_hooks:
-        return False
-    old = var._grad
-    if old is None:
-        # steal the array unless someone else holds it (see _accumulate)
-        if _getrefcount(arr) > 3 or arr.base is not None or not arr.flags.writeable:
-            arr = np.array(arr, copy=True)
-        var._grad = _make_plain(arr)
-        return True
-    if old._grad_fn is not None or old._requires_grad:
-        return False
-    oa = old._data
-    if oa.flags.writeable and oa.shape == arr.shape:
-        np.add(oa, arr, out=oa, casting="unsafe")
-        old._vlist[0] += 1
-    else:
-        old._data = oa + arr
-    return True
 
 
 def _run_tensor_hooks(node, grads):
@@ -212,236 +578,51 @@ def _run_tensor_hooks(node, grads):
     return grads
 
 
-def run_backward(roots, root_grads, retain_graph, create_graph, inputs=None,
-                 allow_unused=False, accumulate=True):
-    """Backpropagate ``root_grads`` from the tensors ``roots``.
-
-    Args:
-        roots: list of Tensors (each requires grad).
-        root_grads: list of Tensors, one per root, same shapes.
-        inputs: optional tuple of Tensors to capture gradients for.
-        accumulate: when True, leaf gradients go into ``.grad`` (backward);
-            when False, only ``inputs`` are captured (autograd.grad).
-
-    Returns:
-        A tuple with the captured gradient (or None) for each of ``inputs``.
-    """
-
-    freed_by = None if retain_graph else _call_site("backward()" if accumulate else
-                                                    "autograd.grad()")
-    # edges of the roots
-    root_edges = []
-    for t in roots:
-        if t._base is not None:   # a view whose base changed in place: its current grad_fn
-            _sync_view(t)
-        if t._grad_fn is not None:
-            root_edges.append((t._grad_fn, t._output_nr))
+def _accumulate(var, grad, create_graph, owned):
+    """Add Tensor ``grad`` into ``var.grad``; its array is kept only when ``owned``."""
+    old = var._grad
+    if old is None:
+        if create_graph:
+            var._grad = grad
         else:
-            root_edges.append((t._grad_accumulator(), 0))
-
-    capture_leaf = capture_out = None
-    targets = None
-    if inputs is not None:
-        capture_leaf, capture_out = {}, {}
-        targets = set()
-        for i, t in enumerate(inputs):
-            if t._base is not None:
-                _sync_view(t)
-            if t._grad_fn is not None:
-                capture_out.setdefault((t._grad_fn, t._output_nr), []).append(i)
-                targets.add(t._grad_fn)
-            else:
-                acc = t._grad_accumulator()
-                capture_leaf.setdefault(acc, []).append(i)
-                targets.add(acc)
-
-    deps, needed = _collect([n for n, _ in root_edges], targets)
-    results = [None] * (len(inputs) if inputs is not None else 0)
-    if needed is not None and not allow_unused:
-        for i, t in enumerate(inputs):
-            n = t._grad_fn if t._grad_fn is not None else t._grad_accumulator()
-            if n not in needed:
-                raise _errors.unused_input(i)
-
-    # Without create_graph, gradients flow as plain ndarrays between nodes that
-    # have a NumPy rule (``np_backward``): no Tensor is made per gradient and
-    # no op dispatch runs, about 3 us less per node (tiny_ops backward 7.8 ->
-    # 4 us/op). Other nodes get Tensors and run their differentiable rule.
-    arrays = not create_graph
-    # anomaly mode as it is now, at backward time (as PyTorch): it checks every node,
-    # also those recorded outside it (they have no forward traceback then)
-    anomaly = _anomaly_state.enabled
-    buffers = {}
-    for (node, nr), g in zip(root_edges, root_grads):
-        if arrays:
-            g = g._data
-        buf = buffers.get(node)
-        if buf is None:
-            buf = buffers[node] = [None] * node.n_outputs
-        buf[nr] = g if buf[nr] is None else np.asarray(buf[nr] + g) if arrays else buf[nr] + g
-    ready = [n for n in buffers if deps.get(n, 0) == 0]
-
-    pruning = needed is not None
-    prev_enabled = mode.enabled
-    mode.enabled = create_graph
-    q = quiet()
-    q.__enter__()
-    try:
-        while ready:
-            node = ready.pop()
-            grads = buffers.pop(node)
-            extra = node._extra
-            if extra is not None and (extra.tensor_hooks or extra.retained):
-                grads = _run_tensor_hooks(node, _tensors(grads) if arrays else grads)
-                if arrays:
-                    grads = _arrays(grads)
-            if capture_out:
-                for nr, g in enumerate(grads):
-                    idx = capture_out.get((node, nr))
-                    if idx:
-                        for i in idx:
-                            results[i] = g
-            if type(node) is AccumulateGrad:
-                g = grads[0]
-                del grads
-                if g is None:
-                    continue
-                if arrays:
-                    if capture_leaf is None and _accumulate_array(node.variable, g):
-                        continue
-                    g = _make_plain(g)
-                if capture_leaf is not None:
-                    idx = capture_leaf.get(node)
-                    if idx:
-                        hooks = node.variable._hooks
-                        if hooks:
-                            g = _call_hooks(hooks, g)
-                        for i in idx:
-                            results[i] = g
-                        if accumulate:
-                            _accumulate(node, g, create_graph, run_hooks=False)
-                    continue
-                _accumulate(node, g, create_graph)
-                continue
-            if pruning and node not in needed:
-                continue
-            if extra is not None and extra.prehooks:
-                if arrays:
-                    grads = _tensors(grads)
-                for h in tuple(node._prehooks):
-                    r = h(tuple(grads))
-                    if r is not None:
-                        grads = list(r)
-                if arrays:
-                    grads = _arrays(grads)
-            if arrays:
-                # rules on arrays can drift in dtype (a Python float times a bool
-                # array is float64); gradients keep their input's dtype
-                # (no local name for grads[0]: it would keep that array alive and
-                # stop AccumulateGrad from taking over arrays made from it)
-                gdt = grads[0].dtype if grads[0] is not None else next(
-                    (g.dtype for g in grads if g is not None), None)
-            if (grads[0] is None) if len(grads) == 1 else all(g is None for g in grads):
-                grad_inputs = (None,) * len(node.next_functions)
-            elif arrays and extra is None and node.np_backward is not None and not anomaly:
-                grad_inputs = node.np_backward(*grads)
-            else:
-                if arrays:
-                    grads = _tensors(grads)
-                if node.n_outputs > 1 and any(g is None for g in grads):
-                    grads = _materialize(node, grads)
-                checker = None if not anomaly else (node._anomaly or _Checker(node, None))
-                if checker is None:
-                    grad_inputs = node.backward(*grads)
-                else:   # anomaly mode: name the node and its forward call on failure
-                    grad_inputs = checker.run(grads)
-                if type(grad_inputs) is not tuple:
-                    grad_inputs = (grad_inputs,)
-                if node._hooks:
-                    for h in tuple(node._hooks):
-                        r = h(grad_inputs, tuple(grads))
-                        if r is not None:
-                            grad_inputs = tuple(r)
-                if checker is not None:
-                    checker.check(grad_inputs)
-                if arrays:
-                    grad_inputs = tuple(None if r is None else _as_array(r, node._metas[i])
-                                        for i, r in enumerate(grad_inputs))
-            if not retain_graph and node.saves:
-                node._release(freed_by)
-            del grads
-            metas = node._metas
-            for i, (child, nr) in enumerate(node.next_functions):
-                if child is None or (pruning and child not in needed):
-                    continue
-                g = grad_inputs[i]
-                if g is not None:
-                    meta = metas[i]
-                    if arrays:
-                        if type(g) is not _ndarray:    # NumPy gives scalars for 0-d
-                            g = _as_array(g, meta)
-                        if meta is not None:
-                            shape, npdt = meta
-                            if g.shape != shape:
-                                g = _sum_to(g, shape, node, i)
-                            if g.dtype != npdt:
-                                g = g.astype(npdt)
-                        elif g.dtype != gdt:
-                            g = g.astype(gdt)
-                    else:
-                        if type(g) is not Tensor and not isinstance(g, Tensor):
-                            g = Tensor._wrap_grad(g, meta)
-                        # meta None: the input had the output's shape and dtype
-                        # (the common elementwise case), so the gradient fits
-                        if meta is not None:
-                            shape, npdt = meta
-                            gd = g._data
-                            if gd.shape != shape:
-                                g = _fit_shape(g, shape, node, i)
-                            if gd.dtype != npdt:
-                                g = g.to(_dtype_of(npdt))
-                    buf = buffers.get(child)
-                    if buf is None:
-                        buffers[child] = [g] if child.n_outputs == 1 else _slot(child.n_outputs, nr, g)
-                    elif buf[nr] is None:
-                        buf[nr] = g
-                    elif arrays:
-                        g = buf[nr] + g
-                        buf[nr] = g if type(g) is _ndarray else np.asarray(g)
-                    else:
-                        buf[nr] = buf[nr] + g
-                d = deps[child] - 1
-                deps[child] = d
-                if d == 0:
-                    if child in buffers:
-                        ready.append(child)
-                    else:
-                        # nothing flowed into it: its inputs get nothing either
-                        buffers[child] = [None] * child.n_outputs
-                        ready.append(child)
-            del grad_inputs
-    finally:
-        q.__exit__(None, None, None)
-        mode.enabled = prev_enabled
-    if arrays:
-        results = [_make_plain(r) if type(r) is _ndarray else r for r in results]
-    return tuple(results)
+            arr = grad._data
+            if not owned or grad._grad_fn is not None:
+                # copy, so that .grad never shares an array with someone else's
+                # tensor (an in-place zero_() on one would clear both)
+                arr = np.array(arr, copy=True)
+            var._grad = var._make_plain(arr)
+    elif create_graph or old._grad_fn is not None or old._requires_grad:
+        var._grad = old + grad
+    else:
+        _add_into(old, grad._data)
 
 
-_ndarray = np.ndarray
+def _accumulate_array(var, arr, owned, wrap):
+    """``_accumulate`` for a plain ndarray gradient on a leaf without hooks."""
+    old = var._grad
+    if old is None:
+        var._grad = wrap(arr if owned else np.array(arr, copy=True))
+    elif old._grad_fn is not None or old._requires_grad:
+        var._grad = old + wrap(arr)
+    else:
+        _add_into(old, arr)
 
 
-def _make_plain(arr):
-    return Tensor._make_plain(arr)
+def _add_into(old, arr):
+    """``old.grad += arr`` in place when possible (a version bump), else rebind."""
+    oa = old._data
+    if oa.flags.writeable and oa.shape == arr.shape:
+        np.add(oa, arr, out=oa, casting="unsafe")
+        old._bump_version()
+    else:
+        old._data = oa + arr
 
 
-def _sync_view(t):
-    from .._tensor import _sync_view    # (engine is imported by _tensor)
-    _sync_view(t)
-
-
-def _tensors(grads):
-    return [g if g is None or type(g) is not _ndarray else _make_plain(g) for g in grads]
+# ---------------------------------------------------------------------------
+# conversions at the array/Tensor boundary, shape fitting
+# ---------------------------------------------------------------------------
+def _tensors(grads, wrap):
+    return [g if g is None or type(g) is not _ndarray else wrap(g) for g in grads]
 
 
 def _arrays(grads):
@@ -460,13 +641,17 @@ def _as_array(r, meta):
     return np.asarray(r, dtype=None if meta is None else meta[1])
 
 
+def _invalid_gradient(node, i, got, shape):
+    return RuntimeError(
+        "Function %s returned an invalid gradient at index %d - got %s but expected shape "
+        "compatible with %s" % (node.name(), i, list(got), list(shape)))
+
+
 def _sum_to(g, shape, node, i):
     """Sum a broadcast gradient array back to ``shape`` (PyTorch's sum_to)."""
     lead = g.ndim - len(shape)
     if lead < 0 or any(s != 1 and s != g.shape[k + lead] for k, s in enumerate(shape)):
-        raise RuntimeError(
-            "Function %s returned an invalid gradient at index %d - got %s but expected shape "
-            "compatible with %s" % (node.name(), i, list(g.shape), list(shape)))
+        raise _invalid_gradient(node, i, g.shape, shape)
     axes = tuple(range(lead)) + tuple(k + lead for k, s in enumerate(shape)
                                       if s == 1 and g.shape[k + lead] != 1)
     if axes:
@@ -474,33 +659,19 @@ def _sum_to(g, shape, node, i):
     return g.reshape(shape) if lead else g
 
 
-def _slot(n, nr, g):
-    buf = [None] * n
-    buf[nr] = g
-    return buf
+def _fit_shape(g, shape, node, i):
+    try:
+        return g.sum_to_size(shape)
+    except RuntimeError:
+        raise _invalid_gradient(node, i, g.shape, shape) from None
 
 
-def _materialize(node, grads):
+def _materialize(node, grads, wrap):
     """Multi-output nodes get zeros for outputs that received no gradient."""
     shapes = getattr(node, "out_metas", None)
     out = list(grads)
     for i, g in enumerate(out):
         if g is None and shapes is not None:
             shape, npdt = shapes[i]
-            out[i] = Tensor._make_plain(np.zeros(shape, npdt))
+            out[i] = wrap(np.zeros(shape, npdt))
     return out
-
-
-def _fit_shape(g, shape, node, i):
-    try:
-        return g.sum_to_size(shape)
-    except RuntimeError:
-        raise RuntimeError(
-            "Function %s returned an invalid gradient at index %d - got %s but expected shape "
-            "compatible with %s" % (node.name(), i, list(g.shape), list(shape))) from None
-
-
-def _dtype_of(npdt):
-    from .._dtype import from_numpy_dtype
-    return from_numpy_dtype(npdt)
-

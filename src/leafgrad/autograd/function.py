@@ -213,11 +213,11 @@ class Function(metaclass=_FunctionMeta):
                 continue
             if any(o is t for t in dirty):
                 o._grad_fn, o._output_nr, o._requires_grad = node, nr, True
-                o._vlist[0] += 1
+                o._bump_version()
                 results.append(o)
                 continue
             t = Tensor._make_nonleaf(o._data, node, nr)
-            t._vlist = o._vlist
+            t._share_version(o)
             if o._base is not None or not any(o is a for a in args):
                 t._base = o._base
                 if o._base is not None:

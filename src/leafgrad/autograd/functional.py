@@ -222,7 +222,7 @@ def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False,
         of tuples (``result[i][j]``: output i, input j) when both are.
     """
     from .._creation import zeros_like
-    from ..ops.shape import stack
+    from ..ops.joins import stack
     if strategy not in ("forward-mode", "reverse-mode"):
         raise AssertionError('Expected strategy to be either "forward-mode" or "reverse-mode". '
                              'Hint: If your function has more outputs than inputs, '

@@ -10,11 +10,26 @@ Each op's node class is declared next to its forward in ``leafgrad.ops``;
 its ``backward(ctx, *grad_outputs)`` returns one gradient (or ``None``) per
 input and is written with leafgrad ops, so ``create_graph=True`` records it.
 """
+import itertools
+
 from .. import _errors
 
 
-Tensor = None   # set by leafgrad._tensor (importing it here would be circular)
 __all__ = ["Node", "AccumulateGrad", "RemovableHandle"]
+
+# PyTorch's sequence_nr: one increasing number per recorded node; the engine
+# runs the ready node with the highest number first (see engine.py, step 2).
+next_seq = itertools.count(1).__next__
+
+# The Tensor class, given by leafgrad._tensor through ``use_tensor_class``
+# (this module sits below it and cannot import it): ``Node.result`` builds one.
+_tensor_cls = None
+
+
+def use_tensor_class(cls):
+    """Tell the graph which class ``Node.result`` builds (called once, by _tensor)."""
+    global _tensor_cls
+    _tensor_cls = cls
 
 
 class RemovableHandle:
@@ -55,7 +70,7 @@ class Node:
     """
 
     __slots__ = ("next_functions", "needs_input_grad", "_metas", "_saved", "_saved_versions",
-                 "_out", "_out_version", "args", "_released", "_extra", "__weakref__")
+                 "_out", "_out_version", "args", "_released", "_extra", "_seq", "__weakref__")
     n_outputs = 1
     # Optional fast rule on ndarrays, used when the backward pass is not itself
     # recorded (create_graph=False): np_backward(ctx, *grad_arrays) -> arrays.
@@ -67,6 +82,7 @@ class Node:
         self._out = None
         self._released = False
         self._extra = None
+        self._seq = next_seq()
 
     # Hooks, retained grads and anomaly data are rare: they live in one
     # ``_extra`` object, created on first use, so that recording a node sets
@@ -92,13 +108,23 @@ class Node:
         """The node's PyTorch name, e.g. ``'MulBackward0'``."""
         return type(self).__name__
 
+    # ``grad_fn._saved_self``, ``_saved_other``, ``_saved_result``, ``_raw_saved_self``:
+    # PyTorch's names for what a node saved (only looked up when an attribute is missing)
+    def __getattr__(self, name):
+        raw = name.startswith("_raw_saved_")
+        if (raw or name.startswith("_saved_")) and name != "_saved_versions":
+            return _saved_by_name(self, name[11 if raw else 7:], raw)
+        raise AttributeError("'%s' object has no attribute '%s'" % (type(self).__name__, name))
+
     def __repr__(self):
         return "<%s object at 0x%x>" % (type(self).__name__, id(self))
 
     # -- saved tensors -------------------------------------------------------
     def save_for_backward(self, *tensors):
+        self._saved_versions = tuple(t._version if hasattr(t, "_vc") else None for t in tensors)
+        if _saved_hooks.active[0]:
+            tensors = _saved_hooks.pack_saved(tensors, _tensor_cls)
         self._saved = tensors
-        self._saved_versions = tuple(t._vlist[0] if hasattr(t, "_vlist") else None for t in tensors)
 
     @property
     def saved_tensors(self):
@@ -109,14 +135,19 @@ class Node:
         saved = self._saved
         if saved is None:
             return ()
+        packed = False
         for t, v in zip(saved, self._saved_versions):
-            if v is not None:
+            if type(t) is _Packed:      # saved through hooks: unpacked below
+                packed = True
+            elif v is not None:
                 vc = t._vc
                 if (0 if vc is None else vc[0]) != v:
                     fn = t._grad_fn
                     raise _errors.saved_modified(
-                        t.shape, self.name(), v, t._vlist[0], _type_name(t),
+                        t.shape, self.name(), v, t._version, _type_name(t),
                         None if fn is None else (t._output_nr, type(fn).__name__))
+        if packed:
+            return tuple(t.get() if type(t) is _Packed else t for t in saved)
         return saved
 
     @property
@@ -125,7 +156,7 @@ class Node:
         that uses it can itself be differentiated)."""
         if self._released:
             raise _errors.graph_freed(self.name(), self._released)
-        t = Tensor._make_nonleaf(self._out, self, 0)
+        t = _tensor_cls._make_nonleaf(self._out, self, 0)
         ov = self._out_version
         if ov is not None:
             # a list: the output's version counter, saved at version 0; or
@@ -139,7 +170,7 @@ class Node:
     def saved_arrays(self):
         """``saved_tensors`` as ndarrays (numbers stay numbers), for NumPy rules."""
         saved = self.saved_tensors
-        return tuple([t._data if isinstance(t, Tensor) else t for t in saved])
+        return tuple([t._data if isinstance(t, _tensor_cls) else t for t in saved])
 
     def result_array(self):
         """The saved output as an ndarray (same checks as ``result``)."""
@@ -187,6 +218,36 @@ class Node:
         raise NotImplementedError
 
 
+# PyTorch's names for the saved inputs of nodes whose names are not "self", "other"
+_SAVED_NAMES = {"AddmmBackward0": ("mat1", "mat2"), "MmBackward0": ("self", "mat2"),
+                "BmmBackward0": ("self", "mat2"), "MvBackward0": ("self", "vec"),
+                "DotBackward0": ("self", "tensor"), "PowBackward1": ("self", "exponent"),
+                "PowBackward2": ("exponent",), "Atan2Backward0": ("self", "other")}
+
+
+def _saved_by_name(node, key, raw):
+    if node._released:
+        node.saved_tensors      # raises: the saved tensors were freed by backward()
+    names = getattr(type(node), "saved_names", None) or _SAVED_NAMES.get(type(node).__name__)
+    saved = node._saved
+    n = 0 if saved is None else len(saved)
+    if names is None:
+        names = ("self", "other")[:n] if n <= 2 else tuple("saved_%d" % i for i in range(n))
+    if key == "result" and node._out is not None:
+        if raw:
+            raise AttributeError("_raw_saved_result: hooks on a saved output are not supported "
+                                 "here. Fix: use saved_tensors_hooks around the forward")
+        return node.result
+    if key in names and names.index(key) < n:
+        i = names.index(key)
+        if raw:
+            return _saved_hooks.SavedTensor(node, i)
+        return node.saved_tensors[i]
+    raise AttributeError("'%s' object has no attribute '%s'. What it saved: %s"
+                         % (type(node).__name__, ("_raw_saved_" if raw else "_saved_") + key,
+                            ", ".join("_saved_" + k for k in names[:n]) or "nothing"))
+
+
 def _type_name(t):
     return {"float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long",
             "int32": "Int", "bool": "Bool"}.get(t.dtype.name, t.dtype.name)
@@ -205,3 +266,8 @@ class AccumulateGrad(Node):
         self.variable = variable
         self.next_functions = ()
         self.needs_input_grad = ()
+
+
+from . import saved_hooks as _saved_hooks  # noqa: E402
+from .saved_hooks import (Packed as _Packed, SavedTensor, disable_saved_tensors_hooks,  # noqa: E402,F401
+                          save_on_cpu, saved_tensors_hooks)

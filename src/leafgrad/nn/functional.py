@@ -10,8 +10,7 @@ from ..ops.activation import (_with_inplace, celu, elu, gelu, glu,  # noqa: F401
                               hardsigmoid, hardswish, hardtanh, leaky_relu, log_softmax,
                               logsigmoid, mish, relu, relu6, relu_, selu, sigmoid, silu, softmax,
                               softmin, softplus, softsign, tanh, tanhshrink, threshold)
-from ..ops.conv import (adaptive_avg_pool1d, adaptive_avg_pool2d, avg_pool1d,  # noqa: F401
-                        avg_pool2d, conv1d, conv2d, max_pool1d, max_pool2d)
+from ..ops.conv import conv1d, conv2d  # noqa: F401
 from ..ops.distance import cosine_similarity, normalize, pairwise_distance  # noqa: F401
 from ..ops.linalg import linear  # noqa: F401
 from ..ops.loss import (binary_cross_entropy, binary_cross_entropy_with_logits,  # noqa: F401
@@ -19,6 +18,8 @@ from ..ops.loss import (binary_cross_entropy, binary_cross_entropy_with_logits, 
                         kl_div, l1_loss, margin_ranking_loss, mse_loss, nll_loss, smooth_l1_loss,
                         soft_margin_loss)
 from ..ops.normalization import batch_norm, group_norm, layer_norm  # noqa: F401
+from ..ops.pooling import (adaptive_avg_pool1d, adaptive_avg_pool2d, avg_pool1d,  # noqa: F401
+                           avg_pool2d, max_pool1d, max_pool2d)
 from ..ops.reduction import _return_type  # noqa: F401
 
 

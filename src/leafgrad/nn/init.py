@@ -21,7 +21,7 @@ __all__ = ["calculate_gain", "uniform_", "normal_", "trunc_normal_", "constant_"
 def _fill(tensor, values):
     arr = tensor._data
     np.copyto(arr, values, casting="unsafe")
-    tensor._vlist[0] += 1
+    tensor._bump_version()
     return tensor
 
 

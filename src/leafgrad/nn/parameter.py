@@ -32,7 +32,7 @@ class Parameter(Tensor):
             t = Tensor._make_plain(np.zeros((0,), dtype=np.float32))
         elif isinstance(data, Tensor):
             t = Tensor._make_plain(data._data)
-            t._vlist = data._vlist      # shares memory and version counter with data
+            t._share_version(data)      # shares memory and version counter with data
         else:
             raise TypeError("Parameter(): argument 'data' must be Tensor, not %s"
                             % type(data).__name__)

@@ -10,9 +10,12 @@ import numpy as np
 
 from .. import _dtype, _errors, _scalars
 from .._dtype import _FROM_NP, result_type
-from .._tensor import InferenceTensor, Tensor
+from .._tensor import InferenceTensor, Tensor, _make_inference
 from .._tensor import _sync_view as _sync
+from ..autograd.saved_hooks import active as _hooks_active, pack_saved as _pack_saved
+from ..autograd.anomaly_mode import record_hook as _anomaly_hook
 from ..autograd.grad_mode import mode
+from ..autograd.graph import next_seq as _next_seq
 
 _ndarray = np.ndarray
 _asarray = np.asarray
@@ -31,11 +34,6 @@ _NO_META1 = (None,)
 _NO_META2 = (None, None)
 
 
-def _make_inference(arr):
-    """A tensor made inside ``inference_mode``: refuses later autograd use."""
-    t = _make_plain(arr)
-    t.__class__ = InferenceTensor
-    return t
 
 
 def _refuse_inference():
@@ -52,7 +50,7 @@ def mark_view(res, base, multi=None):
     """Make ``res`` a view of ``base``: same memory, same version counter; remember the
     version its grad_fn is valid at (an in-place op on the base or on another view
     makes it stale: see ``inplace._refresh_view``)."""
-    res._vlist = base._vlist
+    res._share_version(base)
     root = base if base._base is None else base._base
     res._base = root
     res._vmeta = [res._vc[0], not mode.enabled, root._grad_fn, multi]
@@ -147,6 +145,7 @@ def record(cls, out, inputs, saved=None, save_result=False, args=None):
         node._metas = tuple(metas)
     node._released = False
     node._extra = None
+    node._seq = _next_seq()
     node.args = args
     if saved is not None:
         node._saved = saved
@@ -164,6 +163,8 @@ def record(cls, out, inputs, saved=None, save_result=False, args=None):
                                            if type(t) is not InferenceTensor
                                            else _refuse_inference())
                                           if isinstance(t, Tensor) else None for t in saved])
+        if _hooks_active[0]:    # saved_tensors_hooks: save what the pack hook returns
+            node._saved = _pack_saved(saved, Tensor)
     else:
         node._saved = None
     # _make_nonleaf, inlined (one call less per op)
@@ -187,8 +188,6 @@ def record(cls, out, inputs, saved=None, save_result=False, args=None):
     return res
 
 
-_anomaly_hook = [None]
-
 
 def record_multi(cls, outs, inputs, saved=None, args=None, differentiable=None):
     """Like ``record`` for an op with several outputs (``max(dim)``, ``unbind``).
@@ -207,6 +206,7 @@ def record_multi(cls, outs, inputs, saved=None, args=None, differentiable=None):
     node = _new(cls)
     node._released = False
     node._extra = None
+    node._seq = _next_seq()
     node.next_functions = tuple((None, 0) if t is None or not t._requires_grad else _edge(t)
                                 for t in inputs)
     node.needs_input_grad = tuple(t is not None and t._requires_grad for t in inputs)
@@ -215,9 +215,11 @@ def record_multi(cls, outs, inputs, saved=None, args=None, differentiable=None):
     node._out = None
     node._saved = saved
     if saved is not None:
-        node._saved_versions = tuple((t._vlist[0] if type(t) is not InferenceTensor
+        node._saved_versions = tuple((t._version if type(t) is not InferenceTensor
                                       else _refuse_inference())
                                      if isinstance(t, Tensor) else None for t in saved)
+        if _hooks_active[0]:
+            node._saved = _pack_saved(saved, Tensor)
     res = []
     nr = 0
     for o, d in zip(outs, differentiable):

@@ -15,6 +15,7 @@ The result keeps the tensor's dtype; a result that cannot be cast to it
 import numpy as np
 
 from .. import _errors, _scalars
+from .. import _tensor
 from .._tensor import InferenceTensor, Tensor
 from ..autograd.grad_mode import mode
 from ._dispatch import record, to_tensor
@@ -70,7 +71,7 @@ def _write(self, arr):
         # an expanded/broadcast view: PyTorch refuses too
         raise RuntimeError(_OVERLAP)
     np.copyto(dst, arr, casting="unsafe")
-    self._vlist[0] += 1
+    self._bump_version()
 
 
 def _run_recorded(self, fn, others):
@@ -84,7 +85,7 @@ def _run_recorded(self, fn, others):
     _write(self, new._data)
     node = new._grad_fn
     if node is not None and node._out is not None:   # the saved result is now self
-        node._out_version = (self._vlist, self._vlist[0])
+        node._out_version = (self._version_counter(), self._version)
     return new
 
 
@@ -279,7 +280,7 @@ def _arith(np_fn, name, fallback):
                 "output with shape %s doesn't match the broadcast shape %s: an in-place op "
                 "cannot change the tensor's shape. Fix: use the out-of-place op."
                 % (list(x.shape), list(np.broadcast_shapes(x.shape, np.shape(o))))) from None
-        self._vlist[0] += 1
+        self._bump_version()
         return self
     op.__name__ = name
     return op
@@ -351,7 +352,8 @@ def tanh_(self):
 
 
 def clamp_(self, min=None, max=None):
-    return apply(self, "clamp_", lambda a: _ops().clamp(a, min, max))
+    from .pointwise import clamp
+    return apply(self, "clamp_", lambda a: clamp(a, min, max))
 
 
 def clamp_min_(self, min):
@@ -398,7 +400,7 @@ def fill_(self, value, _name="fill_"):
             raise RuntimeError("fill_ only supports 0-dimension value tensor but got tensor "
                                "with %d dimensions." % value._data.ndim)
         self._data[...] = value._data if isinstance(value, Tensor) else value
-        self._vlist[0] += 1
+        self._bump_version()
         return self
     if _name == "zero_":
         return apply(self, "zero_", lambda a, v: _filled(a, v, ZeroBackward0), value)
@@ -436,7 +438,7 @@ def copy_(self, src, non_blocking=False):
             np.copyto(self._data, np.broadcast_to(s, self._data.shape), casting="unsafe")
         except ValueError:
             raise _errors.copy_shape(self._data.shape, np.shape(s)) from None
-        self._vlist[0] += 1
+        self._bump_version()
         return self
     return apply(self, "copy_", _copy, src)
 
@@ -556,7 +558,7 @@ def index_put_(self, key, value, accumulate=False):
         v = value._data if isinstance(value, Tensor) else value
         if accumulate:
             _add_at(self._data, k, v)
-            self._vlist[0] += 1
+            self._bump_version()
             return self
         try:
             self._data[k if len(k) != 1 else k[0]] = v
@@ -564,7 +566,7 @@ def index_put_(self, key, value, accumulate=False):
             raise _setitem_error(self._data, k, adv, v) from None
         except IndexError as e:
             raise IndexError(str(e).replace("axis", "dimension")) from None
-        self._vlist[0] += 1
+        self._bump_version()
         return self
     return apply(self, "__setitem__" if not accumulate else "index_put_",
                  _index_put_acc if accumulate else _index_put, key, value)
@@ -572,14 +574,14 @@ def index_put_(self, key, value, accumulate=False):
 
 def addcmul_(self, tensor1, tensor2, *, value=1):
     """In-place ``addcmul``; returns self."""
-    from .elementwise import addcmul
+    from .pointwise import addcmul
     return apply(self, "addcmul_", lambda a, t1, t2: addcmul(a, t1, t2, value=value),
                  tensor1, tensor2)
 
 
 def addcdiv_(self, tensor1, tensor2, *, value=1):
     """In-place ``addcdiv``; returns self."""
-    from .elementwise import addcdiv
+    from .pointwise import addcdiv
     return apply(self, "addcdiv_", lambda a, t1, t2: addcdiv(a, t1, t2, value=value),
                  tensor1, tensor2)
 
@@ -617,7 +619,7 @@ def uniform_(self, a=0.0, b=1.0, generator=None):
     if mode.enabled:
         _check_leaf(self, "uniform_")
     self._data[...] = _rng(generator).uniform(a, b, self._data.shape)
-    self._vlist[0] += 1
+    self._bump_version()
     return self
 
 
@@ -626,5 +628,8 @@ def normal_(self, mean=0.0, std=1.0, generator=None):
     if mode.enabled:
         _check_leaf(self, "normal_")
     self._data[...] = _rng(generator).normal(mean, std, self._data.shape)
-    self._vlist[0] += 1
+    self._bump_version()
     return self
+
+
+_tensor.use_view_refresher(_refresh_view)

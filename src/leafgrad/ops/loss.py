@@ -14,6 +14,7 @@ from ..autograd.graph import Node
 from . import elementwise as E
 from ._dispatch import record, to_tensor
 from ._named import _renamed, _tname
+from .pointwise import clamp
 from .activation import log_softmax
 from .distance import cosine_similarity
 
@@ -513,16 +514,16 @@ def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="m
 
 
 def margin_ranking_loss(input1, input2, target, margin=0.0, reduction="mean", **kw):
-    return _reduce(E.clamp(-target * (input1 - input2) + margin, min=0.0), reduction)
+    return _reduce(clamp(-target * (input1 - input2) + margin, min=0.0), reduction)
 
 
 def hinge_embedding_loss(input, target, margin=1.0, reduction="mean", **kw):
-    return _reduce(E.where(target == 1, input, E.clamp(margin - input, min=0.0)), reduction)
+    return _reduce(E.where(target == 1, input, clamp(margin - input, min=0.0)), reduction)
 
 
 def cosine_embedding_loss(input1, input2, target, margin=0.0, reduction="mean", **kw):
     cos = cosine_similarity(input1, input2, 1)
-    return _reduce(E.where(target == 1, 1 - cos, E.clamp(cos - margin, min=0.0)), reduction)
+    return _reduce(E.where(target == 1, 1 - cos, clamp(cos - margin, min=0.0)), reduction)
 
 
 binary_cross_entropy_with_logits = _renamed(binary_cross_entropy_with_logits,

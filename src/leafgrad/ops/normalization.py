@@ -183,11 +183,11 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
         if running_mean is not None:
             rm = running_mean._data
             rm[...] = (1 - momentum) * rm + momentum * mean._data.reshape(c)
-            running_mean._vlist[0] += 1
+            running_mean._bump_version()
         if running_var is not None:
             rv = running_var._data
             rv[...] = (1 - momentum) * rv + momentum * (var._data.reshape(c) * (n / (n - 1)))
-            running_var._vlist[0] += 1
+            running_var._bump_version()
     else:
         out = (input - running_mean.reshape(bshape)) * (running_var.reshape(bshape) + eps).rsqrt()
     if weight is not None:

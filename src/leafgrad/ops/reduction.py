@@ -611,7 +611,7 @@ def _cumprod_backward(ctx, g):
     # to 1, masked to j >= i. One cumprod per position keeps it exact at zeros and
     # differentiable (PyTorch's cumprod_backward handles zeros the same way).
     from .elementwise import where
-    from .shape import cat
+    from .joins import cat
     (x,) = ctx.saved_tensors
     d = ctx.args
     if x._data.ndim == 0:

@@ -8,7 +8,7 @@ u = rho u + (1 - rho) d^2; p -= lr d. State: ``step`` (0-dim float32), ``square_
 import numpy as np
 
 from .adam import _next_step
-from .optimizer import Optimizer, _bump, _check_non_negative, _init_state
+from .optimizer import Optimizer, _check_non_negative, _init_state
 
 __all__ = ["Adadelta"]
 
@@ -49,5 +49,5 @@ class Adadelta(Optimizer):
                 u *= rho
                 u += (1 - rho) * (delta * delta)
                 x += (-lr) * delta
-                _bump(p)
+                p._bump_version()
         return loss

@@ -7,7 +7,7 @@ State (created in the constructor, as PyTorch): ``step``, ``sum``.
 import numpy as np
 
 from .._tensor import Tensor
-from .optimizer import Optimizer, _bump, _check_non_negative
+from .optimizer import Optimizer, _check_non_negative
 
 __all__ = ["Adagrad"]
 
@@ -56,5 +56,5 @@ class Adagrad(Optimizer):
                 std = np.sqrt(s)
                 std += eps
                 x += (-clr) * (g / std)
-                _bump(p)
+                p._bump_version()
         return loss

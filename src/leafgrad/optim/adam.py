@@ -8,7 +8,7 @@ State keys: ``step`` (0-dim float32 tensor), ``exp_avg``, ``exp_avg_sq``, ``max_
 """
 import numpy as np
 
-from .optimizer import Optimizer, _bump, _check_non_negative, _init_state
+from .optimizer import Optimizer, _check_non_negative, _init_state
 
 __all__ = ["Adam", "AdamW"]
 
@@ -112,7 +112,7 @@ class Adam(Optimizer):
                     denom = np.sqrt(v) / bc2_sqrt
                 denom += eps
                 x += (-step_size) * (m / denom)
-                _bump(p)
+                p._bump_version()
         return loss
 
 

@@ -7,7 +7,7 @@ p -= lr / (1 - beta1^t) * m / u. State: ``step`` (0-dim float32), ``exp_avg``, `
 import numpy as np
 
 from .adam import _check_adam_args, _lerp_, _next_step
-from .optimizer import Optimizer, _bump, _init_state
+from .optimizer import Optimizer, _init_state
 
 __all__ = ["Adamax"]
 
@@ -45,5 +45,5 @@ class Adamax(Optimizer):
                 np.maximum(u, np.abs(g) + eps, out=u)
                 clr = lr / (1 - beta1 ** step)
                 x += ((-clr) * m) / u
-                _bump(p)
+                p._bump_version()
         return loss

@@ -10,7 +10,7 @@ State: ``step``, ``mu_product`` (0-dim float32 tensors), ``exp_avg``, ``exp_avg_
 import numpy as np
 
 from .adam import _check_adam_args, _moments, _next_step, _weight_decay
-from .optimizer import Optimizer, _bump, _state_tensor, _step_tensor
+from .optimizer import Optimizer, _state_tensor, _step_tensor
 
 __all__ = ["NAdam"]
 
@@ -65,5 +65,5 @@ class NAdam(Optimizer):
                 mu_product_next = mu_product * mu_next
                 x += ((-lr * (1.0 - mu) / (1.0 - mu_product)) * g) / denom
                 x += (((-lr * mu_next) / (1.0 - mu_product_next)) * m) / denom
-                _bump(p)
+                p._bump_version()
         return loss

@@ -221,7 +221,7 @@ class Optimizer:
                     else:
                         g._requires_grad = False
                     g._data[...] = 0
-                    g._vlist[0] += 1
+                    g._bump_version()
 
     def step(self, closure=None):
         """Update the parameters once (subclasses implement it).
@@ -379,15 +379,6 @@ def _check_non_negative(*checks):
     for label, value in checks:
         if not 0.0 <= value:
             raise ValueError("Invalid %s: %s" % (label, value))
-
-
-def _bump(t):
-    """Version counter + 1 (an in-place change), without the ``_vlist`` property."""
-    vc = t._vc
-    if vc is None:
-        t._vc = [1]
-    else:
-        vc[0] += 1
 
 
 def _state_tensor(arr):

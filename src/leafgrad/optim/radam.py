@@ -11,7 +11,7 @@ else p -= lr m / (1 - beta1^t). State: ``step`` (0-dim float32), ``exp_avg``, ``
 import numpy as np
 
 from .adam import _check_adam_args, _moments, _next_step, _weight_decay
-from .optimizer import Optimizer, _bump, _init_state
+from .optimizer import Optimizer, _init_state
 
 __all__ = ["RAdam"]
 
@@ -59,5 +59,5 @@ class RAdam(Optimizer):
                     x -= corrected * lr * adaptive * rect
                 else:
                     x -= corrected * lr
-                _bump(p)
+                p._bump_version()
         return loss

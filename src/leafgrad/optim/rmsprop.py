@@ -9,7 +9,7 @@ import numpy as np
 
 from .._tensor import Tensor
 from .adam import _lerp_
-from .optimizer import Optimizer, _bump, _check_non_negative
+from .optimizer import Optimizer, _check_non_negative
 
 __all__ = ["RMSprop"]
 
@@ -68,5 +68,5 @@ class RMSprop(Optimizer):
                     x += (-lr) * b
                 else:
                     x += (-lr) * (g / avg)
-                _bump(p)
+                p._bump_version()
         return loss

@@ -8,7 +8,7 @@ as a copy of g and then b = momentum * b + (1 - dampening) * g; g = g + momentum
 import numpy as np
 
 from .._tensor import Tensor
-from .optimizer import Optimizer, _bump, required
+from .optimizer import Optimizer, required
 
 __all__ = ["SGD"]
 
@@ -66,9 +66,9 @@ class SGD(Optimizer):
                         g = g + momentum * buf._data if nesterov else buf._data
                     else:
                         b = buf._data
-                        _bump(buf)
+                        buf._bump_version()
                 _apply(x, g, b, lr, momentum, dampening, nesterov)
-                _bump(p)
+                p._bump_version()
         return loss
 
 

@@ -285,7 +285,7 @@ class PReLU(Module):
 
     def reset_parameters(self):
         self.weight._data[...] = self.init
-        self.weight._vlist[0] += 1
+        self.weight._bump_version()
 
     def forward(self, input):
         w = self.weight

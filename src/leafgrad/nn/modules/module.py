@@ -504,7 +504,7 @@ class Module:
                     else:
                         g._requires_grad = False
                     g._data[...] = 0
-                    g._vlist[0] += 1
+                    g._bump_version()
 
     def share_memory(self):
         return self
@@ -706,7 +706,7 @@ class Module:
             else:
                 np.copyto(target._data, np.broadcast_to(src._data, target._data.shape),
                           casting="unsafe")
-                target._vlist[0] += 1
+                target._bump_version()
         return _IncompatibleKeys(missing_keys, unexpected_keys)
 
     # ------------------------------------------------------------------ repr

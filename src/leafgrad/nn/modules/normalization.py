@@ -171,7 +171,7 @@ class _BatchNorm(Module):
             for buf, v in ((self.running_mean, 0), (self.running_var, 1),
                            (self.num_batches_tracked, 0)):
                 buf._data[...] = v
-                buf._vlist[0] += 1
+                buf._bump_version()
 
     def reset_parameters(self):
         self.reset_running_stats()
@@ -190,7 +190,7 @@ class _BatchNorm(Module):
         factor = 0.0 if self.momentum is None else self.momentum
         if self.training and self.track_running_stats and self.num_batches_tracked is not None:
             self.num_batches_tracked._data[...] += 1
-            self.num_batches_tracked._vlist[0] += 1
+            self.num_batches_tracked._bump_version()
             if self.momentum is None:
                 factor = 1.0 / float(self.num_batches_tracked._data)
         use_batch = self.training or (self.running_mean is None and self.running_var is None)

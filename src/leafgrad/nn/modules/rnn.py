@@ -25,7 +25,7 @@ import math
 import warnings
 
 from ... import _creation
-from ...ops import shape as S
+from ...ops import joins as S
 from .. import functional as F
 from .. import init
 from ..parameter import Parameter

@@ -78,7 +78,7 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
             norms = np.linalg.norm(w[rows].astype(np.float64), ord=norm_type, axis=1)
             scale = np.where(norms > max_norm, max_norm / (norms + 1e-7), 1.0)
             w[rows] = (w[rows] * scale[:, None]).astype(w.dtype)
-            weight._vlist[0] += 1
+            weight._bump_version()
     out = weight._data[idx]
     return record(EmbeddingBackward0, out, (weight,),
                   args=(idx, num, padding_idx, scale_grad_by_freq))
@@ -128,7 +128,7 @@ class Embedding(Module):
     def _fill_padding_idx_with_zero(self):
         if self.padding_idx is not None:
             self.weight._data[self.padding_idx] = 0
-            self.weight._vlist[0] += 1
+            self.weight._bump_version()
 
     def forward(self, input):
         return embedding(input, self.weight, self.padding_idx, self.max_norm, self.norm_type,

@@ -72,7 +72,7 @@ def clip_grads_with_norm_(parameters, max_norm, total_norm, foreach=None):
     with np.errstate(all="ignore"):      # a nan/inf norm spreads nan, as in PyTorch
         for g in grads:
             g._data *= coef.astype(g._data.dtype)
-            g._vlist[0] += 1
+            g._bump_version()
 
 
 def clip_grad_norm_(parameters, max_norm, norm_type=2.0, error_if_nonfinite=False, foreach=None):
@@ -114,4 +114,4 @@ def clip_grad_value_(parameters, clip_value, foreach=None):
         g = p._grad
         if g is not None:
             np.clip(g._data, -clip_value, clip_value, out=g._data)
-            g._vlist[0] += 1
+            g._bump_version()

@@ -2,7 +2,7 @@
 ``torch.nn.utils.rnn`` (``PackedSequence`` and packing are not implemented)."""
 from ... import _creation
 from ..._tensor import Tensor
-from ...ops import shape as S
+from ...ops import joins as S
 
 __all__ = ["pad_sequence"]
 

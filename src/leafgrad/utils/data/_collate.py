@@ -14,7 +14,7 @@ import numpy as np
 
 from ... import _creation
 from ..._tensor import Tensor
-from ...ops.shape import stack
+from ...ops.joins import stack
 
 __all__ = ["default_collate", "default_convert"]
 

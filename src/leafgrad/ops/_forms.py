@@ -1,0 +1,109 @@
+"""The public forms derived from the op declarations (``ops._registry.OPS``).
+
+``functions()`` gives ``torch.X``, ``methods()`` the Tensor methods and in-place
+variants, ``functional()`` the ``nn.functional`` names. Each is the declared
+callable itself (no wrapper), except the in-place forms declared ``True`` or
+``"view"``, made here once per op.
+"""
+from .._tensor import Tensor
+from ..autograd.grad_mode import mode
+from . import inplace as _ip
+from ._registry import OPS
+
+
+def _doc_inplace(name, fn):
+    first = (fn.__doc__ or "").strip().split("\n")[0]
+    return ("In-place version of :meth:`Tensor.%s`: writes the result into ``self`` and "
+            "returns it.%s\n\nRaises:\n    RuntimeError: on a leaf that requires grad (or a "
+            "view of one) with grad mode on, or when the result's dtype cannot be cast to "
+            "``self``'s (as PyTorch)." % (name, (" " + first) if first else ""))
+
+
+def inplace_of(fn, name):
+    """``Tensor.<name>`` computing ``fn(self, ...)`` and storing it into ``self`` through
+    ``ops.inplace.apply`` (version bump, graph recording, leaf and view checks)."""
+    apply = _ip.apply
+
+    def method(self, *args, **kwargs):
+        if kwargs:
+            # keyword operands travel as positional 'others', so apply sees their
+            # requires_grad (clamp_(min=t))
+            keys, n = tuple(kwargs), len(args)
+            return apply(self, name, lambda a, *o: fn(a, *o[:n], **dict(zip(keys, o[n:]))),
+                         *args, *kwargs.values())
+        return apply(self, name, fn, *args)
+    method.__name__ = method.__qualname__ = name
+    method.__doc__ = _doc_inplace(name[:-1], fn)
+    return method
+
+
+def view_inplace_of(fn, name):
+    """``Tensor.<name>`` of a shape op (``t_``, ``unsqueeze_``): ``self`` takes the shape
+    and strides of ``fn(self, ...)`` (same memory); recorded like the op, refused on a
+    leaf that requires grad; bumps the version, as PyTorch."""
+    def method(self, *args, **kwargs):
+        _ip._check_inference(self)
+        if mode.enabled and self._requires_grad:
+            _ip._check_leaf(self, name)
+        new = fn(self, *args, **kwargs)
+        self._data = new._data
+        if new._grad_fn is not None and self._requires_grad:
+            self._grad_fn, self._output_nr = new._grad_fn, new._output_nr
+            if self._base is not None:
+                self._vmeta = new._vmeta
+        self._vlist[0] += 1
+        return self
+    method.__name__ = method.__qualname__ = name
+    method.__doc__ = ("In-place version of :meth:`Tensor.%s`: ``self`` takes the new shape "
+                      "(same memory) and is returned.\n\nRaises:\n    RuntimeError: on a leaf "
+                      "that requires grad, with grad mode on (as PyTorch)." % name[:-1])
+    return method
+
+
+def _named_forms(kind):
+    out = {}
+    for d in OPS.values():
+        f = d.form(kind)
+        if f is not None:
+            for n in d.names():
+                out[n] = f
+    return out
+
+
+def functions():
+    """``{name: callable}`` for ``leafgrad.X`` (aliases included)."""
+    return _named_forms("function")
+
+
+def functional():
+    """``{name: callable}`` for ``leafgrad.nn.functional.X``."""
+    return _named_forms("functional")
+
+
+def methods():
+    """``{name: callable}`` for the Tensor methods and their in-place forms."""
+    out = _named_forms("method")
+    for d in OPS.values():
+        ip = d.inplace
+        if not ip:
+            continue
+        base = d.form("method") or d.fn
+        for n in d.names():
+            if ip is True:
+                out[n + "_"] = inplace_of(base, n + "_")
+            elif ip == "view":
+                out[n + "_"] = view_inplace_of(base, n + "_")
+            else:
+                out[n + "_"] = ip
+    return out
+
+
+def install_methods(cls=Tensor, explicit=None):
+    """Bind the derived methods on ``cls``; ``explicit`` (operators and odd cases)
+    wins over a derived method of the same name."""
+    ms = methods()
+    if explicit:
+        ms.update(explicit)
+    for name, fn in ms.items():
+        setattr(cls, name, fn)
+    return ms
