@@ -15,6 +15,7 @@ from ... import _dtype
 from ..._tensor import Tensor
 from ...autograd.grad_mode import no_grad
 from ..parameter import Parameter, Buffer
+from . import _backward_hooks as _bh
 
 __all__ = ["Module", "RemovableHandle"]
 
@@ -116,6 +117,8 @@ class Module:
         d["_state_dict_hooks"] = OrderedDict()
         d["_load_state_dict_pre_hooks"] = OrderedDict()
         d["_backward_hooks"] = OrderedDict()
+        d["_backward_pre_hooks"] = OrderedDict()
+        d["_is_full_backward_hook"] = None
 
     # ------------------------------------------------------------- registration
     def register_buffer(self, name, tensor, persistent=True):
@@ -331,7 +334,8 @@ class Module:
     # ---------------------------------------------------------------- calling
     def _call_impl(self, *args, **kwargs):
         d = self.__dict__
-        if not (d["_forward_hooks"] or d["_forward_pre_hooks"]):
+        if not (d["_forward_hooks"] or d["_forward_pre_hooks"] or d["_backward_hooks"]
+                or d["_backward_pre_hooks"]):
             return self.forward(*args, **kwargs)
         for hook_id, hook in list(d["_forward_pre_hooks"].items()):
             if hook_id in d["_forward_pre_hooks_with_kwargs"]:
@@ -347,7 +351,13 @@ class Module:
                 res = hook(self, args)
                 if res is not None:
                     args = res if isinstance(res, tuple) else (res,)
+        full = None
+        if d["_is_full_backward_hook"] or d["_backward_pre_hooks"]:
+            full = _bh.FullBackwardHook(self, d["_backward_hooks"], d["_backward_pre_hooks"])
+            args = full.setup_inputs(args)
         result = self.forward(*args, **kwargs)
+        if d["_backward_hooks"] and d["_is_full_backward_hook"] is False:
+            _bh.attach_old_hooks(self, d["_backward_hooks"], args, result)
         for hook_id, hook in list(d["_forward_hooks"].items()):
             if hook_id in d["_forward_hooks_with_kwargs"]:
                 res = hook(self, args, kwargs, result)
@@ -355,6 +365,8 @@ class Module:
                 res = hook(self, args, result)
             if res is not None:
                 result = res
+        if full is not None:
+            result = full.setup_outputs(result)
         return result
 
     __call__ = _call_impl
@@ -390,18 +402,42 @@ class Module:
             self._forward_hooks.move_to_end(handle.id, last=False)
         return handle
 
+    def _add_backward_hook(self, hook, full, prepend=False):
+        d = self.__dict__
+        if d["_is_full_backward_hook"] is (not full):
+            raise RuntimeError("Cannot use both regular backward hooks and full backward hooks on "
+                               "a single Module. Please use only one of them.")
+        d["_is_full_backward_hook"] = full
+        handle = RemovableHandle(self._backward_hooks)
+        self._backward_hooks[handle.id] = hook
+        if prepend:
+            self._backward_hooks.move_to_end(handle.id, last=False)
+        return handle
+
     def register_full_backward_hook(self, hook, prepend=False):
-        """Not supported: module backward hooks need per-module graph boundaries.
+        """``hook(module, grad_input, grad_output) -> None or new grad_input`` runs once the
+        gradients with respect to the module's tensor inputs are computed (``grad_input``
+        has one entry per tensor argument, None where it needs no grad).
 
         Raises:
-            NotImplementedError: always; use ``tensor.register_hook`` on the
-                module's output (inside a forward hook) instead.
+            RuntimeError: the module already has an old-style ``register_backward_hook``.
         """
-        raise NotImplementedError(
-            "leafgrad does not implement module backward hooks. Fix: register a forward hook "
-            "that calls output.register_hook(fn) to see the gradient of the module's output.")
+        return self._add_backward_hook(hook, True, prepend)
 
-    register_backward_hook = register_full_backward_hook
+    def register_full_backward_pre_hook(self, hook, prepend=False):
+        """``hook(module, grad_output) -> None or new grad_output`` runs when the gradients
+        with respect to the module's outputs are known, before the module's backward."""
+        handle = RemovableHandle(self._backward_pre_hooks)
+        self._backward_pre_hooks[handle.id] = hook
+        if prepend:
+            self._backward_pre_hooks.move_to_end(handle.id, last=False)
+        return handle
+
+    def register_backward_hook(self, hook):
+        """The older backward hook: ``hook(module, grad_input, grad_output)`` on the output's
+        ``grad_fn`` (``grad_input`` is that node's gradients; PyTorch's FutureWarning when it
+        is not the module's inputs). Prefer ``register_full_backward_hook``."""
+        return self._add_backward_hook(hook, False)
 
     def register_state_dict_pre_hook(self, hook):
         raise NotImplementedError("state_dict hooks are not implemented in leafgrad")
