@@ -7,6 +7,9 @@ from ._errors import LinAlgError  # noqa: F401
 from .ops.linalg import matmul  # noqa: F401
 from .ops.linalg_fns import det, inv, matrix_norm, solve, svdvals, vector_norm  # noqa: F401
 from .ops.linalg_fns import linalg_norm as norm  # noqa: F401
+from .ops.linalg_decomp import (cholesky, cross, eigh, eigvalsh, matrix_exp,  # noqa: F401
+                                matrix_power, multi_dot, pinv, slogdet, svd, vecdot)
 
-__all__ = ["LinAlgError", "det", "inv", "matmul", "matrix_norm", "norm", "solve", "svdvals",
-           "vector_norm"]
+__all__ = ["LinAlgError", "cholesky", "cross", "det", "eigh", "eigvalsh", "inv", "matmul",
+           "matrix_exp", "matrix_norm", "matrix_power", "multi_dot", "norm", "pinv", "slogdet",
+           "solve", "svd", "svdvals", "vecdot", "vector_norm"]
