@@ -85,6 +85,8 @@ METRICS = {
         ("small_s", "100k ops fwd+bwd s", "time"),
         ("large_s", "1M ops fwd+bwd s", "time"),
         ("growth", "1M / 100k time", "growth"),
+        ("small_fwd_s", "100k ops forward s", "time"),
+        ("bytes_per_node", "graph memory B/node", "mem"),
     ],
     "hvp": [
         ("ms_per_hvp", "ms/HVP", "time"),
@@ -420,16 +422,23 @@ def blas_mlp(torch, clock, batch, sizes, steps, warmup):
 def deep_chain(torch, clock, n_small, n_large):
     """A chain of n scalar-tensor ops on a one-element tensor (cycle: +1, *2,
     -2, *0.5: value and gradient stay exactly 1), forward + backward + freeing
-    the graph, for n = 100k and 1M. Growth 1M / 100k should be ~10 (linear)."""
+    the graph, for n = 100k and 1M. Growth 1M / 100k should be ~10 (linear).
+    Also: the 100k forward alone, and the graph's memory per node (resident
+    memory grown during the 100k forward, over n)."""
+    mem = {}
+
     def chain(n, name):
         x0 = torch.ones(1, requires_grad=True)
+        rss0 = current_rss_mib()
         with clock(name):
-            x = x0
-            for _ in range(n // 4):
-                x = x + 1.0
-                x = x * 2.0
-                x = x - 2.0
-                x = x * 0.5
+            with clock(name + "_fwd"):
+                x = x0
+                for _ in range(n // 4):
+                    x = x + 1.0
+                    x = x * 2.0
+                    x = x - 2.0
+                    x = x * 0.5
+            mem[name] = (current_rss_mib() - rss0) * 2**20 / n
             x.sum().backward()
             del x
         if x0.grad.item() != 1.0:
@@ -440,7 +449,8 @@ def deep_chain(torch, clock, n_small, n_large):
     chain(n_small, "small")
     chain(n_large, "large")
     small, large = clock.total("small"), clock.total("large")
-    return {"small_s": small, "large_s": large, "growth": large / small}
+    return {"small_s": small, "large_s": large, "growth": large / small,
+            "small_fwd_s": clock.total("small_fwd"), "bytes_per_node": mem["small"]}
 
 
 def hvp_problem(n):
@@ -535,3 +545,11 @@ WORKLOADS = {
     "hvp": hvp,
     "conv_digits": conv_digits,
 }
+
+# the model workloads (char_lstm, embed_mlp, attention, rng) live in their own file
+import workloads_models as _models  # noqa: E402
+
+SIZES.update(_models.SIZES)
+METRICS.update(_models.METRICS)
+WORKLOADS.update(_models.WORKLOADS)
+WORKLOAD_NAMES = list(SIZES)

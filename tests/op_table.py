@@ -869,6 +869,8 @@ ROWS = [
     Row("clamp", lambda T, x, **kw: T.clamp(x, **kw), ("real",),
         gen=st.tuples(shape_st().map(lambda s: (s,)), st.sampled_from([{"min": -0.5, "max": 0.7}, {"min": -0.5},
                                                   {"max": 0.3}]))),
+    Row("clamp_min", lambda T, x: T.clamp_min(x, -0.3)),
+    Row("clamp_max", lambda T, x: T.clamp_max(x, 0.3)),
     Row("clamp:tensor_bounds", lambda T, x, lo, hi: T.clamp(x, lo, hi), ("real", "real", "real"),
         # x has the full shape (torch itself refuses clamp(0-d, (1,), 0-d))
         gen=_bcast(3).map(lambda c: ((np.broadcast_shapes(*c[0]),) + c[0][1:], {})),
@@ -902,6 +904,8 @@ ROWS = [
     Row("maximum", lambda T, a, b: T.maximum(a, b), ("real", "real"), gen=_bcast(2),
         broadcasts=True),
     Row("minimum", lambda T, a, b: T.minimum(a, b), ("real", "real"), gen=_bcast(2),
+        broadcasts=True),
+    Row("logaddexp", lambda T, a, b: T.logaddexp(a, b), ("real", "real"), gen=_bcast(2),
         broadcasts=True),
     Row("maximum:ties", lambda T, a: T.maximum(a, a.detach()) + T.minimum(a.round(), 0.0 * a),
         ("frac",), covers=("maximum", "minimum"), fd=False),

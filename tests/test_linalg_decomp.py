@@ -160,3 +160,30 @@ def test_full_svd_values_and_named_fields():
         # U diag(S) Vh reconstructs A whatever the signs
         k = 3
         np.testing.assert_allclose((a.U[:, :k] * a.S) @ a.Vh[:k], A, atol=1e-10)
+
+
+@pytest.mark.parametrize("case", [
+    lambda T: T.cross(T.tensor([1.0, 0.0, 0.0]), T.tensor([0.0, 1.0, 0.0])),
+    lambda T: T.cross(T.arange(6.0).reshape(2, 3), T.ones(2, 3), dim=1),
+    lambda T: T.cross(T.arange(9.0).reshape(3, 3), T.eye(3)),
+    lambda T: T.dist(T.tensor([1.0, 2.0]), T.tensor([4.0, 6.0])),
+    lambda T: T.dist(T.ones(2, 3), T.zeros(3), p=1),
+    lambda T: T.dist(T.ones(2, 3), T.zeros(3), p=float("inf")),
+])
+def test_torch_cross_and_dist(case):
+    import warnings
+
+    def run(T):
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            v = case(T)
+        return v.tolist(), sorted({c.category.__name__ for c in w})
+    assert run(leafgrad) == run(torch)
+
+
+def test_cudnn_flags_context_restores():
+    for T in (leafgrad, torch):
+        before = T.backends.cudnn.allow_tf32
+        with T.backends.cudnn.flags(allow_tf32=False):
+            assert T.backends.cudnn.allow_tf32 is False
+        assert T.backends.cudnn.allow_tf32 == before

@@ -294,6 +294,37 @@ def inference_inplace():
             "torch.no_grad() instead of torch.inference_mode().")
 
 
+def not_tensor(fn, arg, position, value):
+    """A Python number (or other non-tensor) where PyTorch's signature takes only a Tensor
+    (``torch.atan2(t, 1.5)``, ``torch.eq(1, t)``)."""
+    return TypeError("%s(): argument '%s' (position %d) must be Tensor, not %s. Fix: pass a "
+                     "tensor, e.g. torch.tensor(%r), or use an op that takes a number here"
+                     % (fn, arg, position, type(value).__name__, value))
+
+
+def out_autograd(fn):
+    """``torch.add(a, b, out=o)`` where an argument requires grad, with grad mode on."""
+    return ("%s(): functions with out=... arguments don't support automatic differentiation, "
+            "but one of the arguments requires grad. Fix: drop out= and assign the result "
+            "(y = torch.%s(...)), or call it inside torch.no_grad()" % (fn, fn))
+
+
+def out_cast(src, dst):
+    """An ``out=`` tensor whose dtype cannot hold the result (float into int64)."""
+    return ("result type %s can't be cast to the desired output type %s. Fix: pass an out of "
+            "the result's dtype (torch.%s), or convert the inputs first"
+            % (type_name(src), type_name(dst), str(src)))
+
+
+def out_resized(old, new):
+    """PyTorch's warning when ``out=`` with elements has to be resized."""
+    return ("An output with one or more elements was resized since it had shape %s, which does "
+            "not match the required output shape %s. This behavior is deprecated, and in a "
+            "future PyTorch release outputs will not be resized unless they have zero elements. "
+            "You can explicitly reuse an out tensor t by resizing it, inplace, to zero elements "
+            "with t.resize_(0)." % (list(old), list(new)))
+
+
 def grad_tuple_hint():
     return ("torch.autograd.grad returns a tuple of tensors (one per input), not a tensor. "
             "Index it first: g = torch.autograd.grad(loss, w)[0], or unpack: (g,) = ...")

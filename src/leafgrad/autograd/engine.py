@@ -64,6 +64,8 @@ from .grad_mode import mode
 __all__ = ["run_backward"]
 
 _ndarray = np.ndarray
+_generic = np.generic
+_asarray = np.asarray
 _heappush, _heappop = heapq.heappush, heapq.heappop
 _PKG_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -140,7 +142,7 @@ def _count_deps(roots, check_freed=True):
             stack.append(r)
     visited_roots = set(stack)
     while stack:
-        for child, _ in stack.pop().next_functions:
+        for child in stack.pop()._edges[::2]:
             if child is None:
                 continue
             n = deps.get(child)
@@ -172,7 +174,7 @@ def _collect(roots, targets):
     while stack:
         node = stack.pop()
         order.append(node)
-        for child, _ in node.next_functions:
+        for child in node._edges[::2]:
             if child is not None:
                 n = remaining[child] - 1
                 remaining[child] = n
@@ -183,7 +185,7 @@ def _collect(roots, targets):
         if node in targets:
             needed.add(node)
             continue
-        for child, _ in node.next_functions:
+        for child in node._edges[::2]:
             if child in needed:
                 needed.add(node)
                 break
@@ -191,7 +193,7 @@ def _collect(roots, targets):
     for node in needed:
         if node._released:
             raise _errors.graph_freed(node.name(), node._released)
-        for child, _ in node.next_functions:
+        for child in node._edges[::2]:
             if child in needed:
                 deps[child] = deps.get(child, 0) + 1
     return deps, needed
@@ -272,6 +274,7 @@ class _Pass:
         capture = self.capture
         capture_out = capture is not None and bool(capture.out)
         release, freed_by = self.release, self.freed_by
+        fast = arrays and not self.anomaly
         # PyTorch's GraphRoot: a first node whose inputs are the roots and whose
         # "rule" hands on the root gradients (the user's arrays: never owned)
         groot = _GraphRoot(root_edges)
@@ -301,16 +304,37 @@ class _Pass:
                     capture.take_outputs(node, grads)
                 if needed is not None and node not in needed:
                     continue
-                grads_in, seen = run_node(node, grads)
+                rule = node.np_backward
+                if fast and extra is None and rule is not None and len(grads) == 1 \
+                        and grads[0] is not None:
+                    # the common case, inline (it runs once per node): a one-output
+                    # node's NumPy rule on arrays, results that already fit
+                    g0 = grads[0]
+                    gdt = g0.dtype
+                    grads_in = rule(g0)
+                    for g in grads_in:
+                        if g is not None and (type(g) is not _ndarray or g.dtype is not gdt):
+                            grads_in = _fit_arrays(node, grads_in, gdt)
+                            break
+                    else:
+                        metas = node._metas
+                        if metas.count(None) != len(metas):
+                            grads_in = _fit_arrays(node, grads_in, gdt)
+                    seen = grads
+                else:
+                    grads_in, seen = run_node(node, grads)
                 if release and node.saves:
                     node._release(freed_by)
                 del grads
             # -- send each input its gradient (summed with what is there); a node
             # whose last gradient arrived is ready, a leaf accumulates at once
-            for i, (child, nr) in enumerate(node.next_functions):
+            edges = node._edges
+            for i in range(0, len(edges), 2):
+                child = edges[i]
                 if child is None or (needed is not None and child not in needed):
                     continue
-                g = grads_in[i]
+                nr = edges[i + 1]
+                g = grads_in[i >> 1]
                 leaf = type(child) is AccumulateGrad
                 if g is not None:
                     buf = buffers.get(child)
@@ -356,13 +380,19 @@ class _Pass:
             if len(grads) == 1:
                 g = grads[0]
                 if g is None:
-                    return (None,) * len(node.next_functions), grads
+                    return (None,) * (len(node._edges) >> 1), grads
                 gdt = g.dtype
             else:
                 gdt = _first_dtype(grads)
                 if gdt is None:
-                    return (None,) * len(node.next_functions), grads
-            return _fit_arrays(node, rule(*grads), gdt), grads
+                    return (None,) * (len(node._edges) >> 1), grads
+            out = rule(*grads)
+            if len(out) == 1:       # one input, fitting already: the common case
+                g = out[0]
+                if g is None or (type(g) is _ndarray and node._metas[0] is None
+                                 and g.dtype is gdt):
+                    return out, grads
+            return _fit_arrays(node, out, gdt), grads
         # -- boundary: hooks, anomaly checks and Tensor rules see Tensors
         gdt = _first_dtype(grads)
         out = self._call_rule(node, _tensors(grads, self.wrap))
@@ -381,7 +411,7 @@ class _Pass:
                 if r is not None:
                     grads = list(r)
         if (grads[0] is None) if len(grads) == 1 else all(g is None for g in grads):
-            return (None,) * len(node.next_functions)
+            return (None,) * (len(node._edges) >> 1)
         if node.n_outputs > 1 and any(g is None for g in grads):
             grads = _materialize(node, grads, self.wrap)
         checker = None if not self.anomaly else (node._anomaly or _Checker(node, None))
@@ -446,10 +476,10 @@ class _Pass:
 class _GraphRoot:
     """The pass's first node (PyTorch's GraphRoot): its edges lead to the roots."""
 
-    __slots__ = ("next_functions",)
+    __slots__ = ("_edges",)
 
     def __init__(self, root_edges):
-        self.next_functions = root_edges
+        self._edges = tuple([x for edge in root_edges for x in edge])
 
 
 def _seq(node):
@@ -504,7 +534,7 @@ def _fit_arrays(node, out, gdt):
         if meta is None and type(g) is _ndarray and g.dtype is gdt:
             continue                        # the common case: nothing to do
         if type(g) is not _ndarray:         # NumPy gives scalars for 0-d
-            g = _as_array(g, meta)
+            g = _asarray(g) if isinstance(g, _generic) else _as_array(g, meta)
         if meta is not None:
             shape, npdt = meta
             if g.shape != shape:

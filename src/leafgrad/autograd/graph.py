@@ -69,7 +69,7 @@ class Node:
         args: op-specific constants the rule needs (dims, shapes, ...).
     """
 
-    __slots__ = ("next_functions", "needs_input_grad", "_metas", "_saved", "_saved_versions",
+    __slots__ = ("_edges", "needs_input_grad", "_metas", "_saved", "_saved_versions",
                  "_out", "_out_version", "args", "_released", "_extra", "_seq", "__weakref__")
     n_outputs = 1
     # Optional fast rule on ndarrays, used when the backward pass is not itself
@@ -103,6 +103,19 @@ class Node:
                          lambda self, v: setattr(self._get_extra(), "prehooks", v))
     _anomaly = property(lambda self: self._extra and self._extra.anomaly,
                         lambda self, v: setattr(self._get_extra(), "anomaly", v))
+
+    # Edges are stored flat, (node0, nr0, node1, nr1, ...): one tuple per node
+    # instead of one plus one per input, i.e. fewer objects for the garbage
+    # collector to walk on deep graphs. ``next_functions`` is built on demand.
+    @property
+    def next_functions(self):
+        """tuple of ``(node or None, output_nr)``, one per input (as PyTorch)."""
+        e = self._edges
+        return tuple([(e[i], e[i + 1]) for i in range(0, len(e), 2)])
+
+    @next_functions.setter
+    def next_functions(self, edges):
+        self._edges = tuple([x for edge in edges for x in edge])
 
     def name(self):
         """The node's PyTorch name, e.g. ``'MulBackward0'``."""
@@ -264,7 +277,7 @@ class AccumulateGrad(Node):
     def __init__(self, variable):
         Node.__init__(self)
         self.variable = variable
-        self.next_functions = ()
+        self._edges = ()
         self.needs_input_grad = ()
 
 

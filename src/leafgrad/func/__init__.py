@@ -257,6 +257,56 @@ def jvp(func, primals, tangents, *, strict=False, has_aux=False):
     return result
 
 
+def _jacobian_by_rows(o, inners, outer):
+    """One vector-Jacobian product per element of ``o``: blocks o.shape + x.shape."""
+    from .. import _creation, _functions
+    n = o.numel()
+    rows = [[] for _ in inners]
+    for k in range(n):
+        if o.requires_grad:
+            basis = _creation.zeros(n, dtype=o.dtype)
+            basis[k] = 1
+            gs = _autograd.grad(o, inners, basis.reshape(o.shape), retain_graph=True,
+                                create_graph=outer, allow_unused=True)
+        else:
+            gs = [None] * len(inners)
+        for r, g, x in zip(rows, gs, inners):
+            r.append(_creation.zeros_like(x) if g is None else g)
+    return [_functions.stack(r).reshape(tuple(o.shape) + tuple(x.shape)) if r
+            else _creation.zeros(tuple(o.shape) + tuple(x.shape), dtype=x.dtype)
+            for r, x in zip(rows, inners)]
+
+
+def _jacobian_by_columns(o, inners, outer):
+    """One Jacobian-vector product per input element (when the inputs are smaller than the
+    output): the gradient of the vector-Jacobian product u -> Jᵀu with respect to u, its
+    graph built once. None when an op on the way has no second derivative here."""
+    from .. import _creation, _functions
+    u = _creation.zeros_like(o).requires_grad_(True)
+    try:
+        gs = _autograd.grad(o, inners, u, create_graph=True, allow_unused=True)
+    except NotImplementedError:
+        return None
+    blocks = []
+    for g, x in zip(gs, inners):
+        m = x.numel()
+        shape = tuple(o.shape) + tuple(x.shape)
+        if g is None or not g.requires_grad:
+            blocks.append(_creation.zeros(shape, dtype=x.dtype))
+            continue
+        cols = []
+        flat = g.reshape(-1)
+        for k in range(m):
+            try:
+                (c,) = _autograd.grad(flat[k], u, retain_graph=True, create_graph=outer,
+                                      allow_unused=True)
+            except NotImplementedError:
+                return None
+            cols.append(_creation.zeros_like(o) if c is None else c)
+        blocks.append(_functions.stack(cols, -1).reshape(shape))
+    return blocks
+
+
 def _jacobian(func, argnums, has_aux, name):
     from .. import _creation
 
@@ -273,26 +323,11 @@ def _jacobian(func, argnums, has_aux, name):
             outs, out_spec = _check_out_tensors(out, name)
             per_out = []
             for o in outs:
-                n = o.numel()
-                rows = [[] for _ in inners]
-                for k in range(n):
-                    if o.requires_grad:
-                        basis = _creation.zeros(n, dtype=o.dtype)
-                        basis[k] = 1
-                        gs = _autograd.grad(o, inners, basis.reshape(o.shape), retain_graph=True,
-                                            create_graph=outer, allow_unused=True)
-                    else:
-                        gs = [None] * len(inners)
-                    for r, g, x in zip(rows, gs, inners):
-                        r.append(_creation.zeros_like(x) if g is None else g)
-                blocks = []
-                for r, x in zip(rows, inners):
-                    shape = tuple(o.shape) + tuple(x.shape)
-                    if r:
-                        from .. import _functions
-                        blocks.append(_functions.stack(r).reshape(shape))
-                    else:
-                        blocks.append(_creation.zeros(shape, dtype=x.dtype))
+                blocks = None
+                if 0 < sum(x.numel() for x in inners) < o.numel() and o.requires_grad:
+                    blocks = _jacobian_by_columns(o, inners, outer)
+                if blocks is None:
+                    blocks = _jacobian_by_rows(o, inners, outer)
                 if not outer:
                     blocks = [b.detach() for b in blocks]
                 per_out.append(_regroup(blocks, specs, argnums))

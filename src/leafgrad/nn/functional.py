@@ -1,26 +1,19 @@
 """``leafgrad.nn.functional``: activations, softmax, losses, linear, dropout, ...
 
-The derivative rules live in ``leafgrad.ops`` (activation, loss, distance, conv,
-linalg); this module gathers PyTorch's ``torch.nn.functional`` names.
+The derivative rules live in ``leafgrad.ops`` (activation, loss, distance, normalization,
+conv, pooling, linalg); the functional forms come from the op declarations there
+(``ops._registry``). Defined here: the few that are not ops (one_hot, dropout, embedding, pad).
 """
 import numpy as np
 
 from .._tensor import Tensor
-from ..ops.activation import (_with_inplace, celu, elu, gelu, glu,  # noqa: F401
-                              hardsigmoid, hardswish, hardtanh, leaky_relu, log_softmax,
-                              logsigmoid, mish, relu, relu6, relu_, selu, sigmoid, silu, softmax,
-                              softmin, softplus, softsign, tanh, tanhshrink, threshold)
-from ..ops.conv import conv1d, conv2d  # noqa: F401
-from ..ops.distance import cosine_similarity, normalize, pairwise_distance  # noqa: F401
-from ..ops.linalg import linear  # noqa: F401
-from ..ops.loss import (binary_cross_entropy, binary_cross_entropy_with_logits,  # noqa: F401
-                        cosine_embedding_loss, cross_entropy, hinge_embedding_loss, huber_loss,
-                        kl_div, l1_loss, margin_ranking_loss, mse_loss, nll_loss, smooth_l1_loss,
-                        soft_margin_loss)
-from ..ops.normalization import batch_norm, group_norm, layer_norm  # noqa: F401
-from ..ops.pooling import (adaptive_avg_pool1d, adaptive_avg_pool2d, avg_pool1d,  # noqa: F401
-                           avg_pool2d, max_pool1d, max_pool2d)
+from ..ops import _forms
+from ..ops.activation import _with_inplace, relu_  # noqa: F401
 from ..ops.reduction import _return_type  # noqa: F401
+
+# every declared op with an nn.functional form (ops/activation.py, loss.py, distance.py,
+# normalization.py, conv.py, pooling.py, linalg.py, elementwise.py)
+globals().update(_forms.functional())
 
 
 def one_hot(tensor, num_classes=-1):
@@ -49,15 +42,6 @@ def dropout(input, p=0.5, training=True, inplace=False):
         return input * 0
     keep = (_rng().random(input._data.shape) >= p).astype(input._data.dtype) / (1 - p)
     return input * Tensor._make_plain(keep)
-
-
-def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
-              scale_grad_by_freq=False, sparse=False):
-    """Rows of ``weight`` picked by integer ``input``; repeated indices accumulate gradient,
-    the ``padding_idx`` row gets none, ``max_norm`` renormalises the rows used in place.
-    (Implemented in ``nn.modules.sparse``.)"""
-    from .modules.sparse import embedding as _embedding
-    return _embedding(input, weight, padding_idx, max_norm, norm_type, scale_grad_by_freq, sparse)
 
 
 def pad(input, pad, mode="constant", value=None):

@@ -87,8 +87,8 @@ def record(cls, out, inputs, saved=None, save_result=False, args=None):
             return _make_plain(out)
         node = _new(cls)
         fn = t._grad_fn
-        node.next_functions = ((fn, t._output_nr) if fn is not None
-                               else (t._grad_accumulator(), 0),)
+        node._edges = ((fn, t._output_nr) if fn is not None
+                       else (t._grad_accumulator(), 0))
         node.needs_input_grad = _TRUE1
         d = t._data
         node._metas = _NO_META1 if (d.shape == out.shape and d.dtype == out.dtype) \
@@ -105,7 +105,24 @@ def record(cls, out, inputs, saved=None, save_result=False, args=None):
         if not (ra or rb):
             return _make_plain(out)
         node = _new(cls)
-        node.next_functions = (_edge(a) if ra else _NO_EDGE, _edge(b) if rb else _NO_EDGE)
+        # flat edges (node, output_nr) per input, built without temporary pairs
+        if ra:
+            fa = a._grad_fn
+            if fa is None:
+                fa, na = a._grad_accumulator(), 0
+            else:
+                na = a._output_nr
+        else:
+            fa, na = None, 0
+        if rb:
+            fb = b._grad_fn
+            if fb is None:
+                fb, nb = b._grad_accumulator(), 0
+            else:
+                nb = b._output_nr
+            node._edges = (fa, na, fb, nb)
+        else:
+            node._edges = (fa, na, None, 0)
         node.needs_input_grad = _NEEDS2[ra, rb]
         sa = None if a is None or (a._data.shape == out.shape and a._data.dtype == out.dtype) \
             else (a._data.shape, a._data.dtype)
@@ -121,7 +138,7 @@ def record(cls, out, inputs, saved=None, save_result=False, args=None):
         oshape, odtype = out.shape, out.dtype
         for t in inputs:
             if t is None:
-                edges.append(_NO_EDGE)
+                edges += _NO_EDGE
                 needs.append(False)
                 metas.append(None)
                 continue
@@ -129,18 +146,18 @@ def record(cls, out, inputs, saved=None, save_result=False, args=None):
                 _sync(t)
             if t._requires_grad:
                 fn = t._grad_fn
-                edges.append((fn, t._output_nr) if fn is not None
-                             else (t._grad_accumulator(), 0))
+                edges += ((fn, t._output_nr) if fn is not None
+                          else (t._grad_accumulator(), 0))
                 needs.append(True)
             else:
-                edges.append(_NO_EDGE)
+                edges += _NO_EDGE
                 needs.append(False)
             d = t._data
             metas.append(None if d.shape == oshape and d.dtype == odtype else (d.shape, d.dtype))
         if True not in needs:
             return _make_plain(out)
         node = _new(cls)
-        node.next_functions = tuple(edges)
+        node._edges = tuple(edges)
         node.needs_input_grad = tuple(needs)
         node._metas = tuple(metas)
     node._released = False

@@ -9,6 +9,10 @@ from .._tensor import Tensor
 from ..autograd.grad_mode import mode
 from . import inplace as _ip
 from ._registry import OPS
+# every op family: importing one declares its ops (add a new family file here)
+from . import (activation, comparison, conv, distance, elementwise, embedding,  # noqa: F401
+               indexing, joins, linalg, linalg_fns, loss, normalization, pointwise, pooling,
+               reduction, shape, sorting)
 
 
 def _doc_inplace(name, fn):
@@ -37,6 +41,23 @@ def inplace_of(fn, name):
     return method
 
 
+# PyTorch's grad_fn names for the in-place forms of shape ops (t_ records TBackward1)
+_INPLACE_VIEW_NODES = {"TBackward0": "TBackward1", "TransposeBackward0": "TransposeBackward1",
+                       "UnsqueezeBackward0": "UnsqueezeBackward1",
+                       "SqueezeBackward0": "SqueezeBackward3", "SqueezeBackward1": "SqueezeBackward4"}
+_renamed_nodes = {}
+
+
+def _inplace_node_class(cls):
+    name = _INPLACE_VIEW_NODES.get(cls.__name__)
+    if name is None:
+        return cls
+    sub = _renamed_nodes.get(cls)
+    if sub is None:
+        sub = _renamed_nodes[cls] = type(name, (cls,), {"__slots__": ()})
+    return sub
+
+
 def view_inplace_of(fn, name):
     """``Tensor.<name>`` of a shape op (``t_``, ``unsqueeze_``): ``self`` takes the shape
     and strides of ``fn(self, ...)`` (same memory); recorded like the op, refused on a
@@ -47,11 +68,13 @@ def view_inplace_of(fn, name):
             _ip._check_leaf(self, name)
         new = fn(self, *args, **kwargs)
         self._data = new._data
-        if new._grad_fn is not None and self._requires_grad:
-            self._grad_fn, self._output_nr = new._grad_fn, new._output_nr
+        node = new._grad_fn
+        if node is not None and self._requires_grad:
+            node.__class__ = _inplace_node_class(type(node))
+            self._grad_fn, self._output_nr = node, new._output_nr
             if self._base is not None:
                 self._vmeta = new._vmeta
-        self._vlist[0] += 1
+        self._bump_version()
         return self
     method.__name__ = method.__qualname__ = name
     method.__doc__ = ("In-place version of :meth:`Tensor.%s`: ``self`` takes the new shape "
@@ -94,6 +117,8 @@ def methods():
             elif ip == "view":
                 out[n + "_"] = view_inplace_of(base, n + "_")
             else:
+                if ip.__doc__ is None:      # help(Tensor.add_) says what it is
+                    ip.__doc__ = _doc_inplace(n, base)
                 out[n + "_"] = ip
     return out
 

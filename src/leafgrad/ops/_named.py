@@ -3,8 +3,8 @@ import numpy as np
 
 from .. import _errors
 from .._tensor import Tensor
-from ..autograd.graph import Node
 from ._dispatch import record
+from ._registry import node
 
 
 def _tname(npd):
@@ -29,9 +29,8 @@ def _named(out, name, data=None):
         return out
     cls = _NAMED.get(name)
     if cls is None:
-        cls = _NAMED[name] = type(name, (Node,), {
-            "__slots__": (), "saves": False, "backward": lambda ctx, g: (g,),
-            "np_backward": lambda ctx, g: (g,)})
+        cls = _NAMED[name] = node(name, lambda ctx, g: (g,), saves=False,
+                                  np_backward=lambda ctx, g: (g,))
     return record(cls, out._data if data is None else arr, (out,))
 
 

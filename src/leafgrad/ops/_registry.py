@@ -85,6 +85,24 @@ def defop(name, fn=None, *, function=True, method=True, inplace=False, functiona
     return register if fn is None else register(fn)
 
 
+def functional_ops(namespace, names, **forms):
+    """Declare ``names`` (functions in ``namespace``, a family module's globals()) as
+    ``nn.functional`` ops; ``forms`` as for :func:`defop` (default: functional only)."""
+    forms = dict({"function": False, "method": False, "functional": True}, **forms)
+    for n in names:
+        defop(n, namespace[n], **forms)
+
+
+def add_form(name, **forms):
+    """Give the declared op ``name`` another form (``functional=F.relu`` for ``relu``,
+    declared with the elementwise ops)."""
+    d = OPS[name]
+    for kind, f in forms.items():
+        if kind not in ("function", "method", "inplace", "functional"):
+            raise ValueError("unknown form %r" % kind)
+        setattr(d, kind, f)
+
+
 def node(name, backward, *, saves, np_backward=None, slots=(), **attrs):
     """The one node factory: a ``Node`` subclass called ``name`` (PyTorch's grad_fn name).
 

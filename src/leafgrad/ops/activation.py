@@ -6,17 +6,15 @@ import warnings
 import numpy as np
 
 from .._tensor import Tensor, _wrap_dim
-from ..autograd.graph import Node
 from . import elementwise as E
 from ._dispatch import record
 from ._select import select
 from ._named import _renamed, _tname
+from ._registry import add_form, defop, functional_ops, node
 
 from .._quiet import quiet as _quiet
 
 
-def _node(name, backward, saves=False):
-    return type(name, (Node,), {"__slots__": (), "saves": saves, "backward": backward})
 
 
 # ---------------------------------------------------------------- softmax
@@ -32,7 +30,7 @@ def _softmax_backward(ctx, g):
     return ((g - (g * y).sum(d, keepdim=True)) * y,)
 
 
-SoftmaxBackward0 = _node("SoftmaxBackward0", _softmax_backward, saves=True)
+SoftmaxBackward0 = node("SoftmaxBackward0", _softmax_backward, saves=True)
 
 
 def _softmax_np(ctx, g):
@@ -49,7 +47,7 @@ def _log_softmax_backward(ctx, g):
     return (g - y.exp() * g.sum(d, keepdim=True),)
 
 
-LogSoftmaxBackward0 = _node("LogSoftmaxBackward0", _log_softmax_backward, saves=True)
+LogSoftmaxBackward0 = node("LogSoftmaxBackward0", _log_softmax_backward, saves=True)
 
 
 def _log_softmax_np(ctx, g):
@@ -98,6 +96,16 @@ def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
     return record(LogSoftmaxBackward0, out, (input,), save_result=True, args=d if x.ndim else 0)
 
 
+def _softmax_torch(input, dim, dtype=None):
+    """``torch.softmax`` / ``Tensor.softmax``: see ``nn.functional.softmax``."""
+    return softmax(input, dim, dtype=dtype)
+
+
+def _log_softmax_torch(input, dim, dtype=None):
+    """``torch.log_softmax`` / ``Tensor.log_softmax``: see ``nn.functional.log_softmax``."""
+    return log_softmax(input, dim, dtype=dtype)
+
+
 def softmin(input, dim=None, _stacklevel=3, dtype=None):
     return softmax(-input, dim, dtype=dtype)
 
@@ -117,7 +125,7 @@ def _leaky_backward(ctx, g):
     return (select(x._data > 0, g, g * ctx.args, deps=(x,), name="LeakyReluBackwardBackward0"),)
 
 
-LeakyReluBackward0 = _node("LeakyReluBackward0", _leaky_backward, saves=True)
+LeakyReluBackward0 = node("LeakyReluBackward0", _leaky_backward, saves=True)
 LeakyReluBackward0.np_backward = _leaky_backward   # select() takes ndarrays too
 
 
@@ -138,7 +146,7 @@ def _hardtanh_backward(ctx, g):
                    name="HardtanhBackwardBackward0"),)
 
 
-HardtanhBackward0 = _node("HardtanhBackward0", _hardtanh_backward, saves=True)
+HardtanhBackward0 = node("HardtanhBackward0", _hardtanh_backward, saves=True)
 HardtanhBackward0.np_backward = _hardtanh_backward   # select() takes ndarrays too
 
 
@@ -165,8 +173,8 @@ def _elu_backward(ctx, g):
     return (E.where(x <= 0, neg, g * scale),)
 
 
-EluBackward0 = _node("EluBackward0", _elu_backward, saves=True)
-CeluBackward0 = _node("CeluBackward0", _elu_backward, saves=True)
+EluBackward0 = node("EluBackward0", _elu_backward, saves=True)
+CeluBackward0 = node("CeluBackward0", _elu_backward, saves=True)
 
 
 def _elu(input, alpha, scale, input_scale, cls, back_args=None):
@@ -259,9 +267,9 @@ class _SoftplusCtx:
         self.saved_tensors, self.args = (x,), (beta, th)
 
 
-SoftplusBackward0 = _node("SoftplusBackward0", _softplus_backward, saves=True)
+SoftplusBackward0 = node("SoftplusBackward0", _softplus_backward, saves=True)
 SoftplusBackward0.np_backward = _softplus_backward
-SoftplusBackwardBackward0 = _node("SoftplusBackwardBackward0", _softplus_double_backward,
+SoftplusBackwardBackward0 = node("SoftplusBackwardBackward0", _softplus_double_backward,
                                   saves=True)
 
 
@@ -297,7 +305,7 @@ def _hardsigmoid_backward(ctx, g):
                    refuse="derivative for aten::hardsigmoid_backward is not implemented"),)
 
 
-HardsigmoidBackward0 = _node("HardsigmoidBackward0", _hardsigmoid_backward, saves=True)
+HardsigmoidBackward0 = node("HardsigmoidBackward0", _hardsigmoid_backward, saves=True)
 HardsigmoidBackward0.np_backward = _hardsigmoid_backward   # select() takes ndarrays too
 
 
@@ -320,7 +328,7 @@ def _hardswish_backward(ctx, g):
     return (E.where(x <= -3, 0.0, E.where(x < 3, g * (x / 3 + 0.5), g)),)
 
 
-HardswishBackward0 = _node("HardswishBackward0", _hardswish_backward, saves=True)
+HardswishBackward0 = node("HardswishBackward0", _hardswish_backward, saves=True)
 
 
 def hardswish(input, inplace=False):
@@ -339,7 +347,7 @@ def _threshold_backward(ctx, g):
     return (select(~(x._data <= ctx.args), g, deps=(x,), name="ThresholdBackwardBackward0"),)
 
 
-ThresholdBackward0 = _node("ThresholdBackward0", _threshold_backward, saves=True)
+ThresholdBackward0 = node("ThresholdBackward0", _threshold_backward, saves=True)
 ThresholdBackward0.np_backward = _threshold_backward   # select() takes ndarrays too
 
 
@@ -394,3 +402,17 @@ for _name in ("relu", "leaky_relu", "hardtanh", "relu6", "elu", "selu", "celu", 
               "hardsigmoid", "hardswish", "threshold"):
     globals()[_name] = _with_inplace(globals()[_name], _name + "_")
 del _name
+
+
+# ------------------------------------------------------------ declarations
+defop("softmax", softmax, function=_softmax_torch, method=_softmax_torch, functional=True)
+defop("log_softmax", log_softmax, function=_log_softmax_torch, method=_log_softmax_torch,
+      functional=True)
+functional_ops(globals(), ("softmin", "leaky_relu", "hardtanh", "relu6", "elu", "gelu", "silu",
+                           "mish", "softplus", "logsigmoid", "softsign", "hardsigmoid",
+                           "hardswish", "tanhshrink", "glu"))
+# also torch.selu, torch.celu, torch.threshold (same arguments, less ``inplace``)
+functional_ops(globals(), ("selu", "celu", "threshold"), function=True)
+add_form("relu", functional=relu)
+add_form("sigmoid", functional=True)
+add_form("tanh", functional=True)

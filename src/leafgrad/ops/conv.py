@@ -58,6 +58,7 @@ from .. import _errors
 from .._tensor import Tensor
 from ..autograd.graph import Node
 from ._dispatch import record
+from ._registry import functional_ops
 from ._select import select
 
 _CACHE_SIZE = 256
@@ -648,3 +649,6 @@ def _adaptive_adjoint_k(g, p):
 _MAX_POOL = _linear_pair("MaxPool2DWithIndicesBackward0", _gather_k, _scatter_k)
 _AVG_POOL = _linear_pair("AvgPool2DBackward0", _avg_k, _avg_adjoint_k)
 _ADAPTIVE_AVG = _linear_pair("AdaptiveAvgPool2DBackward0", _adaptive_k, _adaptive_adjoint_k)
+
+
+functional_ops(globals(), ("conv1d", "conv2d"), function=True)

@@ -4,6 +4,7 @@
 import numpy as np
 
 from ._named import _named, _tname
+from ._registry import functional_ops
 
 
 def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
@@ -39,3 +40,7 @@ def cosine_similarity(x1, x2, dim=1, eps=1e-8):
 
 def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
     return (x1 - x2 + eps).norm(p, -1, keepdim=keepdim)
+
+
+functional_ops(globals(), ("normalize",))
+functional_ops(globals(), ("cosine_similarity", "pairwise_distance"), function=True)

@@ -13,26 +13,60 @@ import numpy as np
 
 from .. import _dtype
 from .._tensor import Tensor
-from ..autograd.graph import Node
+from .. import _errors
 from ._dispatch import binary_operands, broadcast_error, record
 from ._select import select
+from . import inplace as IP
+from ._out import out_call
+from ._registry import defop, node
 from .pointwise import where
 
 from .._quiet import quiet as _quiet
 from .._quiet import _IGNORE, _reset, _set
 
 
-def _node(name, backward, saves=True, **extra):
-    return type(name, (Node,), dict({"__slots__": (), "saves": saves, "backward": backward}, **extra))
+
+
+# ------------------------------------------------ method forms that differ
+def _neg_method(self):
+    """``-x`` / ``x.neg()``: refused for bool tensors, as PyTorch."""
+    if self._data.dtype is _BOOL:
+        raise RuntimeError("Negation, the `-` operator, on a bool tensor is not supported. If you "
+                           "are trying to invert a mask, use the `~` or `logical_not()` operator "
+                           "instead.")
+    return neg(self)
+
+
+def _add_alpha(input, other, *, alpha=None):
+    """``input + alpha * other`` (``Tensor.add``)."""
+    return add(input, other if alpha is None else mul(other, alpha))
+
+
+def _sub_alpha(input, other, *, alpha=None):
+    """``input - alpha * other`` (``Tensor.sub``)."""
+    return sub(input, other if alpha is None else mul(other, alpha))
+
+
+def _div_mode(input, other, *, rounding_mode=None):
+    """``Tensor.div``: true division; ``rounding_mode`` 'floor' or 'trunc' rounds the quotient."""
+    if rounding_mode == "floor":
+        return floor_divide(input, other)
+    if rounding_mode == "trunc":
+        return trunc(div(input, other)).to(_dtype.result_type(input, other))
+    return div(input, other)
 
 
 # ---------------------------------------------------------------- unary ops
-def _unary(fwd, node_name, vjp, save="x", floating=True, quiet=False, doc="", np_ok=False,
-           np_vjp=None):
-    """Define a one-input op. ``save``: 'x' (input), 'result' (output) or None.
+def _unary(name, fwd, node_name, vjp, save="x", floating=True, doc="", np_ok=False,
+           np_vjp=None, **forms):
+    """Declare the one-input op ``name`` (PyTorch's name; None for a private helper):
+    ``fwd`` on ndarrays, ``node_name`` its grad_fn, ``vjp(g, x, result)`` its rule.
+    ``save``: 'x' (input), 'result' (output) or None.
     ``np_ok``: the formula uses only arithmetic operators, so the engine may run
     it on ndarrays when the backward pass is not recorded. ``np_vjp``: the
-    formula for ndarrays, when ``vjp`` calls ops that need tensors."""
+    formula for ndarrays, when ``vjp`` calls ops that need tensors. ``forms``:
+    the declaration's forms (see ``ops._registry``; default torch.X, Tensor.X and
+    the in-place Tensor.X_)."""
     if np_vjp is not None:
         np_ok = True
     else:
@@ -47,7 +81,7 @@ def _unary(fwd, node_name, vjp, save="x", floating=True, quiet=False, doc="", np
     else:
         def backward(ctx, g):
             return (vjp(g, None, None),)
-    cls = _node(node_name, backward, saves=save is not None)
+    cls = node(node_name, backward, saves=save is not None)
     bool_rule = _BOOL_RULES.get(node_name)
     if np_ok:   # the formula uses only arithmetic: it also runs on plain arrays
         if save == "x":
@@ -62,7 +96,9 @@ def _unary(fwd, node_name, vjp, save="x", floating=True, quiet=False, doc="", np
                 return (np_vjp(g, None, None),)
         cls.np_backward = np_backward
 
-    def op(input):
+    def op(input, *, out=None):
+        if out is not None:
+            return out_call(op.__name__, op, (input,), {}, out)
         if not isinstance(input, Tensor):
             raise TypeError("%s(): argument 'input' (position 1) must be Tensor, not %s"
                             % (op.__name__, type(input).__name__))
@@ -82,6 +118,9 @@ def _unary(fwd, node_name, vjp, save="x", floating=True, quiet=False, doc="", np
                       save_result=save == "result")
     op.__doc__ = doc
     op.node = cls
+    if name is not None:
+        forms.setdefault("inplace", True)
+        defop(name, op, out=True, **forms)
     return op
 
 
@@ -122,30 +161,35 @@ def _zero(g, x, r):
     return Tensor._make_plain(np.zeros_like(g._data))
 
 
-neg = _unary_np(np.negative, "NegBackward0", lambda g, x, r: -g, save=None, floating=False,
-             doc="-x elementwise. d/dx = -1.")
-exp = _unary_np(np.exp, "ExpBackward0", lambda g, x, r: g * r, save="result", quiet=True,
-             doc="e**x. d/dx = exp(x) (reuses the result).")
-exp2 = _unary(np.exp2, "Exp2Backward0", lambda g, x, r: g * r * np.log(2.0), save="result",
-              quiet=True, doc="2**x. d/dx = 2**x ln 2.")
-expm1 = _unary_np(np.expm1, "Expm1Backward0", lambda g, x, r: g * (r + 1), save="result", quiet=True,
-               doc="exp(x) - 1, accurate near 0. d/dx = result + 1.")
-log = _unary_np(np.log, "LogBackward0", lambda g, x, r: g / x, quiet=True,
-             doc="Natural log; log(0) = -inf and log(<0) = nan silently, as PyTorch. d/dx = 1/x.")
-log2 = _unary(np.log2, "Log2Backward0", lambda g, x, r: g / (x * np.log(2.0)), quiet=True,
+neg = _unary_np("neg", np.negative, "NegBackward0", lambda g, x, r: -g, save=None, floating=False,
+             doc="-x elementwise. d/dx = -1.", method=_neg_method, inplace=IP.neg_,
+             aliases=("negative",))
+exp = _unary_np("exp", np.exp, "ExpBackward0", lambda g, x, r: g * r, save="result",
+                doc="e**x. d/dx = exp(x) (reuses the result).", inplace=IP.exp_)
+exp2 = _unary("exp2", np.exp2, "Exp2Backward0", lambda g, x, r: g * r * np.log(2.0), save="result",
+              doc="2**x. d/dx = 2**x ln 2.")
+expm1 = _unary_np("expm1", np.expm1, "Expm1Backward0", lambda g, x, r: g * (r + 1), save="result",
+                  doc="exp(x) - 1, accurate near 0. d/dx = result + 1.")
+log = _unary_np("log", np.log, "LogBackward0", lambda g, x, r: g / x,
+                doc="Natural log; log(0) = -inf and log(<0) = nan silently, as PyTorch. "
+                    "d/dx = 1/x.", inplace=IP.log_)
+log2 = _unary("log2", np.log2, "Log2Backward0", lambda g, x, r: g / (x * np.log(2.0)),
               doc="Base-2 log. d/dx = 1/(x ln 2).")
-log10 = _unary(np.log10, "Log10Backward0", lambda g, x, r: g / (x * np.log(10.0)), quiet=True,
+log10 = _unary("log10", np.log10, "Log10Backward0", lambda g, x, r: g / (x * np.log(10.0)),
                doc="Base-10 log. d/dx = 1/(x ln 10).")
-log1p = _unary_np(np.log1p, "Log1PBackward0", lambda g, x, r: g / (x + 1), quiet=True,
-               doc="log(1 + x), accurate near 0. d/dx = 1/(1+x).")
-sqrt = _unary_np(np.sqrt, "SqrtBackward0", lambda g, x, r: g / (2 * r), save="result", quiet=True,
-              doc="Square root. d/dx = 1/(2 sqrt(x)) (inf at 0, as PyTorch).")
-rsqrt = _unary_np(lambda x: 1 / np.sqrt(x), "RsqrtBackward0", lambda g, x, r: -0.5 * g * r ** 3,
-               save="result", quiet=True, doc="1/sqrt(x). d/dx = -1/2 x^(-3/2).")
-reciprocal = _unary_np(lambda x: 1 / x, "ReciprocalBackward0", lambda g, x, r: -g * r * r,
-                    save="result", quiet=True, doc="1/x. d/dx = -1/x^2.")
-abs = _unary(np.abs, "AbsBackward0", lambda g, x, r: g * x.sign(), floating=False,
-             doc="|x|. d/dx = sign(x): 0 at 0 and at nan, as PyTorch.")
+log1p = _unary_np("log1p", np.log1p, "Log1PBackward0", lambda g, x, r: g / (x + 1),
+                  doc="log(1 + x), accurate near 0. d/dx = 1/(1+x).")
+sqrt = _unary_np("sqrt", np.sqrt, "SqrtBackward0", lambda g, x, r: g / (2 * r), save="result",
+                 doc="Square root. d/dx = 1/(2 sqrt(x)) (inf at 0, as PyTorch).", inplace=IP.sqrt_)
+rsqrt = _unary_np("rsqrt", lambda x: 1 / np.sqrt(x), "RsqrtBackward0", lambda g, x,
+                  r: -0.5 * g * r ** 3,
+               save="result", doc="1/sqrt(x). d/dx = -1/2 x^(-3/2).")
+reciprocal = _unary_np("reciprocal", lambda x: 1 / x, "ReciprocalBackward0", lambda g, x,
+                       r: -g * r * r,
+                    save="result", doc="1/x. d/dx = -1/x^2.")
+abs = _unary("abs", np.abs, "AbsBackward0", lambda g, x, r: g * x.sign(), floating=False,
+             doc="|x|. d/dx = sign(x): 0 at 0 and at nan, as PyTorch.", inplace=IP.abs_,
+             aliases=("absolute",))
 def _sign_np(x):
     if x.dtype is _BOOL:
         return x.copy()
@@ -154,36 +198,40 @@ def _sign_np(x):
     return np.nan_to_num(s, nan=0.0) if x.dtype.kind == "f" else s
 
 
-sign = _unary(_sign_np, "SignBackward0", _zero, save=None, floating=False,
+sign = _unary("sign", _sign_np, "SignBackward0", _zero, save=None, floating=False,
               doc="Sign of x (-1, 0, 1; 0 at nan, as PyTorch). Gradient 0 everywhere.")
-floor = _unary(np.floor, "FloorBackward0", _zero, save=None, floating=False, doc="Floor; gradient 0.")
-ceil = _unary(np.ceil, "CeilBackward0", _zero, save=None, floating=False, doc="Ceil; gradient 0.")
-round_ = _unary(np.round, "RoundBackward0", _zero, save=None, floating=False,
+floor = _unary("floor", np.floor, "FloorBackward0", _zero, save=None, floating=False,
+               doc="Floor; gradient 0.")
+ceil = _unary("ceil", np.ceil, "CeilBackward0", _zero, save=None, floating=False,
+              doc="Ceil; gradient 0.")
+round_ = _unary("round", np.round, "RoundBackward0", _zero, save=None, floating=False,
                 doc="Round half to even (as PyTorch); gradient 0.")
-trunc = _unary(np.trunc, "TruncBackward0", _zero, save=None, floating=False, doc="Truncate; gradient 0.")
-frac = _unary_np(lambda x: x - np.trunc(x), "FracBackward0", lambda g, x, r: g, save=None,
+trunc = _unary("trunc", np.trunc, "TruncBackward0", _zero, save=None, floating=False,
+               doc="Truncate; gradient 0.")
+frac = _unary_np("frac", lambda x: x - np.trunc(x), "FracBackward0", lambda g, x, r: g, save=None,
               doc="x - trunc(x). d/dx = 1.")
-sin = _unary(np.sin, "SinBackward0", lambda g, x, r: g * x.cos(), doc="Sine. d/dx = cos x.")
-cos = _unary(np.cos, "CosBackward0", lambda g, x, r: -g * x.sin(), doc="Cosine. d/dx = -sin x.")
-tan = _unary_np(np.tan, "TanBackward0", lambda g, x, r: g * (1 + r * r), save="result",
+sin = _unary("sin", np.sin, "SinBackward0", lambda g, x, r: g * x.cos(), doc="Sine. d/dx = cos x.")
+cos = _unary("cos", np.cos, "CosBackward0", lambda g, x, r: -g * x.sin(),
+             doc="Cosine. d/dx = -sin x.")
+tan = _unary_np("tan", np.tan, "TanBackward0", lambda g, x, r: g * (1 + r * r), save="result",
              doc="Tangent. d/dx = 1 + tan^2 x.")
-asin = _unary(np.arcsin, "AsinBackward0", lambda g, x, r: g * (1 - x * x).rsqrt(), quiet=True,
-              doc="Arcsine. d/dx = 1/sqrt(1-x^2).")
-acos = _unary(np.arccos, "AcosBackward0", lambda g, x, r: -g * (1 - x * x).rsqrt(), quiet=True,
-              doc="Arccosine. d/dx = -1/sqrt(1-x^2).")
-atan = _unary_np(np.arctan, "AtanBackward0", lambda g, x, r: g / (1 + x * x),
-              doc="Arctangent. d/dx = 1/(1+x^2).")
-sinh = _unary(np.sinh, "SinhBackward0", lambda g, x, r: g * x.cosh(), quiet=True,
+asin = _unary("asin", np.arcsin, "AsinBackward0", lambda g, x, r: g * (1 - x * x).rsqrt(),
+              doc="Arcsine. d/dx = 1/sqrt(1-x^2).", aliases=("arcsin",))
+acos = _unary("acos", np.arccos, "AcosBackward0", lambda g, x, r: -g * (1 - x * x).rsqrt(),
+              doc="Arccosine. d/dx = -1/sqrt(1-x^2).", aliases=("arccos",))
+atan = _unary_np("atan", np.arctan, "AtanBackward0", lambda g, x, r: g / (1 + x * x),
+              doc="Arctangent. d/dx = 1/(1+x^2).", aliases=("arctan",))
+sinh = _unary("sinh", np.sinh, "SinhBackward0", lambda g, x, r: g * x.cosh(),
               doc="Hyperbolic sine. d/dx = cosh x.")
-cosh = _unary(np.cosh, "CoshBackward0", lambda g, x, r: g * x.sinh(), quiet=True,
+cosh = _unary("cosh", np.cosh, "CoshBackward0", lambda g, x, r: g * x.sinh(),
               doc="Hyperbolic cosine. d/dx = sinh x.")
-tanh = _unary(np.tanh, "TanhBackward0", lambda g, x, r: tanh_backward(g, r), save="result",
+tanh = _unary("tanh", np.tanh, "TanhBackward0", lambda g, x, r: tanh_backward(g, r), save="result",
               np_vjp=lambda g, x, r: g * (1 - r * r),
-              doc="Hyperbolic tangent. d/dx = 1 - tanh^2 x (reuses the result).")
-asinh = _unary(np.arcsinh, "AsinhBackward0", lambda g, x, r: g * (x * x + 1).rsqrt(),
-               doc="Inverse hyperbolic sine. d/dx = 1/sqrt(x^2+1).")
-atanh = _unary_np(np.arctanh, "AtanhBackward0", lambda g, x, r: g / (1 - x * x), quiet=True,
-               doc="Inverse hyperbolic tangent. d/dx = 1/(1-x^2).")
+              doc="Hyperbolic tangent. d/dx = 1 - tanh^2 x (reuses the result).", inplace=IP.tanh_)
+asinh = _unary("asinh", np.arcsinh, "AsinhBackward0", lambda g, x, r: g * (x * x + 1).rsqrt(),
+               doc="Inverse hyperbolic sine. d/dx = 1/sqrt(x^2+1).", aliases=("arcsinh",))
+atanh = _unary_np("atanh", np.arctanh, "AtanhBackward0", lambda g, x, r: g / (1 - x * x),
+                  doc="Inverse hyperbolic tangent. d/dx = 1/(1-x^2).", aliases=("arctanh",))
 
 
 def _sigmoid_np(x):
@@ -192,18 +240,19 @@ def _sigmoid_np(x):
     return 1 / (1 + np.exp(-x))
 
 
-sigmoid = _unary(_sigmoid_np, "SigmoidBackward0", lambda g, x, r: sigmoid_backward(g, r),
+sigmoid = _unary("sigmoid", _sigmoid_np, "SigmoidBackward0", lambda g, x, r: sigmoid_backward(g,
+                 r),
                  save="result", np_vjp=lambda g, x, r: g * r * (1 - r),
-                 quiet=True,
-                 doc="Logistic sigmoid 1/(1+exp(-x)), stable for large |x|. d/dx = s(1-s).")
+                 doc="Logistic sigmoid 1/(1+exp(-x)), stable for large |x|. d/dx = s(1-s).",
+                 inplace=IP.sigmoid_)
 # the result is >= 0 or nan, so "result <= 0" is "result != 0" (one pass less)
-relu = _unary_np(lambda x: np.maximum(x, 0), "ReluBackward0",
-              lambda g, x, r: select(r != 0, g, deps=(r,), name="ThresholdBackwardBackward0"),
-              save="result", floating=False,
-              doc="max(x, 0) (nan stays nan). d/dx = 0 where the result is <= 0, else 1, so 1 "
-                  "at nan (PyTorch's threshold_backward: it selects, so an inf upstream "
-                  "gradient gives 0 where x < 0).")
-square = _unary_np(np.square, "PowBackward0", lambda g, x, r: g * 2 * x, floating=False,
+relu = _unary_np("relu", lambda x: np.maximum(x, 0), "ReluBackward0",
+                 lambda g, x, r: select(r != 0, g, deps=(r,), name="ThresholdBackwardBackward0"),
+                 save="result", floating=False,
+                 doc="max(x, 0) (nan stays nan). d/dx = 0 where the result is <= 0, else 1, so 1 "
+                     "at nan (PyTorch's threshold_backward: it selects, so an inf upstream "
+                     "gradient gives 0 where x < 0).", inplace=IP.relu_)
+square = _unary_np("square", np.square, "PowBackward0", lambda g, x, r: g * 2 * x, floating=False,
                 doc="x**2. d/dx = 2x.")
 
 
@@ -214,15 +263,21 @@ def _erf_np(x):
     return np.asarray(f(x), dtype=np.float64).astype(x.dtype)   # 0-d: f gives a float
 
 
-erf = _unary(_erf_np, "ErfBackward0",
+erf = _unary("erf", _erf_np, "ErfBackward0",
              lambda g, x, r: g * (2 / np.sqrt(np.pi)) * (-(x * x)).exp(),
              doc="Error function. d/dx = 2/sqrt(pi) exp(-x^2).")
 
 
 # --------------------------------------------------------------- binary ops
-def _binary(fwd, node_name, da, db, save=True, floating=False, quiet=False, doc="", np_ok=False,
-            a_for="ab", b_for="ab", scalar_overload=False):
-    """Define a two-input op; ``da``/``db`` give d(out)/d(a) and d(out)/d(b) times g.
+def _binary(name, fwd, node_name, da, db, save=True, floating=False, doc="", np_ok=False,
+            a_for="ab", b_for="ab", scalar_overload=False, numbers="both", bool_pair=None,
+            **forms):
+    """Declare the two-input op ``name`` (None for a private helper); ``da``/``db`` give
+    d(out)/d(a) and d(out)/d(b) times g.
+
+    ``numbers``: which operands may be Python numbers, as PyTorch's signature says
+    ('both', 'other': the first must be a tensor, 'none'); checked inline.
+    ``bool_pair``: PyTorch has no bool-by-bool kernel (its name, for the error).
 
     ``a_for``/``b_for``: whose gradient needs the saved a (b): a tensor is saved
     only when a gradient that uses it will be computed, as PyTorch does (for
@@ -241,7 +296,7 @@ def _binary(fwd, node_name, da, db, save=True, floating=False, quiet=False, doc=
         def backward(ctx, g):
             na, nb = ctx.needs_input_grad
             return (da(g, None, None) if na else None), (db(g, None, None) if nb else None)
-    cls = _node(node_name, backward, saves=save)
+    cls = node(node_name, backward, saves=save)
     a_ra, a_rb, b_ra, b_rb = "a" in a_for, "b" in a_for, "a" in b_for, "b" in b_for
     if np_ok:
         if save:
@@ -260,9 +315,13 @@ def _binary(fwd, node_name, da, db, save=True, floating=False, quiet=False, doc=
         # on_ndarray: None for the function; for a Tensor operator, what an
         # ndarray operand gets (see leafgrad._methods), checked inline here
         # because a wrapper would add a Python call to every operator
-        def op(input, other):
+        def op(input, other, *, out=None):
             if on_ndarray is not None and other.__class__ is _ndarray:
                 return on_ndarray(input, other)
+            if out is not None:
+                return out_call(op.__name__, op, (input, other), {}, out)
+            if checks:      # PyTorch's argument rules, for the ops that have them
+                _check_operands(op.__name__, input, other, numbers, bool_pair)
             ta, tb, xa, xb = binary_operands(input, other, floating)
             tok = _set(_IGNORE)
             try:
@@ -284,9 +343,26 @@ def _binary(fwd, node_name, da, db, save=True, floating=False, quiet=False, doc=
         op.__doc__ = doc
         op.node = cls
         return op
+    checks = numbers != "both" or bool_pair is not None
     op = make(None)
     op.operator = make
+    if name is not None:
+        forms.setdefault("inplace", True)
+        defop(name, op, numbers=numbers, out=True, **forms)
     return op
+
+
+def _check_operands(name, input, other, numbers, bool_pair):
+    """PyTorch's argument rules for a binary op: ``numbers`` 'other' (the first operand
+    must be a tensor) or 'none' (both must be); ``bool_pair``: no bool-by-bool kernel."""
+    if numbers != "both":
+        if not isinstance(input, Tensor):
+            raise _errors.not_tensor(name, "input", 1, input)
+        if numbers == "none" and not isinstance(other, Tensor):
+            raise _errors.not_tensor(name, "other", 2, other)
+    if bool_pair is not None and _is_bool(input) and _is_bool(other):
+        raise NotImplementedError("\"%s\" not implemented for 'Bool': convert the operands "
+                                  "first, e.g. x.long()" % bool_pair)
 
 
 def _scalar_node(node_name, da, db, save, np_ok):
@@ -296,7 +372,7 @@ def _scalar_node(node_name, da, db, save, np_ok):
         t = ctx.saved_tensors[0] if save else None
         num, first = ctx.args
         return (da(g, t, num) if first else db(g, num, t),)
-    cls = _node(node_name, backward, saves=save)
+    cls = node(node_name, backward, saves=save)
     if np_ok:
         def np_backward(ctx, g):
             t = ctx.saved_tensors[0]._data if save else None
@@ -310,10 +386,12 @@ def _binary_np(*args, **kwargs):
     return _binary(*args, np_ok=True, **kwargs)
 
 
-add = _binary_np(np.add, "AddBackward0", lambda g, a, b: g, lambda g, a, b: g, save=False,
-              doc="a + b with broadcasting. Gradient g to both (summed to each shape).")
-_sub = _binary_np(np.subtract, "SubBackward0", lambda g, a, b: g, lambda g, a, b: -g, save=False)
-_rsub = _binary_np(lambda a, b: np.subtract(b, a), "RsubBackward1", lambda g, a, b: -g,
+add = _binary_np("add", np.add, "AddBackward0", lambda g, a, b: g, lambda g, a, b: g, save=False,
+              doc="a + b with broadcasting. Gradient g to both (summed to each shape).",
+              method=_add_alpha, inplace=IP.add_)
+_sub = _binary_np(None, np.subtract, "SubBackward0", lambda g, a, b: g, lambda g, a, b: -g,
+                  save=False)
+_rsub = _binary_np(None, lambda a, b: np.subtract(b, a), "RsubBackward1", lambda g, a, b: -g,
                 lambda g, a, b: g, save=False, scalar_overload=True)
 
 
@@ -331,8 +409,10 @@ def _check_bool_sub(a, b):
                            "operator instead.")
 
 
-def sub(input, other):
+def sub(input, other, *, out=None):
     """a - b with broadcasting. Raises RuntimeError with a bool operand (as PyTorch)."""
+    if out is not None:
+        return out_call("sub", sub, (input, other), {}, out)
     if (input is True or input is False or other is True or other is False
             or getattr(input, "_data", _F32).dtype is _BOOL
             or getattr(other, "_data", _F32).dtype is _BOOL):
@@ -345,11 +425,16 @@ _F32 = np.zeros(0, np.float32)
 
 def rsub(input, other):
     """other - input (``number - tensor``)."""
+    if not isinstance(input, Tensor):
+        raise _errors.not_tensor("rsub", "input", 1, input)
     _check_bool_sub(input, other)
     return _rsub(input, other)
 
 
 sub.node, rsub.node = _sub.node, _rsub.node
+defop("sub", sub, method=_sub_alpha, inplace=IP.sub_, aliases=("subtract",), numbers="both",
+      out=True)
+defop("rsub", rsub, method=False, numbers="other")
 
 
 def _sub_operator(binary):
@@ -368,24 +453,26 @@ def _sub_operator(binary):
 
 
 sub.operator, rsub.operator = _sub_operator(_sub), _sub_operator(_rsub)
-mul = _binary_np(np.multiply, "MulBackward0", lambda g, a, b: g * b, lambda g, a, b: g * a,
+mul = _binary_np("mul", np.multiply, "MulBackward0", lambda g, a, b: g * b, lambda g, a, b: g * a,
                  a_for="b", b_for="a",
-              doc="a * b with broadcasting. d/da = b, d/db = a.")
-div = _binary_np(np.true_divide, "DivBackward0", lambda g, a, b: g / b,
-              lambda g, a, b: -g * a / (b * b), floating=True, quiet=True,
-              a_for="b", b_for="ab",
-              doc="True division a / b (integers give floats). d/da = 1/b, d/db = -a/b^2.")
+              doc="a * b with broadcasting. d/da = b, d/db = a.", inplace=IP.mul_,
+              aliases=("multiply",))
+div = _binary_np("div", np.true_divide, "DivBackward0", lambda g, a, b: g / b,
+              lambda g, a, b: -g * a / (b * b), floating=True, a_for="b", b_for="ab",
+              doc="True division a / b (integers give floats). d/da = 1/b, d/db = -a/b^2.",
+              method=_div_mode, inplace=IP.div_, aliases=("divide",))
+defop("true_divide", div, inplace=IP.div_)
 # The backward formulas of tanh and sigmoid as ops of their own, with their own
 # derivatives (PyTorch's aten::tanh_backward / sigmoid_backward and their rows
 # in derivatives.yaml): a recorded backward (create_graph=True) is one node
 # instead of three, which the Hessian-vector product benchmark feels.
-tanh_backward = _binary_np(
+tanh_backward = _binary_np(None,
     lambda g, r: g * (1 - r * r), "TanhBackwardBackward0",
     lambda gg, g, r: tanh_backward(gg, r),
     lambda gg, g, r: gg * (-2 * r * g),
     doc="g * (1 - r^2): the gradient of tanh given g and the output r = tanh(x). "
         "d/dg = 1 - r^2, d/dr = -2 r g (PyTorch derivatives.yaml, tanh_backward).")
-sigmoid_backward = _binary_np(
+sigmoid_backward = _binary_np(None,
     lambda g, r: g * r * (1 - r), "SigmoidBackwardBackward0",
     lambda gg, g, r: sigmoid_backward(gg, r),
     lambda gg, g, r: gg * g * (1 - 2 * r),
@@ -399,16 +486,18 @@ def _extreme_grad(g, a, b, loses):
     return where(loses, 0.0, where(a == b, g / 2, g))
 
 
-maximum = _binary(np.maximum, "MaximumBackward0",
+maximum = _binary("maximum", np.maximum, "MaximumBackward0",
                   lambda g, a, b: _extreme_grad(g, a, b, a < b),
                   lambda g, a, b: _extreme_grad(g, a, b, b < a),
                   doc="Elementwise max; nan propagates. Gradient (PyTorch's rule): ties split "
-                      "it evenly, the smaller input gets 0, both get it where either is nan.")
-minimum = _binary(np.minimum, "MinimumBackward0",
+                      "it evenly, the smaller input gets 0, both get it where either is nan.",
+                      numbers="none", inplace=False)
+minimum = _binary("minimum", np.minimum, "MinimumBackward0",
                   lambda g, a, b: _extreme_grad(g, a, b, a > b),
                   lambda g, a, b: _extreme_grad(g, a, b, b > a),
                   doc="Elementwise min; nan propagates. Gradient (PyTorch's rule): ties split "
-                      "it evenly, the larger input gets 0, both get it where either is nan.")
+                      "it evenly, the larger input gets 0, both get it where either is nan.",
+                      numbers="none", inplace=False)
 
 
 def _atan2_recip(a, b):
@@ -417,10 +506,27 @@ def _atan2_recip(a, b):
     return where(d == 0, 0.0, d.reciprocal())
 
 
-atan2 = _binary(np.arctan2, "Atan2Backward0", lambda g, a, b: g * b * _atan2_recip(a, b),
-                lambda g, a, b: g * -a * _atan2_recip(a, b), floating=True, quiet=True,
+atan2 = _binary("atan2", np.arctan2, "Atan2Backward0", lambda g, a, b: g * b * _atan2_recip(a, b),
+                lambda g, a, b: g * -a * _atan2_recip(a, b), floating=True, numbers="none",
                 doc="atan2(a, b). d/da = b/(a^2+b^2), d/db = -a/(a^2+b^2); both 0 where "
                     "a^2+b^2 == 0 (PyTorch's atan2_backward).")
+
+
+def _logaddexp_np(a, b):
+    # PyTorch has no integer kernel (NumPy would compute in float64)
+    kind = np.result_type(a, b)
+    if kind.kind not in "fc":
+        raise NotImplementedError("\"logaddexp_cpu\" not implemented for '%s'. Fix: convert "
+                                  "first, e.g. x.float()" % _errors.type_name(kind))
+    return np.logaddexp(a, b)
+
+
+logaddexp = _binary("logaddexp", _logaddexp_np, "LogaddexpBackward0",
+                    lambda g, a, b: g / (1 + (b - a).exp()),
+                    lambda g, a, b: g / (1 + (a - b).exp()), numbers="none", inplace=False,
+                    doc="log(exp(a) + exp(b)) elementwise, without overflow. "
+                        "d/da = 1/(1 + exp(b - a)), d/db = 1/(1 + exp(a - b)) "
+                        "(PyTorch derivatives.yaml, logaddexp).")
 
 
 def _int_div_check(np_fn):
@@ -433,10 +539,12 @@ def _int_div_check(np_fn):
     return f
 
 
-fmod = _binary(_int_div_check(np.fmod), "FmodBackward0", lambda g, a, b: g,
-               lambda g, a, b: -g * (a / b).trunc(), quiet=True, doc="C-style remainder.")
-remainder = _binary(_int_div_check(np.remainder), "RemainderBackward0", lambda g, a, b: g,
-                    lambda g, a, b: -g * (a / b).floor(), quiet=True,
+fmod = _binary("fmod", _int_div_check(np.fmod), "FmodBackward0", lambda g, a, b: g,
+               lambda g, a, b: -g * (a / b).trunc(), numbers="other", bool_pair="fmod_cpu",
+               doc="C-style remainder (sign of the dividend).")
+remainder = _binary("remainder", _int_div_check(np.remainder), "RemainderBackward0",
+                    lambda g, a, b: g, lambda g, a, b: -g * (a / b).floor(),
+                    bool_pair="remainder_cpu",
                     doc="Python-style remainder (sign of the divisor).")
 
 
@@ -471,9 +579,9 @@ def _np_pow(a, b):
     return np.power(a, b)
 
 
-_pow0 = _binary(_np_pow, "PowBackward0", _pow_da, None, quiet=True, scalar_overload=True)
-_pow1 = _binary(_np_pow, "PowBackward1", _pow_da, _pow_db, quiet=True)
-_pow2 = _binary(_np_pow, "PowBackward2", None, _pow_db, quiet=True, scalar_overload=True)
+_pow0 = _binary(None, _np_pow, "PowBackward0", _pow_da, None, scalar_overload=True)
+_pow1 = _binary(None, _np_pow, "PowBackward1", _pow_da, _pow_db)
+_pow2 = _binary(None, _np_pow, "PowBackward2", None, _pow_db, scalar_overload=True)
 
 
 def _no_bool_pair(fn, kernel):
@@ -489,8 +597,6 @@ def _no_bool_pair(fn, kernel):
     return op
 
 
-fmod = _no_bool_pair(fmod, "fmod_cpu")
-remainder = _no_bool_pair(remainder, "remainder_cpu")
 
 
 def pow(input, exponent):
@@ -543,5 +649,6 @@ def _pow_bool(fn):
     return op
 
 
-pow = _pow_bool(pow)
-floor_divide = _no_bool_pair(floor_divide, "div_floor_cpu")
+pow = defop("pow", _pow_bool(pow), numbers="both", inplace=IP.pow_)
+floor_divide = defop("floor_divide", _no_bool_pair(floor_divide, "div_floor_cpu"), numbers="both",
+                     inplace=True)

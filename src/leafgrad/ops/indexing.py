@@ -9,13 +9,12 @@ the gather again, so second derivatives work.
 import numpy as np
 
 from .._tensor import Tensor, _wrap_dim
-from ..autograd.graph import Node
 from ._dispatch import mark_view, record
+from . import inplace as IP
+from ._registry import defop, node
 from ._select import select
 
 
-def _node(name, backward, saves=False):
-    return type(name, (Node,), {"__slots__": (), "saves": saves, "backward": backward})
 
 
 def _convert_key(key):
@@ -73,14 +72,14 @@ def _index_backward(ctx, g):
     return (index_put_zeros(g, shape, key),)
 
 
-SelectBackward0 = _node("SelectBackward0", _index_backward)
-SliceBackward0 = _node("SliceBackward0", _index_backward)
-IndexBackward0 = _node("IndexBackward0", _index_backward)
+SelectBackward0 = node("SelectBackward0", _index_backward, saves=False)
+SliceBackward0 = node("SliceBackward0", _index_backward, saves=False)
+IndexBackward0 = node("IndexBackward0", _index_backward, saves=False)
 # a view regenerated over its base's new graph (inplace._refresh_view): key is the
 # view's elements as an index into the base
-AsStridedBackward0 = _node("AsStridedBackward0", _index_backward)
-UnsqueezeBackward0 = _node("UnsqueezeBackward0", _index_backward)
-AliasBackward0 = _node("AliasBackward0", _index_backward)
+AsStridedBackward0 = node("AsStridedBackward0", _index_backward, saves=False)
+UnsqueezeBackward0 = node("UnsqueezeBackward0", _index_backward, saves=False)
+AliasBackward0 = node("AliasBackward0", _index_backward, saves=False)
 
 
 def _basic_node(key, shape):
@@ -140,7 +139,7 @@ def _put_backward(ctx, g):
     return (g[key if len(key) != 1 else key[0]],)
 
 
-IndexPutBackward0 = _node("IndexPutBackward0", _put_backward)
+IndexPutBackward0 = node("IndexPutBackward0", _put_backward, saves=False)
 
 
 def index_put_zeros(g, shape, key):
@@ -167,9 +166,10 @@ def _index_select_backward(ctx, g):
     return (index_put_zeros(g, shape, key),)
 
 
-IndexSelectBackward0 = _node("IndexSelectBackward0", _index_select_backward)
+IndexSelectBackward0 = node("IndexSelectBackward0", _index_select_backward, saves=False)
 
 
+@defop("index_select")
 def index_select(input, dim, index):
     """Rows (along ``dim``) picked by a 1-D int64 ``index``.
 
@@ -191,9 +191,9 @@ def _gather_backward(ctx, g):
     return (scatter_add_zeros(g, shape, dim, idx),)
 
 
-GatherBackward0 = _node("GatherBackward0", _gather_backward)
-SortBackward0 = _node("SortBackward0", _gather_backward)
-TopkBackward0 = _node("TopkBackward0", _gather_backward)
+GatherBackward0 = node("GatherBackward0", _gather_backward, saves=False)
+SortBackward0 = node("SortBackward0", _gather_backward, saves=False)
+TopkBackward0 = node("TopkBackward0", _gather_backward, saves=False)
 
 
 def _take_along(cls, input, dim, idx):
@@ -204,6 +204,7 @@ def _take_along(cls, input, dim, idx):
     return record(cls, np.take_along_axis(x, idx, axis=d), (input,), args=(x.shape, d, idx))
 
 
+@defop("gather")
 def gather(input, dim, index, *, sparse_grad=False):
     """out[i][j] = input[i][index[i][j]] (for dim=1); the gradient scatters back."""
     x = input._data
@@ -268,9 +269,9 @@ def _scatter_value_backward(ctx, g):
     return (_scatter_value(g, dim, idx, 0),)
 
 
-ScatterAddBackward0 = _node("ScatterAddBackward0", _scatter_add_backward)
-ScatterBackward0 = _node("ScatterBackward0", _scatter_src_backward)
-ScatterBackward1 = _node("ScatterBackward1", _scatter_value_backward)
+ScatterAddBackward0 = node("ScatterAddBackward0", _scatter_add_backward, saves=False)
+ScatterBackward0 = node("ScatterBackward0", _scatter_src_backward, saves=False)
+ScatterBackward1 = node("ScatterBackward1", _scatter_value_backward, saves=False)
 
 
 def scatter_add_zeros(g, shape, dim, idx):
@@ -329,6 +330,7 @@ def _scatter_value(input, dim, idx, value):
     return record(ScatterBackward1, out, (input,), args=(dim, idx))
 
 
+@defop("scatter", inplace=IP.scatter_)
 def scatter(input, dim, index, src=None, *, value=None, reduce=None):
     """Copy of ``input`` with ``src`` (a tensor) or ``value`` (a number) written at
     ``index`` along ``dim``: ``out[i][index[i][j]] = src[i][j]`` for dim=1.
@@ -358,6 +360,7 @@ def scatter(input, dim, index, src=None, *, value=None, reduce=None):
     return record(ScatterBackward0, out, (input, src), args=(d, idx, src._data.shape))
 
 
+@defop("scatter_add", inplace=IP.scatter_add_)
 def scatter_add(input, dim, index, src):
     """Copy of ``input`` with ``src`` added at ``index`` along ``dim``; repeated
     positions accumulate. Shapes and errors as ``scatter``. Gradients: input gets
@@ -377,10 +380,11 @@ def _no_derivative(op):
     return backward
 
 
-Unique2Backward0 = _node("Unique2Backward0", _no_derivative("_unique2"))
-UniqueDimBackward0 = _node("UniqueDimBackward0", _no_derivative("unique_dim"))
+Unique2Backward0 = node("Unique2Backward0", _no_derivative("_unique2"), saves=False)
+UniqueDimBackward0 = node("UniqueDimBackward0", _no_derivative("unique_dim"), saves=False)
 
 
+@defop("unique")
 def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):
     """The distinct elements of ``input`` (of its slices along ``dim``), sorted.
 
@@ -425,6 +429,7 @@ def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=No
     return res
 
 
+@defop("take_along_dim")
 def take_along_dim(input, indices, dim=None):
     if dim is None:
         return getitem(input.reshape(-1), indices.reshape(-1))
@@ -457,9 +462,10 @@ def _masked_fill_backward(ctx, g):
     return gi, gv
 
 
-MaskedFillBackward0 = _node("MaskedFillBackward0", _masked_fill_backward)
+MaskedFillBackward0 = node("MaskedFillBackward0", _masked_fill_backward, saves=False)
 
 
+@defop("masked_fill", inplace=IP.masked_fill_)
 def masked_fill(input, mask, value):
     """Copy of ``input`` with ``value`` where ``mask`` is True (mask broadcasts)."""
     m = mask._data if isinstance(mask, Tensor) else np.asarray(mask)
@@ -477,6 +483,7 @@ def masked_fill(input, mask, value):
                   args=(Tensor._make_plain(m), vt is not None))
 
 
+@defop("masked_select")
 def masked_select(input, mask):
     m = mask._data if isinstance(mask, Tensor) else np.asarray(mask)
     shape = np.broadcast_shapes(input._data.shape, m.shape)
@@ -484,6 +491,7 @@ def masked_select(input, mask):
     return getitem(x, Tensor._make_plain(np.broadcast_to(m, shape)))
 
 
+@defop("nonzero")
 def nonzero(input, *, as_tuple=False):
     x = input._data
     if x.ndim == 0:   # NumPy refuses 0-d; PyTorch treats it as one element with no dims
@@ -498,6 +506,7 @@ def nonzero(input, *, as_tuple=False):
                               np.zeros((0, 0), np.int64))
 
 
+@defop("argwhere")
 def argwhere(input):
     return nonzero(input)
 
@@ -507,14 +516,16 @@ def _tril_backward(ctx, g):
     return (g.triu(k) if upper else g.tril(k),)
 
 
-TrilBackward0 = _node("TrilBackward0", _tril_backward)
-TriuBackward0 = _node("TriuBackward0", _tril_backward)
+TrilBackward0 = node("TrilBackward0", _tril_backward, saves=False)
+TriuBackward0 = node("TriuBackward0", _tril_backward, saves=False)
 
 
+@defop("tril", inplace=True)
 def tril(input, diagonal=0):
     return record(TrilBackward0, np.tril(input._data, diagonal), (input,), args=(diagonal, False))
 
 
+@defop("triu", inplace=True)
 def triu(input, diagonal=0):
     return record(TriuBackward0, np.triu(input._data, diagonal), (input,), args=(diagonal, True))
 
@@ -532,9 +543,10 @@ def _index_add_backward(ctx, g):
     return (g if ns else None), gsrc
 
 
-IndexAddBackward0 = _node("IndexAddBackward0", _index_add_backward)
+IndexAddBackward0 = node("IndexAddBackward0", _index_add_backward, saves=False)
 
 
+@defop("index_add", inplace=IP.index_add_)
 def index_add(input, dim, index, source, *, alpha=1):
     """``input`` with ``alpha * source`` added at ``index`` (1-D int) along ``dim``;
     repeated indices accumulate (``np.add.at``). ``source`` has ``input``'s shape
@@ -578,6 +590,7 @@ def index_add(input, dim, index, source, *, alpha=1):
                   args=(d, idx, alpha, s.shape))
 
 
+@defop("unique_consecutive")
 def unique_consecutive(input, return_inverse=False, return_counts=False, dim=None):
     """Collapse runs of equal consecutive elements (of slices along ``dim``): like
     ``unique`` without sorting. Returns the values, plus int64 ``inverse`` and

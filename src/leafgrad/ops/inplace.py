@@ -19,6 +19,7 @@ from .. import _tensor
 from .._tensor import InferenceTensor, Tensor
 from ..autograd.grad_mode import mode
 from ._dispatch import record, to_tensor
+from ._registry import node
 from ._select import select
 from ..autograd.graph import Node
 
@@ -369,12 +370,10 @@ def _fill_backward(ctx, g):
     return (select(False, g),) if ctx.needs_input_grad[0] else (None,)
 
 
-FillBackward0 = type("FillBackward0", (Node,), {"__slots__": (), "saves": False,
-                                                "backward": _fill_backward})
+FillBackward0 = node("FillBackward0", _fill_backward, saves=False)
 
 
-ZeroBackward0 = type("ZeroBackward0", (Node,), {"__slots__": (), "saves": False,
-                                                "backward": _fill_backward})
+ZeroBackward0 = node("ZeroBackward0", _fill_backward, saves=False)
 
 
 def _filled(a, value, cls=FillBackward0):

@@ -9,8 +9,12 @@ import numpy as np
 from .._tensor import Tensor, _wrap_dim
 from ..autograd.graph import Node
 from ._dispatch import record, record_multi, to_tensor
+from ._out import out_call
+from ._registry import defop, node
 
-from .shape import _as_view, _node, _sizes, expand, permute, reshape, t, unsqueeze
+from .shape import _as_view, _sizes, expand, permute, reshape, t, unsqueeze
+
+
 
 
 # ---------------------------------------------------------- joins & splits
@@ -23,15 +27,18 @@ def _cat_backward(ctx, g):
     return tuple(out)
 
 
-CatBackward0 = _node("CatBackward0", _cat_backward)
+CatBackward0 = node("CatBackward0", _cat_backward, saves=False)
 
 
-def cat(tensors, dim=0):
+@defop("cat", method=False, aliases=("concat", "concatenate"), out=True)
+def cat(tensors, dim=0, *, out=None):
     """Join tensors along an existing dim.
 
     Raises:
         RuntimeError: for an empty list or mismatched shapes outside ``dim``.
     """
+    if out is not None:
+        return out_call("cat", cat, (tensors, dim), {}, out)
     tensors = [to_tensor(t) for t in tensors]
     if not tensors:
         raise RuntimeError("torch.cat(): expected a non-empty list of Tensors")
@@ -57,15 +64,18 @@ def _stack_backward(ctx, g):
     return tuple(x if need else None for x, need in zip(g.unbind(ctx.args), ctx.needs_input_grad))
 
 
-StackBackward0 = _node("StackBackward0", _stack_backward)
+StackBackward0 = node("StackBackward0", _stack_backward, saves=False)
 
 
-def stack(tensors, dim=0):
+@defop("stack", method=False, out=True)
+def stack(tensors, dim=0, *, out=None):
     """Join same-shape tensors along a new dim.
 
     Raises:
         RuntimeError: when the shapes differ.
     """
+    if out is not None:
+        return out_call("stack", stack, (tensors, dim), {}, out)
     tensors = [to_tensor(t) for t in tensors]
     if not tensors:
         raise RuntimeError("stack expects a non-empty TensorList")
@@ -80,10 +90,12 @@ def stack(tensors, dim=0):
     return record(StackBackward0, out, tuple(tensors), args=d)
 
 
+@defop("hstack", method=False)
 def hstack(tensors):
     return cat(tensors, 0 if tensors[0].dim() == 1 else 1)
 
 
+@defop("vstack", method=False)
 def vstack(tensors):
     return cat([t.reshape(1, -1) if t.dim() == 1 else t for t in tensors], 0)
 
@@ -120,6 +132,7 @@ def _multi(cls, outs, input, dim):
     return res
 
 
+@defop("split")
 def split(input, split_size_or_sections, dim=0):
     """Split into chunks of a size (last may be smaller) or of given sizes; views."""
     x = input._data
@@ -142,12 +155,14 @@ def split(input, split_size_or_sections, dim=0):
     return _multi(cls, outs, input, d)
 
 
+@defop("chunk")
 def chunk(input, chunks, dim=0):
     n = input._data.shape[_wrap_dim(dim, input._data.ndim)]
     size = -(-n // chunks) if n else 1
     return split(input, max(size, 1), dim)
 
 
+@defop("unbind")
 def unbind(input, dim=0):
     """Remove ``dim``, returning a tuple of its slices (views)."""
     x = input._data
@@ -163,9 +178,10 @@ def _narrow_backward(ctx, g):
     return (g.pad_nd(pad),)
 
 
-SliceBackward0 = _node("SliceBackward0", _narrow_backward)
+SliceBackward0 = node("SliceBackward0", _narrow_backward, saves=False)
 
 
+@defop("select")
 def select(input, dim, index):
     """``input[..., index, ...]`` at ``dim``: that dim removed (a view, SelectBackward0).
 
@@ -195,7 +211,7 @@ def _diagonal_backward(ctx, g):
     return (_diagonal_scatter(g, shape, offset, d1, d2),)
 
 
-DiagonalBackward0 = _node("DiagonalBackward0", _diagonal_backward)
+DiagonalBackward0 = node("DiagonalBackward0", _diagonal_backward, saves=False)
 
 
 def _diagonal_np(ctx, g):
@@ -213,7 +229,7 @@ def _scatter_backward(ctx, g):
     return (diagonal(g, offset, d1, d2),)
 
 
-DiagonalScatterBackward0 = _node("DiagonalBackwardBackward0", _scatter_backward)
+DiagonalScatterBackward0 = node("DiagonalBackwardBackward0", _scatter_backward, saves=False)
 DiagonalScatterBackward0.np_backward = lambda ctx, g: (np.diagonal(g, *ctx.args).copy(),)
 
 
@@ -224,6 +240,7 @@ def _diagonal_scatter(g, shape, offset, d1, d2):
     return record(DiagonalScatterBackward0, out, (g,), args=(offset, d1, d2))
 
 
+@defop("diagonal")
 def diagonal(input, offset=0, dim1=0, dim2=1):
     """The diagonal ``offset`` of the matrices spanned by ``dim1`` and ``dim2``, as a
     view whose last dim is the diagonal (``torch.diagonal``; DiagonalBackward0).
@@ -240,6 +257,7 @@ def diagonal(input, offset=0, dim1=0, dim2=1):
                     input)
 
 
+@defop("narrow")
 def narrow(input, dim, start, length):
     """The slice [start, start+length) of ``dim`` (a view)."""
     x = input._data
@@ -259,7 +277,7 @@ def _pad_backward(ctx, g):
     return (g[idx],)
 
 
-ConstantPadNdBackward0 = _node("ConstantPadNdBackward0", _pad_backward)
+ConstantPadNdBackward0 = node("ConstantPadNdBackward0", _pad_backward, saves=False)
 
 
 def pad_nd(input, pad_width, value=0.0):
@@ -273,9 +291,10 @@ def _flip_backward(ctx, g):
     return (g.flip(ctx.args),)
 
 
-FlipBackward0 = _node("FlipBackward0", _flip_backward)
+FlipBackward0 = node("FlipBackward0", _flip_backward, saves=False)
 
 
+@defop("flip")
 def flip(input, dims):
     x = input._data
     dims = tuple(_wrap_dim(d, x.ndim) for d in ((dims,) if isinstance(dims, int) else dims))
@@ -296,9 +315,10 @@ def _repeat_backward(ctx, g):
     return (g.reshape(shape),)
 
 
-RepeatBackward0 = _node("RepeatBackward0", _repeat_backward)
+RepeatBackward0 = node("RepeatBackward0", _repeat_backward, saves=False)
 
 
+@defop("repeat", function=False)
 def repeat(input, *sizes):
     """Tile the tensor ``sizes`` times along each dim (a copy)."""
     if not sizes:
@@ -311,6 +331,7 @@ def repeat(input, *sizes):
     return record(RepeatBackward0, np.tile(x, reps), (input,), args=(x.shape, reps))
 
 
+@defop("movedim", aliases=("moveaxis",))
 def movedim(input, source, destination):
     x = input._data
     src = [source] if isinstance(source, int) else list(source)
@@ -332,9 +353,10 @@ def _roll_backward(ctx, g):
     return (roll(g, tuple(-k for k in shifts), dims),)
 
 
-RollBackward0 = _node("RollBackward0", _roll_backward)
+RollBackward0 = node("RollBackward0", _roll_backward, saves=False)
 
 
+@defop("roll")
 def roll(input, shifts, dims=None):
     """Shift elements along ``dims`` (around the flattened tensor when ``dims`` is None)."""
     shifts = (shifts,) if isinstance(shifts, int) else tuple(shifts)
@@ -380,11 +402,12 @@ def _extract(m, k):
                   args=(x.shape, k))
 
 
-DiagEmbedBackward0 = _node("DiagEmbedBackward0", lambda ctx, g: (_extract(g, ctx.args),))
-DiagonalBackward0_copy = _node("DiagonalBackward0_copy",
-                               lambda ctx, g: (_embed(g, ctx.args[1], ctx.args[0]),))
+DiagEmbedBackward0 = node("DiagEmbedBackward0", lambda ctx, g: (_extract(g, ctx.args),), saves=False)
+DiagonalBackward0_copy = node("DiagonalBackward0_copy",
+                               lambda ctx, g: (_embed(g, ctx.args[1], ctx.args[0]),), saves=False)
 
 
+@defop("diag")
 def diag(input, diagonal=0):
     """1-D (n,) -> 2-D (n+|k|, n+|k|) with the vector on diagonal ``k``; 2-D (m, n) ->
     1-D diagonal ``k`` (empty when off the matrix). Same dtype as the input.
@@ -405,6 +428,7 @@ def diag(input, diagonal=0):
     raise RuntimeError("diag(): Supports 1D or 2D tensors. Got %dD" % nd)
 
 
+@defop("tile")
 def tile(input, dims):
     """``repeat`` with ``dims`` padded by leading 1s to the input's rank (PyTorch's
     definition; grad_fn RepeatBackward0)."""
@@ -415,6 +439,7 @@ def tile(input, dims):
     return repeat(input, *dims)
 
 
+@defop("repeat_interleave")
 def repeat_interleave(input, repeats, dim=None, *, output_size=None):
     """Each element (each slice along ``dim``; flattened when ``dim`` is None) repeated
     ``repeats`` times in place: [a, b] -> [a, a, b, b].
@@ -452,6 +477,7 @@ def repeat_interleave(input, repeats, dim=None, *, output_size=None):
     return index_select(input, d, np.repeat(np.arange(x.shape[d]), r))
 
 
+@defop("diff")
 def diff(input, n=1, dim=-1, prepend=None, append=None):
     """n-th forward difference along ``dim``: ``x[1:] - x[:-1]`` applied ``n`` times,
     after concatenating ``prepend``/``append``; composed of narrow and sub (grad_fn
@@ -479,6 +505,7 @@ def diff(input, n=1, dim=-1, prepend=None, append=None):
     return x
 
 
+@defop("meshgrid", method=False)
 def meshgrid(*tensors, indexing=None):
     """Coordinate grids from 1-D (or 0-d) tensors: ``indexing='ij'`` gives shape
     (len0, len1, ...); ``'xy'`` swaps the first two. Each grid is an expanded view

@@ -11,6 +11,8 @@ from .. import _errors
 from ..autograd.graph import Node, next_seq as _next_seq
 from .._quiet import quiet as _quiet
 from ._dispatch import _anomaly_hook, record, to_tensor
+from ._out import out_call
+from ._registry import defop, node
 from .shape import TBackward0
 
 
@@ -66,16 +68,9 @@ def _matmul_np(ctx, g):
     return ga, gb
 
 
-def _node(name):
-    return type(name, (Node,), {"__slots__": (), "saves": True, "backward": _matmul_grads,
-                                "np_backward": _matmul_np})
-
-
-MmBackward0 = _node("MmBackward0")
-MvBackward0 = _node("MvBackward0")
-DotBackward0 = _node("DotBackward0")
-BmmBackward0 = _node("BmmBackward0")
-UnsafeViewBackward0 = _node("UnsafeViewBackward0")
+MmBackward0, MvBackward0, DotBackward0, BmmBackward0, UnsafeViewBackward0 = (
+    node(n, _matmul_grads, saves=True, np_backward=_matmul_np)
+    for n in ("MmBackward0", "MvBackward0", "DotBackward0", "BmmBackward0", "UnsafeViewBackward0"))
 MatmulBackward = {(2, 2): MmBackward0, (2, 1): MvBackward0, (1, 1): DotBackward0}
 
 
@@ -112,7 +107,8 @@ def _tn(npd):
         np.dtype(npd).name, str(npd))
 
 
-def matmul(input, other):
+@defop("matmul", out=True)
+def matmul(input, other, *, out=None):
     """Matrix product with NumPy/PyTorch semantics (1-D, 2-D, batched and broadcast).
 
     Shapes: (n)@(n) -> (); (m,k)@(k) -> (m); (k)@(k,n) -> (n); (m,k)@(k,n)
@@ -121,6 +117,8 @@ def matmul(input, other):
     Raises:
         RuntimeError: for 0-d operands or mismatched inner dims (both shapes named).
     """
+    if out is not None:
+        return out_call("matmul", matmul, (input, other), {}, out)
     a, b, xa, xb = _promote(input, other)
     if xa.ndim == 0 or xb.ndim == 0:
         raise RuntimeError("both arguments to matmul need to be at least 1D, but they are %dD "
@@ -142,8 +140,11 @@ def matmul(input, other):
     return record(cls, out, (a, b), saved=(a, b))
 
 
-def mm(input, mat2):
+@defop("mm", out=True)
+def mm(input, mat2, *, out=None):
     """2-D matrix product. Raises RuntimeError unless both are matrices."""
+    if out is not None:
+        return out_call("mm", mm, (input, mat2), {}, out)
     for name, t in (("self", input), ("mat2", mat2)):
         if t.dim() != 2:
             raise RuntimeError("%s must be a matrix (got a %d-D tensor). Fix: use torch.matmul "
@@ -151,14 +152,20 @@ def mm(input, mat2):
     return matmul(input, mat2)
 
 
-def mv(input, vec):
+@defop("mv", out=True)
+def mv(input, vec, *, out=None):
+    if out is not None:
+        return out_call("mv", mv, (input, vec), {}, out)
     if input.dim() != 2 or vec.dim() != 1:
         raise RuntimeError("vector + matrix @ vector expected, got %d, %d, %d"
                            % (1, input.dim(), vec.dim()))
     return matmul(input, vec)
 
 
-def dot(input, other):
+@defop("dot", aliases=("vdot", "inner"), out=True)
+def dot(input, other, *, out=None):
+    if out is not None:
+        return out_call("dot", dot, (input, other), {}, out)
     if input.dim() != 1 or other.dim() != 1:
         raise RuntimeError("1D tensors expected, but got %dD and %dD tensors"
                            % (input.dim(), other.dim()))
@@ -168,7 +175,10 @@ def dot(input, other):
 vdot = inner = dot
 
 
-def bmm(input, mat2):
+@defop("bmm", out=True)
+def bmm(input, mat2, *, out=None):
+    if out is not None:
+        return out_call("bmm", bmm, (input, mat2), {}, out)
     if input.dim() != 3 or mat2.dim() != 3:
         raise RuntimeError("batch1 must be a 3D tensor")
     a, b, xa, xb = _promote(input, mat2)
@@ -181,6 +191,7 @@ def bmm(input, mat2):
     return record(BmmBackward0, out, (a, b), saved=(a, b))
 
 
+@defop("outer", aliases=("ger",))
 def outer(input, vec2):
     return input.unsqueeze(-1) * vec2
 
@@ -196,10 +207,10 @@ def _addmm_backward(ctx, g):
             (x.t() @ g) if nw else None)
 
 
-AddmmBackward0 = type("AddmmBackward0", (Node,), {"__slots__": (), "saves": True,
-                                                  "backward": _addmm_backward})
+AddmmBackward0 = node("AddmmBackward0", _addmm_backward, saves=True)
 
 
+@defop("addmm", inplace=True)
 def addmm(input, mat1, mat2, *, beta=1, alpha=1):
     """beta * input + alpha * (mat1 @ mat2)."""
     if beta != 1 or alpha != 1:
@@ -263,8 +274,8 @@ def _weight_edge(weight):
     ``weight.t()`` would record; made directly, the transpose itself is not needed)."""
     tn = _new(TBackward0)
     fn = weight._grad_fn
-    tn.next_functions = ((fn, weight._output_nr) if fn is not None
-                         else (weight._grad_accumulator(), 0),)
+    tn._edges = ((fn, weight._output_nr) if fn is not None
+                 else (weight._grad_accumulator(), 0))
     tn.needs_input_grad = (True,)
     tn._metas = (None,)
     tn._released = False
@@ -275,6 +286,7 @@ def _weight_edge(weight):
     return (tn, 0)
 
 
+@defop("linear", function=False, method=False, functional=True)
 def linear(input, weight, bias=None):
     """y = x W^T + b (``torch.nn.functional.linear``), fused in one node.
 
@@ -314,11 +326,12 @@ def linear(input, weight, bias=None):
     if weight._requires_grad and res._grad_fn is not None:
         # the weight's edge goes through a TBackward0 node, as in PyTorch
         node = res._grad_fn
-        node.next_functions = node.next_functions[:-1] + (_weight_edge(weight),)
+        node._edges = node._edges[:-2] + _weight_edge(weight)
         node._metas = node._metas[:-1] + (None,)
     return res
 
 
+@defop("einsum", method=False)
 def einsum(equation, *operands):
     """Einstein summation over two or fewer operands, via matmul-friendly ops."""
     if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
@@ -361,6 +374,7 @@ def einsum(equation, *operands):
 
 
 # ------------------------------------------------------ kron, tensordot, cdist
+@defop("kron")
 def kron(input, other):
     """Kronecker product: for inputs padded with leading 1-dims to the same rank r,
     shape ``(a0*b0, ..., a{r-1}*b{r-1})`` with ``out[i*B + j] = a[i] * b[j]`` per dim.
@@ -375,6 +389,7 @@ def kron(input, other):
     return (ae * be).reshape(tuple(p * q for p, q in zip(a._data.shape, b._data.shape)))
 
 
+@defop("tensordot", method=False)
 def tensordot(a, b, dims=2, out=None):
     """Contract the last ``dims`` dims of ``a`` with the first ``dims`` of ``b`` (an int),
     or the listed dims (a pair of lists/tuples, or a 2-row tensor). Shape: a's free dims
@@ -441,6 +456,7 @@ class CdistBackward0(Node):
     backward = _cdist_backward
 
 
+@defop("cdist", method=False)
 def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
     """p-norm distances between the rows of ``x1`` (..., P, M) and ``x2`` (..., R, M):
     shape (..., P, R), batch dims broadcast. ``p`` > 0 finite (p = inf, 0: not here).
@@ -486,6 +502,7 @@ class TraceBackward0(Node):
     backward = _trace_backward
 
 
+@defop("trace")
 def trace(input):
     """Sum of the main diagonal of a 2-D tensor: a 0-d tensor (integer inputs give
     int64). Gradient: ``g * eye`` (PyTorch's trace_backward).

@@ -384,3 +384,28 @@ def pinv(A, *, atol=None, rtol=None, hermitian=False, out=None, rcond=None):
     keep = S > cut
     sinv = F.where(keep, 1 / F.where(keep, S, _C.ones_like(S)), _C.zeros_like(S))
     return (Vh.mT * sinv.unsqueeze(-2)) @ U.mT
+
+
+_warned_cross = []
+
+
+def torch_cross(input, other, dim=None, *, out=None):
+    """``torch.cross``: as ``linalg.cross``, but without ``dim`` it takes the first dim of
+    size 3 (with PyTorch's deprecation warning)."""
+    if dim is None:
+        import warnings
+        if not _warned_cross:       # PyTorch warns once per process (TORCH_WARN_ONCE)
+            _warned_cross.append(True)
+            warnings.warn("Using torch.cross without specifying the dim arg is deprecated.\n"
+                          "Please either pass the dim explicitly or simply use "
+                          "torch.linalg.cross.\nThe default value of dim will change to agree "
+                          "with that of linalg.cross in a future release.")
+        shape = input.shape if input.dim() >= other.dim() else other.shape
+        dim = next((i for i, s in enumerate(shape) if s == 3), -1)
+    return cross(input, other, dim=dim)
+
+
+def dist(input, other, p=2):
+    """``torch.dist``: the p-norm of ``input - other`` (broadcast), a 0-d tensor."""
+    from .reduction import norm
+    return norm(input - to_tensor(other), p)

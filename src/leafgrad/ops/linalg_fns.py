@@ -7,6 +7,7 @@ from .. import _errors
 from ..autograd.graph import Node
 from .._quiet import quiet as _quiet
 from ._dispatch import record, to_tensor
+from ._registry import defop
 
 
 
@@ -323,3 +324,7 @@ def linalg_norm(A, ord=None, dim=None, keepdim=False, *, dtype=None, out=None):
     if ord is not None and ((dim is not None and len(dim) == 2) or (dim is None and A.dim() == 2)):
         return matrix_norm(A, ord, (-2, -1) if dim is None else dim, keepdim, dtype=dtype)
     return vector_norm(A, 2 if ord is None else ord, dim, keepdim, dtype=dtype)
+
+
+defop("inverse", inv)
+defop("det", det)

@@ -14,6 +14,7 @@ from ..autograd.graph import Node
 from . import elementwise as E
 from ._dispatch import record, to_tensor
 from ._named import _renamed, _tname
+from ._registry import functional_ops, node
 from .pointwise import clamp
 from .activation import log_softmax
 from .distance import cosine_similarity
@@ -21,8 +22,6 @@ from .distance import cosine_similarity
 from .._quiet import quiet as _quiet
 
 
-def _node(name, backward, saves=False):
-    return type(name, (Node,), {"__slots__": (), "saves": saves, "backward": backward})
 
 
 # ------------------------------------------------------------------ losses
@@ -66,7 +65,7 @@ def _mse_backward(ctx, g):
     return (g * d if na else None), (-(g * d) if nb else None)
 
 
-MseLossBackward0 = _node("MseLossBackward0", _mse_backward, saves=True)
+MseLossBackward0 = node("MseLossBackward0", _mse_backward, saves=True)
 
 
 def _mse_np(ctx, g):
@@ -149,7 +148,7 @@ def _bce_backward(ctx, g):
     return gp, gy
 
 
-BinaryCrossEntropyBackward0 = _node("BinaryCrossEntropyBackward0", _bce_backward, saves=True)
+BinaryCrossEntropyBackward0 = node("BinaryCrossEntropyBackward0", _bce_backward, saves=True)
 
 
 def _bce_np(ctx, g):
@@ -251,8 +250,7 @@ def _div_scalar_backward(ctx, g):
 
 
 # a tensor divided by a number inside an op (PyTorch's C++ div(Scalar)): DivBackward1
-DivBackward1 = type("DivBackward1", (Node,), {"__slots__": (), "saves": False,
-                                              "backward": _div_scalar_backward})
+DivBackward1 = node("DivBackward1", _div_scalar_backward, saves=False)
 
 
 def _div_scalar(t, number):
@@ -263,7 +261,9 @@ def _div_scalar(t, number):
 
 def _softplus_neg(x):
     # log(1 + exp(-x)) = max(-x, 0) + log1p(exp(-|x|))
-    return E.maximum(-x, 0.0) + E.log1p(E.exp(-E.abs(x)))
+    # maximum takes tensors only (PyTorch's rule): the 0 as a 0-d tensor of x's dtype
+    zero = Tensor._make_plain(np.zeros((), x._data.dtype))
+    return E.maximum(-x, zero) + E.log1p(E.exp(-E.abs(x)))
 
 
 def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
@@ -494,8 +494,7 @@ def _soft_margin_backward(ctx, g):
     return (gi / x.numel() if ctx.args == "mean" else gi), None
 
 
-SoftMarginLossBackward0 = type("SoftMarginLossBackward0", (Node,), {
-    "__slots__": (), "saves": True, "backward": _soft_margin_backward})
+SoftMarginLossBackward0 = node("SoftMarginLossBackward0", _soft_margin_backward, saves=True)
 
 
 def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
@@ -530,3 +529,9 @@ binary_cross_entropy_with_logits = _renamed(binary_cross_entropy_with_logits,
                                             "BinaryCrossEntropyWithLogitsBackward0")
 smooth_l1_loss = _renamed(smooth_l1_loss, "SmoothL1LossBackward0")
 huber_loss = _renamed(huber_loss, "HuberLossBackward0")
+
+
+functional_ops(globals(), ("mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss",
+                           "binary_cross_entropy", "binary_cross_entropy_with_logits", "nll_loss",
+                           "cross_entropy", "kl_div", "soft_margin_loss", "margin_ranking_loss",
+                           "hinge_embedding_loss", "cosine_embedding_loss"))

@@ -14,6 +14,7 @@ from .._quiet import quiet as _quiet
 from ..autograd.graph import Node
 from ._dispatch import record
 from ._named import _named
+from ._registry import functional_ops
 
 _TORCH_NAMES = {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char",
                 "uint8": "Byte", "bool": "Bool"}
@@ -195,3 +196,6 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
     if bias is not None:
         out = out + bias.reshape(bshape)
     return _named(out, "NativeBatchNormBackward0")     # PyTorch's grad_fn name
+
+
+functional_ops(globals(), ("layer_norm", "group_norm", "batch_norm"))

@@ -5,15 +5,13 @@ import numpy as np
 
 from .. import _dtype, _scalars
 from .._tensor import Tensor
-from ..autograd.graph import Node
+from . import inplace as IP
 from ._dispatch import binary_operands, broadcast_error, record, to_tensor
+from ._out import out_call
+from ._registry import defop, node
 from ._select import select
 
 from .._quiet import quiet as _quiet
-
-
-def _node(name, backward, saves=True, **extra):
-    return type(name, (Node,), dict({"__slots__": (), "saves": saves, "backward": backward}, **extra))
 
 
 # ------------------------------------------------------------- ternary ops
@@ -23,10 +21,16 @@ def _where_backward(ctx, g):
     return (select(cond, g) if na else None), (select(~cond, g) if nb else None)
 
 
-WhereBackward0 = _node("WhereBackward0", _where_backward, saves=False,
-                       np_backward=_where_backward)   # select() takes ndarrays too
+WhereBackward0 = node("WhereBackward0", _where_backward, saves=False,
+                      np_backward=_where_backward)   # select() takes ndarrays too
 
 
+def _where_method(self, condition, other):
+    """``self`` where ``condition`` holds, else ``other`` (``Tensor.where``)."""
+    return where(condition, self, other)
+
+
+@defop("where", method=_where_method)
 def where(condition, input=None, other=None):
     """``condition ? input : other`` elementwise, with broadcasting.
 
@@ -59,7 +63,7 @@ def _clamp_backward(ctx, g):
     return (select(mask, g),)
 
 
-ClampBackward1 = _node("ClampBackward1", _clamp_backward, np_backward=_clamp_backward)
+ClampBackward1 = node("ClampBackward1", _clamp_backward, saves=True, np_backward=_clamp_backward)
 
 
 def _clamp_tensors_backward(ctx, g):
@@ -84,7 +88,7 @@ def _clamp_tensors_backward(ctx, g):
     return gx, glo, ghi
 
 
-ClampBackward0 = _node("ClampBackward0", _clamp_tensors_backward)
+ClampBackward0 = node("ClampBackward0", _clamp_tensors_backward, saves=True)
 
 
 def _clamp_tensors(input, min, max):
@@ -108,7 +112,8 @@ def _clamp_tensors(input, min, max):
                   saved=(input, bounds[0], bounds[1]))
 
 
-def clamp(input, min=None, max=None):
+@defop("clamp", aliases=("clip",), inplace=IP.clamp_, out=True)
+def clamp(input, min=None, max=None, *, out=None):
     """Clip to [min, max] (where min > max, every element is max, as PyTorch).
 
     The gradient passes to ``input`` where min <= x <= max (edges included,
@@ -118,6 +123,8 @@ def clamp(input, min=None, max=None):
     Raises:
         RuntimeError: when both bounds are None, or tensor bounds that do not broadcast.
     """
+    if out is not None:
+        return out_call("clamp", clamp, (input, min, max), {}, out)
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
     if isinstance(min, Tensor) or isinstance(max, Tensor):
@@ -145,15 +152,28 @@ def clamp(input, min=None, max=None):
     return record(ClampBackward1, out, (input,), saved=(input,), args=(min, max))
 
 
+@defop("clamp_min", inplace=IP.clamp_min_)
+def clamp_min(input, min):
+    """``clamp(input, min=min)``."""
+    return clamp(input, min=min)
+
+
+@defop("clamp_max", inplace=IP.clamp_max_)
+def clamp_max(input, max):
+    """``clamp(input, max=max)``."""
+    return clamp(input, max=max)
+
+
 # ------------------------------------------------- nan_to_num, addcmul, addcdiv
 def _nan_to_num_backward(ctx, g):
     (x,) = ctx.saved_tensors
     return (g * Tensor._make_plain(np.isfinite(x._data)),)
 
 
-NanToNumBackward0 = _node("NanToNumBackward0", _nan_to_num_backward)
+NanToNumBackward0 = node("NanToNumBackward0", _nan_to_num_backward, saves=True)
 
 
+@defop("nan_to_num", inplace=True)
 def nan_to_num(input, nan=0.0, posinf=None, neginf=None):
     """NaN -> ``nan``, +inf -> ``posinf``, -inf -> ``neginf`` (default: the dtype's
     largest / lowest finite value); integer inputs are returned unchanged (a copy).
@@ -194,8 +214,8 @@ def _addc_backward(div):
     return backward
 
 
-AddcmulBackward0 = _node("AddcmulBackward0", _addc_backward(False))
-AddcdivBackward0 = _node("AddcdivBackward0", _addc_backward(True))
+AddcmulBackward0 = node("AddcmulBackward0", _addc_backward(False), saves=True)
+AddcdivBackward0 = node("AddcdivBackward0", _addc_backward(True), saves=True)
 
 
 def _addc(input, tensor1, tensor2, value, div):
@@ -215,6 +235,7 @@ def _addc(input, tensor1, tensor2, value, div):
                   saved=tuple(ts), args=value)
 
 
+@defop("addcmul", inplace=IP.addcmul_)
 def addcmul(input, tensor1, tensor2, *, value=1):
     """``input + value * tensor1 * tensor2``, broadcast, in the promoted dtype.
 
@@ -224,6 +245,7 @@ def addcmul(input, tensor1, tensor2, *, value=1):
     return _addc(input, tensor1, tensor2, value, False)
 
 
+@defop("addcdiv", inplace=IP.addcdiv_)
 def addcdiv(input, tensor1, tensor2, *, value=1):
     """``input + value * tensor1 / tensor2``, broadcast, in the promoted dtype.
 

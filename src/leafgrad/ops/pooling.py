@@ -5,6 +5,7 @@ import numpy as np
 
 from .. import _errors
 from .._tensor import Tensor
+from ._registry import functional_ops
 from .reduction import mean
 from .conv import (_ADAPTIVE_AVG, _AVG_POOL, _CACHE_SIZE, _MAX_POOL, _Geom, _adaptive_k, _avg_k,
                    _check_tensor, _copy, _geometry, _ints, _pool_out, _pool_rows, _scratch)
@@ -239,3 +240,8 @@ def adaptive_avg_pool1d(input, output_size):
     _check_tensor("adaptive_avg_pool1d", "input", input, 1)
     size = output_size[0] if isinstance(output_size, (tuple, list)) else output_size
     return adaptive_avg_pool2d(input.unsqueeze(-2), (1, size)).squeeze(-2)
+
+
+functional_ops(globals(), ("max_pool1d", "max_pool2d", "avg_pool1d", "adaptive_avg_pool1d"),
+               function=True)
+functional_ops(globals(), ("avg_pool2d", "adaptive_avg_pool2d"))

@@ -11,15 +11,14 @@ import numpy as np
 
 from .. import _dtype
 from .._tensor import Tensor, _wrap_dim
-from ..autograd.graph import Node
 from ._dispatch import record, to_tensor
+from ._out import out_call
+from ._registry import defop, node
 from ._select import select
 
 from .._quiet import quiet as _quiet
 
 
-def _node(name, backward, saves=False):
-    return type(name, (Node,), {"__slots__": (), "saves": saves, "backward": backward})
 
 
 def _dims(dim, ndim):
@@ -53,8 +52,8 @@ def _sum_backward(ctx, g):
     return (_unreduce(g, shape, dims, keepdim),)
 
 
-SumBackward0 = _node("SumBackward0", _sum_backward)
-SumBackward1 = _node("SumBackward1", _sum_backward)
+SumBackward0 = node("SumBackward0", _sum_backward, saves=False)
+SumBackward1 = node("SumBackward1", _sum_backward, saves=False)
 
 
 def _unreduce_np(g, shape, dims, keepdim):
@@ -85,12 +84,38 @@ def _mean_np(ctx, g):
 SumBackward0.np_backward = SumBackward1.np_backward = _sum_np
 
 
-def sum(input, dim=None, keepdim=False, *, dtype=None):
+def _sum_method(self, dim=None, keepdim=False, dtype=None):
+    """``Tensor.sum``: see ``torch.sum``."""
+    return sum(self, dim, keepdim, dtype=dtype)
+
+
+def _mean_method(self, dim=None, keepdim=False, dtype=None):
+    """``Tensor.mean``: see ``torch.mean``."""
+    return mean(self, dim, keepdim, dtype=dtype)
+
+
+def _max_method(self, dim=None, keepdim=False):
+    """``Tensor.max``: see ``torch.max``."""
+    return max(self, dim, keepdim)
+
+
+def _min_method(self, dim=None, keepdim=False):
+    """``Tensor.min``: see ``torch.min``."""
+    return min(self, dim, keepdim)
+
+
+@defop("sum", method=_sum_method, out=True)
+def sum(input, dim=None, keepdim=False, *, dtype=None, out=None):
     """Sum over ``dim`` (int, tuple, or all). Integer and bool inputs give int64.
 
     Raises:
         IndexError: for a dim out of range.
     """
+    if out is not None and dim is None:
+        raise TypeError("sum(): out= needs dim (PyTorch's sum(input, *, dtype) takes no out). "
+                        "Fix: pass dim, e.g. torch.sum(x, 0, out=o), or assign the result")
+    if out is not None:
+        return out_call("sum", sum, (input, dim, keepdim), {"dtype": dtype}, out)
     input = to_tensor(input)
     x = input._data
     dims = _dims(dim, x.ndim)
@@ -109,17 +134,20 @@ def _mean_backward(ctx, g):
     return (_unreduce(g / n, shape, dims, keepdim),)
 
 
-MeanBackward0 = _node("MeanBackward0", _mean_backward)
-MeanBackward1 = _node("MeanBackward1", _mean_backward)
+MeanBackward0 = node("MeanBackward0", _mean_backward, saves=False)
+MeanBackward1 = node("MeanBackward1", _mean_backward, saves=False)
 MeanBackward0.np_backward = MeanBackward1.np_backward = _mean_np
 
 
-def mean(input, dim=None, keepdim=False, *, dtype=None):
+@defop("mean", method=_mean_method, out=True)
+def mean(input, dim=None, keepdim=False, *, dtype=None, out=None):
     """Mean over ``dim``; the mean of an empty selection is nan.
 
     Raises:
         RuntimeError: for integer inputs (as PyTorch: pass ``dtype`` or call ``.float()``).
     """
+    if out is not None:
+        return out_call("mean", mean, (input, dim, keepdim), {"dtype": dtype}, out)
     x = input._data
     if dtype is not None:
         x = x.astype(dtype.np)
@@ -170,10 +198,10 @@ def _evenly_distribute_backward(ctx, g):
     return (select(mask, g / int(mask.sum())),)
 
 
-MaxBackward1 = _node("MaxBackward1", _evenly_distribute_backward, saves=True)
-MinBackward1 = _node("MinBackward1", _evenly_distribute_backward, saves=True)
-AmaxBackward0 = _node("AmaxBackward0", _evenly_backward, saves=True)
-AminBackward0 = _node("AminBackward0", _evenly_backward, saves=True)
+MaxBackward1 = node("MaxBackward1", _evenly_distribute_backward, saves=True)
+MinBackward1 = node("MinBackward1", _evenly_distribute_backward, saves=True)
+AmaxBackward0 = node("AmaxBackward0", _evenly_backward, saves=True)
+AminBackward0 = node("AminBackward0", _evenly_backward, saves=True)
 
 
 def _index_backward(ctx, g):
@@ -189,8 +217,8 @@ def _index_backward(ctx, g):
     return (select(mask, g.expand(shape)),)
 
 
-MaxBackward0 = _node("MaxBackward0", _index_backward)
-MinBackward0 = _node("MinBackward0", _index_backward)
+MaxBackward0 = node("MaxBackward0", _index_backward, saves=False)
+MinBackward0 = node("MinBackward0", _index_backward, saves=False)
 
 _ret_types = {}
 
@@ -255,6 +283,7 @@ def _nanarg(argf, redf):
     return f
 
 
+@defop("max", method=_max_method)
 def max(input, dim=None, keepdim=False, *, out=None):
     """``max()`` -> tensor; ``max(dim)`` -> (values, indices); ``max(other)`` -> maximum.
 
@@ -265,6 +294,7 @@ def max(input, dim=None, keepdim=False, *, out=None):
                     MaxBackward1, MaxBackward0, other=dim)
 
 
+@defop("min", method=_min_method)
 def min(input, dim=None, keepdim=False, *, out=None):
     """``min()`` -> tensor; ``min(dim)`` -> (values, indices); ``min(other)`` -> minimum."""
     return _extreme(input, dim, keepdim, np.min, _nanarg(np.argmin, np.min), "min",
@@ -279,11 +309,13 @@ def _amext(input, dim, keepdim, np_red, cls):
                   args=(x.shape, dims, keepdim))
 
 
+@defop("amax")
 def amax(input, dim=(), keepdim=False):
     """Max over dims; the gradient is split evenly among ties."""
     return _amext(input, dim, keepdim, np.max, AmaxBackward0)
 
 
+@defop("amin")
 def amin(input, dim=(), keepdim=False):
     """Min over dims; the gradient is split evenly among ties."""
     return _amext(input, dim, keepdim, np.min, AminBackward0)
@@ -306,11 +338,13 @@ def _arg(input, dim, keepdim, f, name):
     return Tensor._make_plain(np.asarray(f(x, axis=d, keepdims=keepdim), dtype=np.int64))
 
 
+@defop("argmax")
 def argmax(input, dim=None, keepdim=False):
     """Index of the max (first one on ties); flattened when ``dim`` is None. int64, no grad."""
     return _arg(input, dim, keepdim, _nanarg(np.argmax, np.max), "argmax")
 
 
+@defop("argmin")
 def argmin(input, dim=None, keepdim=False):
     """Index of the min (first one on ties). int64, no grad."""
     return _arg(input, dim, keepdim, _nanarg(np.argmin, np.min), "argmin")
@@ -338,9 +372,10 @@ def _norm_backward(ctx, g):
     return (select(r != 0, g * x.sign() * ax ** (p - 1) / r.masked_fill(r == 0, 1.0) ** (p - 1)),)
 
 
-LinalgVectorNormBackward0 = _node("LinalgVectorNormBackward0", _norm_backward, saves=True)
+LinalgVectorNormBackward0 = node("LinalgVectorNormBackward0", _norm_backward, saves=True)
 
 
+@defop("norm")
 def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
     """Vector p-norm over ``dim`` (2-norm / Frobenius by default; also 1, inf, -inf, 0, any p).
 
@@ -379,7 +414,7 @@ def _var_backward(ctx, g):
     return (g * 2 * (x - m) / (n - correction),)
 
 
-VarBackward0 = _node("VarBackward0", _var_backward, saves=True)
+VarBackward0 = node("VarBackward0", _var_backward, saves=True)
 
 
 def _std_backward(ctx, g):
@@ -392,7 +427,7 @@ def _std_backward(ctx, g):
     return (select(r != 0, g * (x - m) / ((n - correction) * r.masked_fill(r == 0, 1.0))),)
 
 
-StdBackward0 = _node("StdBackward0", _std_backward, saves=True)
+StdBackward0 = node("StdBackward0", _std_backward, saves=True)
 
 
 def _var_args(input, dim, unbiased, keepdim, correction):
@@ -428,6 +463,7 @@ def _var_np(x, dims, c, keepdim, n, name):
         return ((d * d).sum(axis=dims, keepdims=keepdim) / (n - c if n > c else 0)).astype(x.dtype)
 
 
+@defop("var")
 def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
     """Variance with Bessel's correction by default (``correction=1``)."""
     x, dims, keepdim, c, n = _var_args(input, dim, unbiased, keepdim, correction)
@@ -436,6 +472,7 @@ def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
                   args=(dims, keepdim, c, n))
 
 
+@defop("std")
 def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
     """Standard deviation with Bessel's correction by default."""
     x, dims, keepdim, c, n = _var_args(input, dim, unbiased, keepdim, correction)
@@ -463,10 +500,11 @@ def _prod_backward(ctx, g):
     return (g * Tensor._make_plain(others),)
 
 
-ProdBackward0 = _node("ProdBackward0", _prod_backward, saves=True)
-ProdBackward1 = _node("ProdBackward1", _prod_backward, saves=True)
+ProdBackward0 = node("ProdBackward0", _prod_backward, saves=True)
+ProdBackward1 = node("ProdBackward1", _prod_backward, saves=True)
 
 
+@defop("prod")
 def prod(input, dim=None, keepdim=False, *, dtype=None):
     """Product over one dim (or all). The gradient is exact with zeros
     (products of the other elements); it is twice differentiable only
@@ -488,9 +526,10 @@ def _lse_backward(ctx, g):
     return (_unreduce(g, x.shape, dims, keepdim) * (x - r).exp(),)
 
 
-LogsumexpBackward0 = _node("LogsumexpBackward0", _lse_backward, saves=True)
+LogsumexpBackward0 = node("LogsumexpBackward0", _lse_backward, saves=True)
 
 
+@defop("logsumexp")
 def logsumexp(input, dim, keepdim=False):
     """log(sum(exp(x))) over ``dim``, computed stably (max subtracted first)."""
     x = input._data
@@ -512,7 +551,7 @@ def _cumsum_backward(ctx, g):
     return (g.flip(d).cumsum(d).flip(d),)
 
 
-CumsumBackward0 = _node("CumsumBackward0", _cumsum_backward)
+CumsumBackward0 = node("CumsumBackward0", _cumsum_backward, saves=False)
 
 
 def _cumulative(np_fn, input, dim, dtype):
@@ -528,24 +567,28 @@ def _cumulative(np_fn, input, dim, dtype):
         return (np_fn(x, axis=d) if x.ndim else x.copy()), d
 
 
+@defop("cumsum", inplace=True)
 def cumsum(input, dim, *, dtype=None):
     """Cumulative sum along ``dim``."""
     out, d = _cumulative(np.cumsum, input, dim, dtype)
     return record(CumsumBackward0, out, (input,), args=d)
 
 
+@defop("all")
 def all(input, dim=None, keepdim=False):
     x = input._data
     return Tensor._make_plain(np.asarray(np.all(x, axis=None if dim is None else _dims(dim, x.ndim),
                                                 keepdims=keepdim)))
 
 
+@defop("any")
 def any(input, dim=None, keepdim=False):
     x = input._data
     return Tensor._make_plain(np.asarray(np.any(x, axis=None if dim is None else _dims(dim, x.ndim),
                                                 keepdims=keepdim)))
 
 
+@defop("count_nonzero")
 def count_nonzero(input, dim=None):
     x = input._data
     return Tensor._make_plain(np.asarray(np.count_nonzero(
@@ -553,8 +596,8 @@ def count_nonzero(input, dim=None):
 
 
 # ------------------------------------------------------------- median, cumprod
-MedianBackward0 = _node("MedianBackward0", _evenly_distribute_backward, saves=True)
-MedianBackward1 = _node("MedianBackward1", _index_backward)
+MedianBackward0 = node("MedianBackward0", _evenly_distribute_backward, saves=True)
+MedianBackward1 = node("MedianBackward1", _index_backward, saves=False)
 
 
 def _lower_median_index(x, axis):
@@ -571,6 +614,7 @@ def _lower_median_index(x, axis):
     return idx.astype(np.int64)
 
 
+@defop("median")
 def median(input, dim=None, keepdim=False):
     """Lower median (the ``(n-1)//2``-th smallest value; NaN when any value is NaN).
 
@@ -626,9 +670,10 @@ def _cumprod_backward(ctx, g):
     return (cat(parts, d),)
 
 
-CumprodBackward0 = _node("CumprodBackward0", _cumprod_backward, saves=True)
+CumprodBackward0 = node("CumprodBackward0", _cumprod_backward, saves=True)
 
 
+@defop("cumprod", inplace=True)
 def cumprod(input, dim, *, dtype=None):
     """Cumulative product along ``dim`` (integer and bool inputs give int64).
 
@@ -637,6 +682,7 @@ def cumprod(input, dim, *, dtype=None):
     return record(CumprodBackward0, out, (input,), saved=(input,), args=d)
 
 
+@defop("bincount")
 def bincount(input, weights=None, minlength=0):
     """Counts of each value of a 1-D non-negative integer tensor: int64, length
     ``max(input)+1`` (at least ``minlength``); with ``weights``, their sums (float64

@@ -10,13 +10,11 @@ import warnings
 import numpy as np
 
 from .._tensor import Tensor, _wrap_dim
-from ..autograd.graph import Node
 from .._quiet import quiet as _quiet
 from ._dispatch import mark_view, record
+from ._registry import defop, node
 
 
-def _node(name, backward, saves=False, slots=()):
-    return type(name, (Node,), {"__slots__": slots, "saves": saves, "backward": backward})
 
 
 def _as_view(res, base, multi=None):
@@ -54,10 +52,11 @@ def _infer(shape, numel):
 
 
 # ------------------------------------------------------------------- views
-ViewBackward0 = _node("ViewBackward0", lambda ctx, g: (g.reshape(ctx.args),))
+ViewBackward0 = node("ViewBackward0", lambda ctx, g: (g.reshape(ctx.args),), saves=False)
 ViewBackward0.np_backward = lambda ctx, g: (g.reshape(ctx.args),)
 
 
+@defop("reshape")
 def reshape(input, *shape):
     """Same data in a new shape (a view when possible, else a copy); one -1 is inferred.
 
@@ -73,6 +72,7 @@ def reshape(input, *shape):
     return res
 
 
+@defop("view", function=False)
 def view(input, *shape):
     """A view with a new shape; never copies.
 
@@ -97,6 +97,7 @@ def view(input, *shape):
     return _as_view(record(ViewBackward0, out, (input,), args=x.shape), input)
 
 
+@defop("flatten")
 def flatten(input, start_dim=0, end_dim=-1):
     """Merge dims start_dim..end_dim into one (a view when possible)."""
     x = input._data
@@ -113,6 +114,7 @@ def flatten(input, start_dim=0, end_dim=-1):
     return reshape(input, x.shape[:s] + (n,) + x.shape[e + 1:])
 
 
+@defop("unflatten")
 def unflatten(input, dim, sizes):
     x = input._data
     d = _wrap_dim(dim, x.ndim)
@@ -125,8 +127,8 @@ def _transpose_backward(ctx, g):
     return (g.transpose(d0, d1),)
 
 
-TransposeBackward0 = _node("TransposeBackward0", _transpose_backward)
-TBackward0 = _node("TBackward0", lambda ctx, g: (g.t(),))
+TransposeBackward0 = node("TransposeBackward0", _transpose_backward, saves=False)
+TBackward0 = node("TBackward0", lambda ctx, g: (g.t(),), saves=False)
 
 
 def _t_np(ctx, g):
@@ -144,6 +146,7 @@ def _t_np(ctx, g):
 TBackward0.np_backward = _t_np
 
 
+@defop("transpose", aliases=("swapaxes", "swapdims"), inplace="view")
 def transpose(input, dim0, dim1):
     """Swap two dims (a view)."""
     x = input._data
@@ -154,6 +157,7 @@ def transpose(input, dim0, dim1):
                     input)
 
 
+@defop("t", inplace="view")
 def t(input):
     """Transpose a tensor of at most 2 dims (a view).
 
@@ -171,9 +175,10 @@ def _permute_backward(ctx, g):
     return (g.permute(tuple(np.argsort(ctx.args).tolist())),)
 
 
-PermuteBackward0 = _node("PermuteBackward0", _permute_backward)
+PermuteBackward0 = node("PermuteBackward0", _permute_backward, saves=False)
 
 
+@defop("permute")
 def permute(input, *dims):
     """Reorder dims (a view)."""
     if not dims:
@@ -202,10 +207,11 @@ def mT(input):
     return transpose(input, -2, -1)
 
 
-UnsqueezeBackward0 = _node("UnsqueezeBackward0", lambda ctx, g: (g.squeeze(ctx.args),))
+UnsqueezeBackward0 = node("UnsqueezeBackward0", lambda ctx, g: (g.squeeze(ctx.args),), saves=False)
 UnsqueezeBackward0.np_backward = lambda ctx, g: (np.squeeze(g, ctx.args),)
 
 
+@defop("unsqueeze", inplace="view")
 def unsqueeze(input, dim):
     """Insert a size-1 dim at ``dim`` (a view)."""
     x = input._data
@@ -213,13 +219,14 @@ def unsqueeze(input, dim):
     return _as_view(record(UnsqueezeBackward0, np.expand_dims(x, d), (input,), args=d), input)
 
 
-SqueezeBackward0 = _node("SqueezeBackward0", lambda ctx, g: (g.reshape(ctx.args),))
+SqueezeBackward0 = node("SqueezeBackward0", lambda ctx, g: (g.reshape(ctx.args),), saves=False)
 SqueezeBackward0.np_backward = lambda ctx, g: (np.reshape(g, ctx.args),)
 # PyTorch's names: squeeze() / squeeze(dim) / squeeze(dims)
 SqueezeBackward1 = type("SqueezeBackward1", (SqueezeBackward0,), {"__slots__": ()})
 SqueezeBackward2 = type("SqueezeBackward2", (SqueezeBackward0,), {"__slots__": ()})
 
 
+@defop("squeeze", inplace="view")
 def squeeze(input, dim=None):
     """Remove size-1 dims (all, or only ``dim``, which may be a tuple); a view."""
     x = input._data
@@ -240,9 +247,10 @@ def _expand_backward(ctx, g):
     return (g.sum_to_size(ctx.args),)
 
 
-ExpandBackward0 = _node("ExpandBackward0", _expand_backward)
+ExpandBackward0 = node("ExpandBackward0", _expand_backward, saves=False)
 
 
+@defop("expand", function=False)
 def expand(input, *sizes):
     """Broadcast to a larger shape without copying (-1 keeps a dim)."""
     if not sizes:
@@ -266,19 +274,23 @@ def expand(input, *sizes):
     return _as_view(record(ExpandBackward0, out, (input,), args=x.shape), input)
 
 
+@defop("expand_as", function=False)
 def expand_as(input, other):
     return expand(input, other.shape)
 
 
+@defop("broadcast_to")
 def broadcast_to(input, size):
     return expand(input, size)
 
 
+@defop("broadcast_tensors", method=False)
 def broadcast_tensors(*tensors):
     shape = np.broadcast_shapes(*[t._data.shape for t in tensors])
     return tuple(expand(t, shape) for t in tensors)
 
 
+@defop("broadcast_shapes", method=False)
 def broadcast_shapes(*shapes):
     from .._tensor import Size
     try:
@@ -288,9 +300,10 @@ def broadcast_shapes(*shapes):
                            % (list(shapes),)) from None
 
 
-SumToSizeBackward = _node("SumBackward1", lambda ctx, g: (g.expand(ctx.args),))
+SumToSizeBackward = node("SumBackward1", lambda ctx, g: (g.expand(ctx.args),), saves=False)
 
 
+@defop("sum_to_size", function=False)
 def sum_to_size(input, *size):
     """Sum ``input`` down to ``size`` (the reverse of broadcasting); used by the engine.
 
@@ -314,15 +327,17 @@ def sum_to_size(input, *size):
 
 
 # ------------------------------------------------------------------ copies
-CloneBackward0 = _node("CloneBackward0", lambda ctx, g: (g,))
+CloneBackward0 = node("CloneBackward0", lambda ctx, g: (g,), saves=False)
 CloneBackward0.np_backward = lambda ctx, g: (g,)
 
 
+@defop("clone")
 def clone(input, memory_format=None):
     """A copy that stays in the graph (gradient flows back unchanged)."""
     return record(CloneBackward0, np.array(input._data, copy=True), (input,))
 
 
+@defop("contiguous", function=False)
 def contiguous(input, memory_format=None):
     """``input`` if it is laid out contiguously, else a contiguous copy."""
     if input._data.flags.c_contiguous:
@@ -334,7 +349,7 @@ def _to_copy_backward(ctx, g):
     return (g.to(ctx.args),)
 
 
-ToCopyBackward0 = _node("ToCopyBackward0", _to_copy_backward)
+ToCopyBackward0 = node("ToCopyBackward0", _to_copy_backward, saves=False)
 
 
 def to_dtype(input, dtype, copy=False):

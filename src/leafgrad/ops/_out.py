@@ -1,0 +1,56 @@
+"""``out=``: write an op's result into a given tensor, with PyTorch's rules.
+
+* With grad mode on, ``out=`` is refused when an argument (``out`` included)
+  requires grad: such calls cannot be differentiated (PyTorch's RuntimeError).
+* The result is cast to ``out``'s dtype when the cast stays in its category
+  (int64 into float64, float32 into float64); a float into an integer ``out``
+  raises, as PyTorch ("result type Float can't be cast ...").
+* An ``out`` of another shape is resized: silently when it has no elements,
+  with PyTorch's deprecation UserWarning otherwise.
+* ``out`` is returned, its version counter bumped (views of it see the values).
+"""
+import warnings
+
+import numpy as np
+
+from .. import _errors
+from .._tensor import Tensor
+from ..autograd.grad_mode import mode
+
+
+def out_call(name, fn, args, kwargs, out):
+    """``fn(*args, **kwargs)`` written into ``out`` (the ``out=`` path of op ``name``)."""
+    if not isinstance(out, Tensor):
+        raise TypeError("%s(): argument 'out' must be Tensor, not %s"
+                        % (name, type(out).__name__))
+    if mode.enabled and (out._requires_grad or any(
+            isinstance(a, Tensor) and a._requires_grad for a in _flat(args))):
+        raise RuntimeError(_errors.out_autograd(name))
+    return write(out, fn(*args, **kwargs), name)
+
+
+def _flat(args):
+    for a in args:
+        if isinstance(a, (list, tuple)):
+            yield from a
+        else:
+            yield a
+
+
+def write(out, result, name):
+    """Store ``result`` (a Tensor or ndarray) into ``out``; returns ``out``."""
+    arr = result._data if isinstance(result, Tensor) else np.asarray(result)
+    dst = out._data
+    if arr.dtype != dst.dtype and not np.can_cast(arr.dtype, dst.dtype, "same_kind"):
+        raise RuntimeError(_errors.out_cast(arr.dtype, dst.dtype))
+    if dst.shape != arr.shape:
+        if out._base is not None:
+            raise RuntimeError("%s(): out= is a view of shape %s but the result has shape %s: a "
+                               "view cannot be resized. Fix: pass an out of shape %s"
+                               % (name, list(dst.shape), list(arr.shape), list(arr.shape)))
+        if dst.size:
+            warnings.warn(_errors.out_resized(dst.shape, arr.shape), UserWarning, stacklevel=4)
+        out._data = dst = np.empty(arr.shape, dst.dtype)
+    np.copyto(dst, arr, casting="unsafe")
+    out._bump_version()
+    return out
