@@ -18,6 +18,7 @@ from hypothesis import given, strategies as st
 
 import leafgrad
 from leafgrad.nn import functional as F_lg
+from leafgrad.nn import functional_pad
 from leafgrad.ops import (activation, comparison, conv, distance, elementwise, embedding,
                           indexing, inplace, joins, linalg, linalg_fns, loss, normalization,
                           pointwise, pooling, reduction, shape)
@@ -242,7 +243,8 @@ def test_float64_finite_differences(row, data):
 # each family's ops live in these modules (ops/ files split by family)
 _MODULES = {"elementwise": (elementwise, comparison, pointwise), "reduction": (reduction,),
             "shape": (shape, joins), "indexing": (indexing,), "linalg": (linalg, linalg_fns),
-            "inplace": (inplace,), "functional": (F_lg, activation, loss, distance, normalization, embedding),
+            "inplace": (inplace,), "functional": (F_lg, activation, loss, distance, normalization,
+                                         embedding, functional_pad),
             "conv": (conv, pooling)}
 
 

@@ -215,9 +215,16 @@ def test_bad_arguments_raise_like_torch(make):
     _raises_like_torch(make)
 
 
-def test_other_padding_modes_are_refused_clearly():
-    with pytest.raises(NotImplementedError, match="padding_mode='zeros'"):
-        lnn.Conv2d(2, 4, 3, padding=1, padding_mode="reflect")
+@pytest.mark.parametrize("expr", ["Conv2d(2, 4, 3, padding=1, padding_mode='reflect')",
+                                  "Conv2d(2, 4, (3, 2), padding=(1, 2), padding_mode='circular')",
+                                  "Conv1d(2, 4, 4, padding='same', padding_mode='replicate')",
+                                  "Conv3d(2, 2, 3, padding=1, padding_mode='reflect')"])
+def test_other_padding_modes_match_torch(expr):
+    t, m = eval(expr, {**vars(torch.nn)}), eval(expr, {**vars(lnn)})
+    assert repr(m) == repr(t)
+    copy_weights(t, m)
+    nd = len(t.kernel_size)
+    run_both(t, m, arr(2, 2, *([5] * nd)))
 
 
 def test_float64_in_float64_out():

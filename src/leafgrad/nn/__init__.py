@@ -2,4 +2,6 @@
 from . import functional
 from .parameter import Parameter, Buffer
 from .modules import *  # noqa: F401,F403
-from . import modules, init, utils
+from . import modules, init, utils, parallel
+from .parallel import DataParallel
+from .modules.lazy import UninitializedParameter

@@ -2,7 +2,9 @@
 
 The derivative rules live in ``leafgrad.ops`` (activation, loss, distance, normalization,
 conv, pooling, linalg); the functional forms come from the op declarations there
-(``ops._registry``). Defined here: the few that are not ops (one_hot, dropout, embedding, pad).
+(``ops._registry``). Defined here: the few that are not ops (one_hot, dropout); pad,
+attention, interpolation and the other composite families come from the
+nn/functional_*.py files (end of file).
 """
 import numpy as np
 
@@ -44,13 +46,24 @@ def dropout(input, p=0.5, training=True, inplace=False):
     return input * Tensor._make_plain(keep)
 
 
-def pad(input, pad, mode="constant", value=None):
-    """Pad the last dims: ``pad`` = (left, right, top, bottom, ...) as PyTorch."""
-    if mode != "constant":
-        raise NotImplementedError("only mode='constant' padding is supported")
-    n = len(pad) // 2
-    widths = [(0, 0)] * (input.dim() - n) + [(pad[2 * i], pad[2 * i + 1]) for i in range(n)][::-1]
-    return input.pad_nd(widths, 0.0 if value is None else value)
 
 
 dropout = _with_inplace(dropout, "dropout_")
+
+
+# ------------------------------------------------ families kept in their own files
+from .functional_attention import (multi_head_attention_forward,  # noqa: E402,F401
+                                   scaled_dot_product_attention)
+from ..ops.conv_transpose import (conv3d, conv_transpose1d, conv_transpose2d,  # noqa: E402,F401
+                                  conv_transpose3d)
+from .functional_image import (fold, interpolate, pixel_shuffle, pixel_unshuffle,  # noqa: E402,F401
+                               unfold, upsample, upsample_bilinear, upsample_nearest)
+from .functional_pad import pad  # noqa: E402,F401
+from .functional_extra import (embedding_bag, hardshrink, instance_norm,  # noqa: E402,F401
+                               local_response_norm, prelu, rrelu, softshrink)
+from ..ops.pool3d import (adaptive_avg_pool3d, adaptive_max_pool1d,  # noqa: E402,F401
+                          adaptive_max_pool2d, adaptive_max_pool3d, avg_pool3d, max_pool3d)
+from .functional_loss import (ctc_loss, gaussian_nll_loss, multi_margin_loss,  # noqa: E402,F401
+                              multilabel_margin_loss, multilabel_soft_margin_loss,
+                              poisson_nll_loss, triplet_margin_loss,
+                              triplet_margin_with_distance_loss)

@@ -449,7 +449,9 @@ def _make_conv_geom(xshape, wshape, s, pad, d, groups):
     return gm
 
 
-def _conv(nd, fn, input, weight, bias, stride, padding, dilation, groups):
+def _check_operands(nd, fn, input, weight, layout="C_out, C_in / groups"):
+    """The arrays of a convolution's input and weight, after the rank checks (also used by
+    the transposed convolutions, whose weight ``layout`` differs)."""
     _check_tensor(fn, "input", input, 1)
     _check_tensor(fn, "weight", weight, 2)
     x, w = input._data, weight._data
@@ -459,16 +461,25 @@ def _conv(nd, fn, input, weight, bias, stride, padding, dilation, groups):
             "Fix: give it (N, C, *spatial) with %d spatial dims (or (C, *spatial) for a single "
             "sample)." % (nd + 1, nd + 2, fn, list(x.shape), nd))
     if w.ndim != nd + 2:
-        raise RuntimeError("%s expects a %dD weight (C_out, C_in / groups, *kernel_size), but got "
-                           "weight of size %s" % (fn, nd + 2, list(w.shape)))
-    if x.ndim == nd + 1:       # unbatched, as PyTorch: a batch of one, squeezed after
-        return _conv(nd, fn, input.unsqueeze(0), weight, bias, stride, padding, dilation,
-                     groups).squeeze(0)
+        raise RuntimeError("%s expects a %dD weight (%s, *kernel_size), but got weight of size %s"
+                           % (fn, nd + 2, layout, list(w.shape)))
+    return x, w
+
+
+def _check_same_dtype(x, w):
     if x.dtype != w.dtype:
         raise RuntimeError(
             "Input type (%s) and weight type (%s) should be the same. Fix: convert one of them, "
             "e.g. x.to(layer.weight.dtype) or layer.to(x.dtype)."
             % (_TYPE.get(x.dtype.name, x.dtype.name), _TYPE.get(w.dtype.name, w.dtype.name)))
+
+
+def _conv(nd, fn, input, weight, bias, stride, padding, dilation, groups):
+    x, w = _check_operands(nd, fn, input, weight)
+    if x.ndim == nd + 1:       # unbatched, as PyTorch: a batch of one, squeezed after
+        return _conv(nd, fn, input.unsqueeze(0), weight, bias, stride, padding, dilation,
+                     groups).squeeze(0)
+    _check_same_dtype(x, w)
     if bias is not None:
         _check_tensor(fn, "bias", bias, 3)
         b = bias._data

@@ -23,7 +23,7 @@ def _pool_geometry(fn, x, kernel_size, stride, padding, dilation, ceil_mode):
                      lambda: _make_pool_geom(x.shape, k, s, p, d, ceil_mode))
 
 
-def _make_pool_geom(xshape, k, s, p, d, ceil_mode):
+def _make_pool_geom(xshape, k, s, p, d, ceil_mode, nd=2):
     if any(v <= 0 for v in k):
         raise RuntimeError("kernel size should be greater than zero, but got kernel_size=%s"
                            % (k,))
@@ -35,7 +35,7 @@ def _make_pool_geom(xshape, k, s, p, d, ceil_mode):
         raise RuntimeError(
             "pad should be at most half of effective kernel size, but got pad=%s, kernel_size=%s "
             "and dilation=%s. Fix: use padding <= kernel_size // 2." % (p, k, d))
-    insp = xshape[-2:]
+    insp = xshape[-nd:]          # nd=3: the 3-d poolings (ops/pool3d.py)
     out = []
     for i, kk, st, pp, dd in zip(insp, k, s, p, d):
         o = (i + 2 * pp - dd * (kk - 1) - 1 + (st - 1 if ceil_mode else 0)) // st + 1
@@ -43,7 +43,7 @@ def _make_pool_geom(xshape, k, s, p, d, ceil_mode):
             o -= 1
         out.append(o)
     if any(o <= 0 for o in out):
-        raise _errors.pool_too_small(xshape[-3], insp, out,
+        raise _errors.pool_too_small(xshape[-nd - 1], insp, out,
                                      [dd * (kk - 1) + 1 for dd, kk in zip(d, k)], p)
     return _Geom(insp, k, s, d, p, out)
 

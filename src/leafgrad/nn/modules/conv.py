@@ -1,4 +1,5 @@
-"""``Conv1d``, ``Conv2d`` (as ``torch.nn``).
+"""``Conv1d``, ``Conv2d``, ``Conv3d`` (as ``torch.nn``; the transposed ones are in
+``conv_transpose.py``).
 
 Default initialisation as PyTorch's ``_ConvNd.reset_parameters``: weight by
 ``kaiming_uniform_(a=sqrt(5))`` = U(-1/sqrt(fan_in), 1/sqrt(fan_in)) with fan_in =
@@ -8,7 +9,7 @@ from .. import functional as F
 from .linear import _reset_weight_and_bias, _weight_and_bias
 from .module import Module
 
-__all__ = ["Conv1d", "Conv2d"]
+__all__ = ["Conv1d", "Conv2d", "Conv3d"]
 
 
 class _ConvNd(Module):
@@ -18,6 +19,7 @@ class _ConvNd(Module):
                      "in_channels", "out_channels", "kernel_size"]
     _nd = 0
     _fn = None
+    _transposed = False     # weight (C_in, C_out / groups, *k) instead of (C_out, C_in / groups, *k)
 
     def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1,
                  groups=1, bias=True, padding_mode="zeros", device=None, dtype=None):
@@ -40,10 +42,6 @@ class _ConvNd(Module):
         if padding_mode not in modes:
             raise ValueError("padding_mode must be one of %s, but got padding_mode='%s'"
                              % (modes, padding_mode))
-        if padding_mode != "zeros":
-            raise NotImplementedError(
-                "padding_mode='%s' is not supported by leafgrad yet; only 'zeros'. Fix: use "
-                "padding_mode='zeros' (the default)." % padding_mode)
         self.in_channels = in_channels
         self.out_channels = out_channels
         self.kernel_size = tup(kernel_size)
@@ -54,13 +52,27 @@ class _ConvNd(Module):
         self.output_padding = (0,) * nd
         self.groups = groups
         self.padding_mode = padding_mode
-        _weight_and_bias(self, (out_channels, in_channels // groups) + self.kernel_size, bias,
-                         dtype)
+        # F.pad's order (last dim first), for the non-zero padding modes (PyTorch's attribute)
+        if isinstance(self.padding, str):
+            rev = [0, 0] * nd
+            if self.padding == "same":
+                for i, (d, k) in enumerate(zip(self.dilation[::-1], self.kernel_size[::-1])):
+                    rev[2 * i], rev[2 * i + 1] = d * (k - 1) // 2, d * (k - 1) - d * (k - 1) // 2
+        else:
+            rev = [p for p in self.padding[::-1] for _ in range(2)]
+        self._reversed_padding_repeated_twice = rev
+        shape = (in_channels, out_channels // groups) if self._transposed else \
+            (out_channels, in_channels // groups)
+        _weight_and_bias(self, shape + self.kernel_size, bias, dtype, out_channels)
 
     def reset_parameters(self):
         _reset_weight_and_bias(self.weight, self.bias)
 
     def forward(self, input):
+        if self.padding_mode != "zeros":
+            return type(self)._fn(F.pad(input, self._reversed_padding_repeated_twice,
+                                        mode=self.padding_mode), self.weight, self.bias,
+                                  self.stride, 0, self.dilation, self.groups)
         return type(self)._fn(input, self.weight, self.bias, self.stride, self.padding,
                               self.dilation, self.groups)
 
@@ -94,10 +106,18 @@ class Conv2d(_ConvNd):
     ``weight`` (C_out, C_in / groups, kH, kW), ``bias`` (C_out,).
 
     H_out = floor((H + 2 padding - dilation (kH - 1) - 1) / stride + 1) (PyTorch's docs);
-    ``padding`` also 'valid' or 'same'. Only ``padding_mode='zeros'`` (others raise
-    NotImplementedError). Raises RuntimeError in forward for a wrong channel count or an
+    ``padding`` also 'valid' or 'same'; ``padding_mode`` 'zeros', 'reflect', 'replicate' or
+    'circular' (the others through ``nn.functional.pad``). Raises RuntimeError in forward for a wrong channel count or an
     input smaller than the kernel (see ``nn.functional.conv2d``).
     """
 
     _nd = 2
     _fn = F.conv2d
+
+
+class Conv3d(_ConvNd):
+    """3-d convolution: (N, C_in, D, H, W) or (C_in, D, H, W) -> (N, C_out, D_out, H_out,
+    W_out); ``weight`` (C_out, C_in / groups, kD, kH, kW). As ``Conv2d`` per dim."""
+
+    _nd = 3
+    _fn = F.conv3d

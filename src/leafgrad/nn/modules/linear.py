@@ -18,12 +18,13 @@ def _factory(shape, dtype):
     return _creation.empty(*shape, dtype=dtype)
 
 
-def _weight_and_bias(module, shape, bias, dtype):
-    """``module.weight`` of ``shape`` and ``module.bias`` of (shape[0],) (None without
-    ``bias``), initialised by ``module.reset_parameters()``."""
+def _weight_and_bias(module, shape, bias, dtype, bias_size=None):
+    """``module.weight`` of ``shape`` and ``module.bias`` of (shape[0],) (or
+    (bias_size,); None without ``bias``), initialised by ``module.reset_parameters()``."""
     module.weight = Parameter(_factory(shape, dtype))
     if bias:
-        module.bias = Parameter(_factory(shape[:1], dtype))
+        module.bias = Parameter(_factory(shape[:1] if bias_size is None else (bias_size,),
+                                         dtype))
     else:
         module.register_parameter("bias", None)
     module.reset_parameters()

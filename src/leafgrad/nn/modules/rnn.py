@@ -74,7 +74,8 @@ class RNNBase(Module):
         ValueError: a dropout outside [0, 1], an input that is not 2-D or 3-D, or of
             another dtype than the weights.
         RuntimeError: an input or hidden state of the wrong size.
-        NotImplementedError: ``proj_size`` (LSTM projections are not supported).
+        ValueError: also a ``proj_size`` that is negative, not below hidden_size, or given
+            to RNN/GRU (LSTM only: h_t = W_hr (o * tanh(c_t)), PyTorch's projections).
     """
 
     def __init__(self, mode, input_size, hidden_size, num_layers=1, bias=True,
@@ -89,21 +90,28 @@ class RNNBase(Module):
                           "non-zero dropout expects num_layers greater than 1, but got "
                           "dropout=%s and num_layers=%s" % (dropout, num_layers),
                           UserWarning, stacklevel=3)
-        if proj_size:
-            raise NotImplementedError("LSTM(proj_size=%d) is not supported in leafgrad. Fix: "
-                                      "add a Linear layer after the LSTM." % proj_size)
+        if proj_size < 0:
+            raise ValueError("proj_size should be a positive integer or zero to disable "
+                             "projections")
+        if proj_size >= hidden_size:
+            raise ValueError("proj_size has to be smaller than hidden_size")
+        if proj_size and mode != "LSTM":
+            raise ValueError("proj_size argument is only supported for LSTM, not RNN or GRU")
         self.mode = mode
         self.input_size, self.hidden_size, self.num_layers = input_size, hidden_size, num_layers
         self.bias, self.batch_first, self.dropout = bias, batch_first, float(dropout)
         self.bidirectional, self.proj_size = bidirectional, proj_size
         gates = _GATES[mode] * hidden_size
+        real = proj_size or hidden_size           # the size of h
         self._flat_weights_names = []
         for layer in range(num_layers):
             for suffix in ("", "_reverse")[:2 if bidirectional else 1]:
-                in_size = input_size if layer == 0 else hidden_size * (2 if bidirectional else 1)
-                shapes = [("weight_ih", (gates, in_size)), ("weight_hh", (gates, hidden_size))]
+                in_size = input_size if layer == 0 else real * (2 if bidirectional else 1)
+                shapes = [("weight_ih", (gates, in_size)), ("weight_hh", (gates, real))]
                 if bias:
                     shapes += [("bias_ih", (gates,)), ("bias_hh", (gates,))]
+                if proj_size:
+                    shapes.append(("weight_hr", (proj_size, hidden_size)))
                 for name, shp in shapes:
                     full = "%s_l%d%s" % (name, layer, suffix)
                     setattr(self, full, Parameter(_creation.empty(*shp, dtype=dtype)))
@@ -118,12 +126,14 @@ class RNNBase(Module):
 
     @property
     def all_weights(self):
-        n = 4 if self.bias else 2
+        n = (4 if self.bias else 2) + (1 if self.proj_size else 0)
         ws = [getattr(self, name) for name in self._flat_weights_names]
         return [ws[i:i + n] for i in range(0, len(ws), n)]
 
     def extra_repr(self):
         s = "%s, %s" % (self.input_size, self.hidden_size)
+        if self.proj_size != 0:          # PyTorch's order: right after the sizes
+            s += ", proj_size=%s" % self.proj_size
         for name, default in (("num_layers", 1), ("bias", True), ("batch_first", False),
                               ("dropout", 0.0), ("bidirectional", False)):
             v = getattr(self, name)
@@ -146,8 +156,9 @@ class RNNBase(Module):
             raise RuntimeError("input.size(-1) must be equal to input_size. Expected %d, got %d"
                                % (self.input_size, input.shape[-1]))
 
-    def _check_hidden(self, h, batch, which, unbatched):
-        expected = (self.num_layers * (2 if self.bidirectional else 1), batch, self.hidden_size)
+    def _check_hidden(self, h, batch, which, unbatched, size=None):
+        expected = (self.num_layers * (2 if self.bidirectional else 1), batch,
+                    self.hidden_size if size is None else size)
         if unbatched:
             if h.dim() != 2:
                 raise RuntimeError("For unbatched 2-D input, hx should also be 2-D but got "
@@ -164,7 +175,8 @@ class RNNBase(Module):
     def _layer_weights(self, layer, suffix):
         get = (lambda n: getattr(self, "%s_l%d%s" % (n, layer, suffix)))
         return (get("weight_ih"), get("weight_hh"),
-                get("bias_ih") if self.bias else None, get("bias_hh") if self.bias else None)
+                get("bias_ih") if self.bias else None, get("bias_hh") if self.bias else None,
+                get("weight_hr") if self.proj_size else None)
 
     def _run(self, input, states):
         """input (L, N, H_in); states: a list, per state kind (h, or h and c), of
@@ -176,13 +188,15 @@ class RNNBase(Module):
         for layer in range(self.num_layers):
             outs = []
             for d, suffix in enumerate(("", "_reverse")[:D]):
-                w_ih, w_hh, b_ih, b_hh = self._layer_weights(layer, suffix)
+                w_ih, w_hh, b_ih, b_hh, w_hr = self._layer_weights(layer, suffix)
                 xw = F.linear(x, w_ih, b_ih)          # all time steps at once
                 state = [s[layer * D + d] for s in states]
                 steps = range(x.shape[0] - 1, -1, -1) if d else range(x.shape[0])
                 hs = [None] * x.shape[0]
                 for t in steps:
                     state = self._cell(xw[t], state, w_hh, b_hh)
+                    if w_hr is not None:             # LSTM projection: h = W_hr h
+                        state[0] = F.linear(state[0], w_hr)
                     hs[t] = state[0]
                 outs.append(S.stack(hs) if hs else x.new_zeros((0,) + tuple(state[0].shape)))
                 for f, s in zip(finals, state):
@@ -201,13 +215,15 @@ class RNNBase(Module):
             input = input.transpose(0, 1)
         batch = input.shape[1]
         D = 2 if self.bidirectional else 1
+        sizes = [self.proj_size or self.hidden_size, self.hidden_size][:n_states]
         if hx is None:
-            states = [_creation.zeros(self.num_layers * D, batch, self.hidden_size,
-                                      dtype=input.dtype) for _ in range(n_states)]
+            states = [_creation.zeros(self.num_layers * D, batch, size, dtype=input.dtype)
+                      for size in sizes]
         else:
             hs = [hx] if n_states == 1 else [hx[0], hx[1]]
             states = [self._check_hidden(h, batch, "hidden[%d]" % i if n_states > 1 else
-                                         "hidden", unbatched) for i, h in enumerate(hs)]
+                                         "hidden", unbatched, sizes[i])
+                      for i, h in enumerate(hs)]
         out, finals = self._run(input, states)
         if unbatched:
             out = out.squeeze(1)
