@@ -155,10 +155,24 @@ ACTIVATIONS = {
 GRAD_INPUTS = {"MarginRankingLoss": 2, "CosineEmbeddingLoss": 2, "TripletMarginLoss": 3}
 for _name, _args in ACTIVATIONS.items():
     RECIPES[_name] = ((lambda n, a: lambda nn: getattr(nn, n)(*a))(_name, _args), [f(4, 6)])
+RECIPES.update({
+    "AdaptiveMaxPool3d": (lambda nn: nn.AdaptiveMaxPool3d(2), [f(1, 2, 5, 5, 5)]),
+    "CircularPad3d": (lambda nn: nn.CircularPad3d(1), [f(1, 2, 3, 3, 3)]),
+    "ConstantPad2d": (lambda nn: nn.ConstantPad2d(1, 0.5), [f(1, 2, 3, 3)]),
+    "ConstantPad3d": (lambda nn: nn.ConstantPad3d(1, 0.5), [f(1, 2, 3, 3, 3)]),
+    "ReflectionPad3d": (lambda nn: nn.ReflectionPad3d(1), [f(1, 2, 3, 3, 3)]),
+    "ReplicationPad3d": (lambda nn: nn.ReplicationPad3d(1), [f(1, 2, 3, 3, 3)]),
+    "ZeroPad1d": (lambda nn: nn.ZeroPad1d(2), [f(1, 2, 3)]),
+    "ZeroPad3d": (lambda nn: nn.ZeroPad3d(1), [f(1, 2, 3, 3, 3)]),
+    "InstanceNorm3d": (lambda nn: nn.InstanceNorm3d(2), [f(2, 2, 3, 3, 3)]),
+})
 RECIPES["PReLU"] = (lambda nn: nn.PReLU(3, init=0.1), [f(4, 3, 2)])
 RANDOM = {"Dropout", "Dropout1d", "Dropout2d", "Dropout3d", "AlphaDropout", "RReLU"}
 NOT_LAYERS = {"Module", "RNNBase", "RNNCellBase", "Sequential", "ModuleList", "ModuleDict",
-              "ParameterList", "ParameterDict"}            # tested below as containers
+              "ParameterList", "ParameterDict",            # tested below as containers
+              # no recipe yet (inputs of their own kind): listed, not silently skipped
+              "DataParallel", "CTCLoss", "MultiLabelMarginLoss",
+              "TripletMarginWithDistanceLoss"}
 
 
 def nn_tensor(nn, values):
