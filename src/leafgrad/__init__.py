@@ -41,8 +41,6 @@ from .amp import autocast  # noqa: E402
 from ._devices import set_default_device, get_default_device  # noqa: E402
 from . import func, functional, onnx, profiler, sparse  # noqa: E402
 from .sparse import sparse_coo_tensor, spmm, sparse_coo  # noqa: E402
-from .ops.linalg_decomp import logdet, matrix_exp, slogdet, dist  # noqa: E402,F401
-from .ops.linalg_decomp import torch_cross as cross  # noqa: E402,F401
 from .autograd import profiler as _autograd_profiler  # noqa: E402,F401  (torch.autograd.profiler)
 from .func import vmap  # noqa: E402
 from .functional import (atleast_1d, atleast_2d, atleast_3d, block_diag,  # noqa: E402

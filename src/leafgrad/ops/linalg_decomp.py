@@ -20,8 +20,6 @@ The first four rules run on arrays and are not differentiable twice here
 singular values, eigenvector signs) are LAPACK's, as in PyTorch.
 """
 import math
-from collections import namedtuple
-
 import numpy as np
 
 from .. import _creation as _C
@@ -29,14 +27,16 @@ from .. import _errors
 from .._quiet import quiet as _quiet
 from ..autograd.graph import Node
 from ._dispatch import record, record_multi, to_tensor
+from ._registry import defop
+from .reduction import _return_type
 from .linalg_fns import _float_matrices, _swap
 
 __all__ = ["eigh", "eigvalsh", "svd", "cholesky", "slogdet", "logdet", "matrix_exp",
            "multi_dot", "matrix_power", "cross", "vecdot", "pinv"]
 
-_eigh_t = namedtuple("torch_return_types_linalg_eigh", ["eigenvalues", "eigenvectors"])
-_svd_t = namedtuple("torch_return_types_linalg_svd", ["U", "S", "Vh"])
-_slogdet_t = namedtuple("torch_return_types_linalg_slogdet", ["sign", "logabsdet"])
+_eigh_t = _return_type("linalg_eigh", ("eigenvalues", "eigenvectors"))
+_svd_t = _return_type("linalg_svd", ("U", "S", "Vh"))
+_slogdet_t = _return_type("linalg_slogdet", ("sign", "logabsdet"))
 
 
 def _no_second_order(name, grads):
@@ -224,6 +224,14 @@ class LinalgSlogdetBackward0(Node):
         return (glogabs.unsqueeze(-1).unsqueeze(-1) * inv(A).mT,)
 
 
+def _torch_slogdet(A):
+    """``torch.slogdet``: as ``linalg.slogdet``, PyTorch's ``return_types.slogdet``."""
+    return _return_type("slogdet", ("sign", "logabsdet"))(*slogdet(A))
+
+
+defop("slogdet", _torch_slogdet, grad_fn="LinalgSlogdetBackward0")
+
+
 def slogdet(A, *, out=None):
     """(sign, log|det A|) of a square matrix (or batch); differentiable through
     log|det| (gradient g · A⁻ᵀ, differentiable again)."""
@@ -237,6 +245,7 @@ def slogdet(A, *, out=None):
     return _slogdet_t(*res)
 
 
+@defop("logdet")
 def logdet(A):
     """log det A (nan for a negative determinant, -inf for a singular A), as PyTorch."""
     sign, logabs = slogdet(A)
@@ -293,6 +302,7 @@ class LinalgMatrixExpBackward0(Node):
         return (big[..., :n, n:],)
 
 
+@defop("matrix_exp", grad_fn="LinalgMatrixExpBackward0")
 def matrix_exp(A):
     """exp(A) of a square matrix (or batch), by scaling and squaring with a degree-13 Padé
     approximant; differentiable to any order."""
@@ -389,6 +399,7 @@ def pinv(A, *, atol=None, rtol=None, hermitian=False, out=None, rcond=None):
 _warned_cross = []
 
 
+@defop("cross")
 def torch_cross(input, other, dim=None, *, out=None):
     """``torch.cross``: as ``linalg.cross``, but without ``dim`` it takes the first dim of
     size 3 (with PyTorch's deprecation warning)."""
@@ -405,6 +416,7 @@ def torch_cross(input, other, dim=None, *, out=None):
     return cross(input, other, dim=dim)
 
 
+@defop("dist")
 def dist(input, other, p=2):
     """``torch.dist``: the p-norm of ``input - other`` (broadcast), a 0-d tensor."""
     from .reduction import norm
