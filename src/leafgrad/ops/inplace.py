@@ -253,7 +253,7 @@ def _arith(np_fn, name, fallback):
     def op(self, other, *, alpha=None):
         if type(self) is InferenceTensor:
             _check_inference(self)
-        if type(other) is tuple:
+        if isinstance(other, tuple):
             raise TypeError("%s(): argument 'other' (position 1) must be Tensor, not tuple. %s"
                             % (name, _errors.grad_tuple_hint()))
         if alpha is not None:
