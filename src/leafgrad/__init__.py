@@ -32,6 +32,7 @@ autograd._load_upper()
 from .autograd.anomaly_mode import is_anomaly_enabled, is_anomaly_check_nan_enabled  # noqa: E402
 from ._serialization import save, load  # noqa: E402
 from . import serialization  # noqa: E402,F401  (torch.serialization)
+from ._interop import asarray, from_dlpack  # noqa: E402  (also binds Tensor.__dlpack__)
 
 from ._legacy import (FloatTensor, DoubleTensor, HalfTensor, LongTensor, IntTensor,  # noqa: E402
                       ShortTensor, CharTensor, ByteTensor, BoolTensor)

@@ -2,8 +2,9 @@
 (``make_dot``, ``print_graph``, ``explain``: the autograd graph as a picture or
 as text, with its numbers), imported on demand as ``from leafgrad.utils.viz
 import make_dot``; ``grad_report`` (the gradient health of each parameter) and
-``GradientMonitor`` (gradient norms and update ratios during training). All
-NumPy-only to import; pictures import graphviz/matplotlib when drawn."""
-from . import data
+``GradientMonitor`` (gradient norms and update ratios during training); ``utils.dlpack``
+(``from_dlpack``, ``to_dlpack``). All NumPy-only to import; pictures import
+graphviz/matplotlib when drawn."""
+from . import data, dlpack  # noqa: F401
 from .grad_report import GradReport, grad_report
 from .monitor import GradientMonitor
