@@ -52,6 +52,10 @@ SIZES = {
         "full": dict(steps=200, batch=64, channels=(16, 32)),
         "quick": dict(steps=2, batch=16, channels=(2, 4)),
     },
+    "rng": {
+        "full": dict(n=1_000_000, reps=5),
+        "quick": dict(n=1000, reps=1),
+    },
 }
 
 # Workloads from the issue that cannot run yet, with the reason.
@@ -94,6 +98,12 @@ METRICS = {
     "conv_digits": [
         ("ms_per_step", "ms/step", "time"),
         ("test_acc", "test accuracy", "acc"),
+    ],
+    "rng": [
+        ("randn_ms", "randn(n) float32 ms", "time"),
+        ("rand_ms", "rand(n) float32 ms", "time"),
+        ("numpy_normal_ms", "NumPy default_rng standard_normal ms", "time"),
+        ("x_numpy", "randn / NumPy normal", "growth"),
     ],
 }
 
@@ -536,6 +546,24 @@ def conv_digits(torch, clock, steps, batch, channels):
             "test_acc": float((pred == yte).mean()), "final_loss": float(loss.item())}
 
 
+def rng(torch, clock, n, reps):
+    """Drawing n float32 normals and uniforms from the seeded default generator (PyTorch's
+    stream in leafgrad), against NumPy's own normal generator (issue 9: <= 2x NumPy)."""
+    torch.manual_seed(0)
+    gen = np.random.default_rng(0)
+    torch.randn(16)
+    for _ in range(reps):
+        with clock("randn"):
+            torch.randn(n)
+        with clock("rand"):
+            torch.rand(n)
+        with clock("numpy"):
+            gen.standard_normal(n, dtype=np.float32)
+    ms = {k: clock.median(k) * 1e3 for k in ("randn", "rand", "numpy")}
+    return {"randn_ms": ms["randn"], "rand_ms": ms["rand"], "numpy_normal_ms": ms["numpy"],
+            "x_numpy": ms["randn"] / ms["numpy"]}
+
+
 WORKLOADS = {
     "tiny_ops": tiny_ops,
     "digits_mlp": digits_mlp,
@@ -544,6 +572,7 @@ WORKLOADS = {
     "deep_chain": deep_chain,
     "hvp": hvp,
     "conv_digits": conv_digits,
+    "rng": rng,
 }
 
 # the model workloads (char_lstm, embed_mlp, attention, rng) live in their own file

@@ -14,3 +14,14 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much,
                            HealthCheck.data_too_large])
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+def pytest_addoption(parser):
+    parser.addoption("--thorough", action="store_true", default=False,
+                     help="the differential fuzzer (tests/fuzz) runs 10x more programs, with "
+                          "random seeds (same as LEAFGRAD_FUZZ_THOROUGH=1)")
+
+
+def pytest_configure(config):
+    if config.getoption("--thorough"):
+        os.environ["LEAFGRAD_FUZZ_THOROUGH"] = "1"   # read when tests/fuzz is imported

@@ -356,3 +356,31 @@ def test_alias_refuses_when_real_torch_is_loaded():
         """)
     assert p.returncode == 0, p.stderr
     assert p.stdout.strip() == "refused"
+
+
+@needs_sklearn
+@needs_matplotlib
+def test_train_report_writes_valid_files(tmp_path):
+    import shutil
+    out = tmp_path / "rep"
+    p = run(["train", "--no-progress", "--epochs", "2", "--report", str(out)])
+    assert p.returncode == 0, p.stderr
+    assert (out / "loss.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert (out / "grad_norms.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    md = (out / "report.md").read_text()
+    assert md.startswith("# leafgrad train report: breast_cancer, leafgrad")
+    start, end = md.split("## Gradient health at the end")
+    assert "## Gradient health at the start" in start
+    for part in (start, end):
+        assert "| hidden1.weight | (32, 30) |" in part and "| ok |" in part
+    assert "![training loss per mini-batch](loss.png)" in md
+    graph = "graph.svg" if shutil.which("dot") else "graph.dot"
+    text = (out / graph).read_text()
+    assert ("<svg" in text) if graph == "graph.svg" else text.startswith("digraph")
+    assert "hidden1.weight.grad" in text and "BinaryCrossEntropyBackward0" in text
+    for name in ("loss.png", "grad_norms.png", graph, "report.md"):
+        assert "wrote %s" % (out / name) in p.stdout
+    # the rest of the output is the run without --report
+    plain = run(["train", "--no-progress", "--epochs", "2"])
+    assert [l for l in p.stdout.splitlines() if not l.startswith("wrote ")] == \
+        plain.stdout.splitlines()

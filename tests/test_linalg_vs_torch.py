@@ -30,6 +30,10 @@ def _Ab(T):
     return _t(T, [[[2.0, 1.0], [1.0, 3.0]], [[1.0, -2.0], [0.5, 4.0]]])
 
 
+def _full_rank_slices(T):
+    return _t(T, [[[2.0, 1.0], [1.0, 3.0]], [[1.0, -2.0], [0.7, 4.0]]])
+
+
 def _singular(T):
     return _t(T, [[1.0, 2.0], [2.0, 4.0]])
 
@@ -113,7 +117,10 @@ def _cases(T):
         "norm:dim": lambda: _derivs(T, lambda a: L.norm(a, dim=1), _A(T)),
         "norm:1_dims": lambda: _derivs(T, lambda a: L.norm(a, 1, dim=(1, 2)), _Ab(T)),
         "norm:fro": lambda: _derivs(T, lambda a: L.norm(a, "fro"), _A(T)),
-        "norm:nuc_dims": lambda: _derivs(T, lambda a: L.norm(a, "nuc", dim=(0, 1)), _Ab(T)),
+        # every (dim 0, dim 1) slice full rank with distinct singular values: the nuclear
+        # norm's gradient U V^T is unique there (at a rank-deficient slice, as _Ab's
+        # [:, :, 0], it is any subgradient LAPACK happens to give)
+        "norm:nuc_dims": lambda: _derivs(T, lambda a: L.norm(a, "nuc", dim=(0, 1)), _full_rank_slices(T)),
         "norm:none_dims": lambda: _derivs(T, lambda a: L.norm(a, dim=(0, 1)), _Ab(T)),
         "norm:inf_vector": lambda: _derivs(T, lambda a: L.norm(a, inf), _b(T)),
         "norm:keepdim": lambda: _derivs(T, lambda a: L.norm(a, keepdim=True), _A(T)),

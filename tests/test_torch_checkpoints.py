@@ -187,3 +187,31 @@ def test_names_resolve_under_the_torch_alias():
                           % (SRC, code)], capture_output=True, text=True, timeout=120)
     assert res.stdout.split() == ["leafgrad.serialization", "safe_globals"], res.stderr
     assert _torch_alias is not None
+
+
+def test_torch_whole_module_with_weights_only_false(tmp_path):
+    """torch.save(model) by PyTorch, read back as the same leafgrad layers when asked."""
+    torch.manual_seed(0)
+    tm = torch.nn.Sequential(torch.nn.Linear(2, 3), torch.nn.Tanh())
+    path = str(tmp_path / "full.pt")
+    torch.save(tm, path)
+    m = lg.load(path, weights_only=False)
+    assert type(m) is lnn.Sequential and type(m[0]) is lnn.Linear
+    x = np.ones((1, 2), dtype=np.float32)
+    np.testing.assert_allclose(m(lg.tensor(x)).detach().numpy(),
+                               tm(torch.tensor(x)).detach().numpy(), rtol=1e-6)
+
+
+@pytest.mark.parametrize("payload", [
+    b"\x80\x02c__builtin__\nbytearray\nJ\x00\x00\x00\x40\x85R.",      # bytearray(1 GiB)
+    b"\x80\x02ctorch\nTensor\n)\x81.",                                  # a bare Tensor
+    b"\x80\x02c__builtin__\neval\nX\x04\x00\x00\x001+1\x85R.",          # eval
+])
+def test_weights_only_refuses_what_torch_refuses(payload, tmp_path):
+    import io
+    import zipfile
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as zf:
+        zf.writestr("archive/data.pkl", payload)
+    with pytest.raises(pickle.UnpicklingError, match="Weights only load failed"):
+        lg.load(io.BytesIO(buf.getvalue()))

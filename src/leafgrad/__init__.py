@@ -13,12 +13,12 @@ from ._dtype import float as float  # noqa: F811  (torch.float is float32)
 from ._dtype import int as int  # noqa: F811  (torch.int is int32)
 from ._tensor import Tensor, Size
 from . import _methods  # noqa: F401  (binds the Tensor methods)
-from ._creation import (Generator, arange, as_tensor, bernoulli, device, empty, empty_like, eye,
-                        from_numpy, full, full_like, get_rng_state, initial_seed, linspace,
-                        logspace, manual_seed, multinomial, normal, ones, ones_like, rand,
-                        rand_like, randint, randint_like, randn, randn_like, randperm,
-                        scalar_tensor, seed, set_rng_state, tensor, tril_indices, zeros,
-                        zeros_like, default_generator)
+from ._creation import (arange, as_tensor, device, empty, empty_like, eye, from_numpy, full,
+                        full_like, linspace, logspace, ones, ones_like, scalar_tensor, tensor,
+                        tril_indices, zeros, zeros_like)
+from ._random_ops import (Generator, bernoulli, default_generator, get_rng_state, initial_seed,
+                          manual_seed, multinomial, normal, poisson, rand, rand_like, randint,
+                          randint_like, randn, randn_like, randperm, seed, set_rng_state)
 from ._format import set_printoptions
 from .autograd.grad_mode import (enable_grad, inference_mode, is_grad_enabled,
                                  is_inference_mode_enabled, no_grad, set_grad_enabled)
@@ -27,11 +27,12 @@ from ._errors import (LeafgradError, GraphFreedError, NoGradError, UnusedInputEr
                       ShapeError, DtypeError)
 from ._functions import *  # noqa: F401,F403  (torch.exp, torch.sum, ...)
 from ._functions import abs, all, any, max, min, pow, round, sum  # noqa: F401  (shadow builtins on purpose)
-from . import autograd, linalg, nn, optim, utils  # noqa: E402
+from . import autograd, linalg, nn, optim, random, utils  # noqa: E402
 autograd._load_upper()
 from .autograd.anomaly_mode import is_anomaly_enabled, is_anomaly_check_nan_enabled  # noqa: E402
 from ._serialization import save, load  # noqa: E402
 from . import serialization  # noqa: E402,F401  (torch.serialization)
+from ._interop import asarray, from_dlpack  # noqa: E402  (also binds Tensor.__dlpack__)
 
 from ._legacy import (FloatTensor, DoubleTensor, HalfTensor, LongTensor, IntTensor,  # noqa: E402
                       ShortTensor, CharTensor, ByteTensor, BoolTensor)

@@ -2,8 +2,8 @@
 
 dtypes follow PyTorch: Python floats give the default dtype (float32),
 Python ints give int64, bools give bool; NumPy arrays keep their dtype.
-Random numbers come from leafgrad's own generator (a NumPy PCG64 seeded by
-``manual_seed``): reproducible, but not the same stream as PyTorch's.
+The random factories (``rand``, ``randn``, ...) are in ``_random_ops`` (PyTorch's
+CPU streams).
 """
 import numbers
 import operator
@@ -421,136 +421,8 @@ def tril_indices(row, col, offset=0, *, dtype=None, device=None):
     return Tensor._make_plain(np.stack([r, c]).astype(np.int64))
 
 
-# ------------------------------------------------------------------- random
-class Generator:
-    """A random number generator (``torch.Generator``) over NumPy's PCG64."""
-
-    def __init__(self, device="cpu"):
-        self._seed = 67280421310721
-        self._rng = np.random.default_rng(self._seed)
-
-    def manual_seed(self, seed):
-        """Reseed; the same seed gives the same numbers."""
-        seed = int(seed)
-        if seed < 0:
-            seed &= (1 << 64) - 1
-        self._seed = seed
-        self._rng = np.random.default_rng(seed)
-        return self
-
-    def seed(self):
-        import random
-        return self.manual_seed(random.getrandbits(63))._seed
-
-    def initial_seed(self):
-        return self._seed
-
-    def get_state(self):
-        import json
-        st = json.dumps(self._rng.bit_generator.state).encode()
-        return Tensor._make_plain(np.frombuffer(st, dtype=np.uint8).copy())
-
-    def set_state(self, new_state):
-        import json
-        self._rng.bit_generator.state = json.loads(bytes(new_state._data.tolist()).decode())
-        return self
-
-
-default_generator = Generator()
-
-
-def _rng(generator=None):
-    return (generator or default_generator)._rng
-
-
-def manual_seed(seed):
-    """Seed leafgrad's default generator (not PyTorch's stream: same seed, different numbers)."""
-    return default_generator.manual_seed(seed)
-
-
-def seed():
-    return default_generator.seed()
-
-
-def initial_seed():
-    return default_generator.initial_seed()
-
-
-def get_rng_state():
-    return default_generator.get_state()
-
-
-def set_rng_state(new_state):
-    default_generator.set_state(new_state)
-
-
-def rand(*size, generator=None, dtype=None, device=None, requires_grad=False, out=None):
-    """Uniform [0, 1) samples."""
-    _require_cpu(device)
-    dt = _dt(dtype)
-    return _finish(_rng(generator).random(_size(size), dtype=np.float64).astype(dt), requires_grad)
-
-
-def randn(*size, generator=None, dtype=None, device=None, requires_grad=False, out=None):
-    """Standard normal samples."""
-    _require_cpu(device)
-    dt = _dt(dtype)
-    return _finish(_rng(generator).standard_normal(_size(size)).astype(dt), requires_grad)
-
-
-def randint(low=0, high=None, size=None, *, generator=None, dtype=None, device=None,
-            requires_grad=False):
-    """Integers in [low, high) (int64)."""
-    _require_cpu(device)
-    if high is None:
-        low, high = 0, low
-    if size is None:
-        raise TypeError("randint() missing 1 required positional arguments: \"size\"")
-    dt = (_dtype.to_dtype(dtype) or _dtype.int64).np
-    return _finish(_rng(generator).integers(low, high, _size((size,)) if isinstance(size, int)
-                                             else tuple(size)).astype(dt), requires_grad)
-
-
-def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False):
-    """A random permutation of 0..n-1 (int64)."""
-    _require_cpu(device)
-    dt = (_dtype.to_dtype(dtype) or _dtype.int64).np
-    return _finish(_rng(generator).permutation(n).astype(dt), requires_grad)
-
-
-def normal(mean, std=1.0, size=None, *, generator=None, dtype=None, requires_grad=False):
-    m = mean._data if isinstance(mean, Tensor) else mean
-    s = std._data if isinstance(std, Tensor) else std
-    shape = size if size is not None else np.broadcast_shapes(np.shape(m), np.shape(s))
-    npd = (mean._data.dtype if isinstance(mean, Tensor) else _dt(dtype))
-    return _finish(_rng(generator).normal(m, s, shape).astype(npd), requires_grad)
-
-
-def rand_like(input, dtype=None, **kw):
-    return rand(*input.shape, dtype=dtype or input.dtype)
-
-
-def randn_like(input, dtype=None, **kw):
-    return randn(*input.shape, dtype=dtype or input.dtype)
-
-
-def randint_like(input, low=0, high=None, dtype=None, **kw):
-    if high is None:
-        low, high = 0, low
-    return randint(low, high, tuple(input.shape), dtype=dtype or input.dtype)
-
-
-def bernoulli(input, p=None, generator=None):
-    prob = input._data if p is None else np.full(input._data.shape, p)
-    return Tensor._make_plain((_rng(generator).random(prob.shape) < prob).astype(input._data.dtype))
-
-
-def multinomial(input, num_samples, replacement=False, generator=None):
-    p = input._data.astype(np.float64)
-    rows = p.reshape(-1, p.shape[-1])
-    out = np.stack([_rng(generator).choice(len(r), num_samples, replace=replacement, p=r / r.sum())
-                    for r in rows])
-    return Tensor._make_plain(out.reshape(p.shape[:-1] + (num_samples,)).astype(np.int64))
+# The generator and the random factories live in _random / _random_ops (PyTorch's
+# streams), above this module: they use _finish/_size/_require_cpu from here.
 
 
 def _legacy_init(self, *args, dtype=None, requires_grad=False, device=None):

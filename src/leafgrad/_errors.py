@@ -51,6 +51,13 @@ class DtypeError(LeafgradError):
     """A dtype that the operation cannot take."""
 
 
+# tracebacks show the public module (leafgrad.errors re-exports them), not this private one
+for _cls in (LeafgradError, GraphFreedError, NoGradError, UnusedInputError, NonScalarBackwardError,
+             InplaceLeafError, SavedTensorModifiedError, ShapeError, DtypeError):
+    _cls.__module__ = "leafgrad.errors"
+del _cls
+
+
 def graph_freed(node_name, freed_by=None):
     by = freed_by if isinstance(freed_by, str) else (
         "an earlier backward() or autograd.grad() call on this graph")

@@ -26,7 +26,7 @@ def _tuple_guard(fn, symbol, reflected=False, ufunc=None):
     def op(self, other):
         if ufunc is not None and other.__class__ is _ndarray:
             return ufunc(self, other)
-        if type(other) is tuple:
+        if isinstance(other, tuple):
             raise TypeError("unsupported operand type(s) for %s: %s. %s"
                             % (symbol, pair, _errors.grad_tuple_hint()))
         return fn(self, other)
@@ -107,7 +107,7 @@ def _rmatmul(self, other):
 
 def _iop(inplace_fn, name, ufunc):
     def op(self, other):
-        if type(other) is tuple:
+        if isinstance(other, tuple):
             raise TypeError("unsupported operand type(s) for %s: 'Tensor' and 'tuple'. %s"
                             % (name, _errors.grad_tuple_hint()))
         if other.__class__ is _ndarray:
@@ -235,7 +235,7 @@ _METHODS = {
     "index_put": lambda self, indices, values, accumulate=False: _index_put_(
         S.clone(self), indices, values, accumulate),
     "fill_": IP.fill_, "zero_": IP.zero_, "copy_": IP.copy_,
-    "uniform_": IP.uniform_, "normal_": IP.normal_,
+    # uniform_, normal_, random_, bernoulli_, ...: _random_ops
     "apply_": _apply_,
     # factories
     "new_zeros": _new_factory("zeros"), "new_ones": _new_factory("ones"),

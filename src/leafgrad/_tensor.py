@@ -498,6 +498,11 @@ class Tensor:
 
     __str__ = __repr__
 
+    def _repr_html_(self):
+        """Notebook display: shape, dtype, autograd state, the values, and .grad."""
+        from .utils.viz._html import tensor_html
+        return tensor_html(self)
+
     # identity hash as PyTorch; the C slot avoids a Python call per dict lookup
     __hash__ = object.__hash__
 

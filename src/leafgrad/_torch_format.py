@@ -183,7 +183,7 @@ def _allowed(module, name):
     full = module + "." + name
     fixed = {"collections.OrderedDict": OrderedDict, "collections.Counter": Counter,
              "builtins.set": set, "builtins.frozenset": frozenset,
-             "builtins.bytearray": bytearray, "builtins.complex": complex,
+             "builtins.bytearray": _bytearray, "builtins.complex": complex,
              "_codecs.encode": _codecs_encode, "torch.Size": _size, "torch.device": _device,
              "torch.Tensor": Tensor, "torch.nn.parameter.Parameter": _parameter_class(),
              "torch._utils._rebuild_tensor": _rebuild_tensor,
@@ -202,6 +202,14 @@ def _allowed(module, name):
     if module == "torch":
         return _dtype_global(name)
     return None
+
+
+def _bytearray(*args):
+    """``bytearray`` for what pickle writes (bytes, or text and its encoding), never a size."""
+    if args and type(args[0]) not in (bytes, str):
+        raise pickle.UnpicklingError("bytearray is allowed from bytes only, got %s"
+                                     % type(args[0]).__name__)
+    return bytearray(*args)
 
 
 def _codecs_encode(text, encoding="latin1"):
@@ -291,7 +299,7 @@ class _Restricted(pickle._Unpickler):
         args = self.stack.pop()
         cls = self.stack.pop()
         self._callable(cls)
-        if not isinstance(cls, type) or type(args) is not tuple:
+        if not isinstance(cls, type) or type(args) is not tuple or cls is Tensor:
             raise pickle.UnpicklingError("Can only create new object for classes allowlisted "
                                          "via `add_safe_globals` but got %r" % (cls,))
         if cls is _parameter_class():

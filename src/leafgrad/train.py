@@ -160,6 +160,8 @@ def train(args, torch, out=print):
            n_params, type(loss_fn).__name__, args.lr, args.momentum, args.batch_size,
            args.epochs, args.seed))
 
+    report = _Report(args.report, torch, model, optimizer) if getattr(args, "report", None) \
+        else None
     bar = _progress(args.epochs, args.progress)
     epochs = bar if bar is not None else range(args.epochs)
     history = []
@@ -170,10 +172,15 @@ def train(args, torch, out=print):
         total_loss, correct, seen = 0.0, 0, 0
         for xb, yb in loader:
             optimizer.zero_grad()
-            pred = model(xb)
-            loss = loss_fn(pred, yb)
-            loss.backward()
+            if report is not None and report.first:
+                pred, loss = report.first_batch(loss_fn, xb, yb)
+            else:
+                pred = model(xb)
+                loss = loss_fn(pred, yb)
+                loss.backward()
             optimizer.step()
+            if report is not None:
+                report.monitor.step(loss)
             n = len(yb)
             total_loss += loss.item() * n
             correct += _accuracy(torch, pred.detach(), yb, binary)
@@ -193,23 +200,21 @@ def train(args, torch, out=print):
         bar.close()
     elapsed = time.perf_counter() - t0
 
-    # the gradients the last mini-batch left on the parameters
-    rows = []
-    for name, param in model.named_parameters():
-        if param.grad is not None:
-            g = param.grad
-            rows.append((name, tuple(param.shape), g.mean().item(), g.abs().max().item()))
+    # the gradients the last mini-batch left on the parameters, with a health verdict
+    from .utils.grad_report import grad_report
+    health = grad_report(model)
+    rows = [(r["name"], r["shape"], r["grad mean"], r["grad abs max"]) for r in health
+            if r["grad mean"] is not None]
     out("")
     out("gradients of the last mini-batch (%d samples):" % last_batch)
-    w_name = max([len(r[0]) for r in rows] + [4])
-    w_shape = max([len(str(r[1])) for r in rows] + [5])
-    out("  %-*s  %-*s  %11s  %12s" % (w_name, "name", w_shape, "shape", "grad mean",
-                                      "grad abs max"))
-    for name, shape, mean, amax in rows:
-        out("  %-*s  %-*s  %+11.4e  %12.4e" % (w_name, name, w_shape, str(shape), mean, amax))
+    for line in health.lines(indent="  "):
+        out(line)
     out("")
 
     test_loss, test_acc = evaluate(torch, model, loss_fn, Xte, yte, binary)
+    if report is not None:
+        for path in report.finish(health, args, history, test_loss, test_acc):
+            out("wrote %s" % path)
     if args.save:
         torch.save(model.state_dict(), args.save)
         out("saved the trained state_dict (%d tensors) to %s"
@@ -220,7 +225,77 @@ def train(args, torch, out=print):
     out("test loss: %.4f" % test_loss)
     out("test accuracy: %.4f" % test_acc)
     return {"test_accuracy": test_acc, "test_loss": test_loss, "history": history,
-            "gradients": rows, "seconds": elapsed, "model": model}
+            "gradients": rows, "health": health, "seconds": elapsed, "model": model,
+            "report": report}
+
+
+# ---------------------------------------------------------------- --report
+class _Report:
+    """``--report DIR``: a GradientMonitor over the run, the graph and the
+    gradient health of the first mini-batch, and at the end loss.png,
+    grad_norms.png, graph.svg and report.md in DIR."""
+
+    def __init__(self, directory, torch, model, optimizer):
+        import os
+        from .utils.monitor import GradientMonitor
+        os.makedirs(directory, exist_ok=True)
+        self.dir, self.torch, self.model = directory, torch, model
+        self.monitor = GradientMonitor(model, optimizer)
+        self.first = True
+        self.start_health = None
+        self.graph_path = None
+
+    def first_batch(self, loss_fn, xb, yb):
+        """Forward and backward of the first mini-batch, recorded for the graph."""
+        import os
+        from .utils import viz
+        from .utils.grad_report import grad_report
+        with viz.record(self.model):
+            pred = self.model(xb)
+            loss = loss_fn(pred, yb)
+        loss.backward()
+        self.first = False
+        self.start_health = grad_report(self.model, loss)
+        try:
+            dot = viz.make_dot(loss, params=self.model, show_values=True, show_grads=True)
+        except ImportError:
+            return pred, loss           # no graphviz package: no graph.svg
+        try:
+            self.graph_path = dot.save(os.path.join(self.dir, "graph.svg"))
+        except RuntimeError:            # no `dot` program: the DOT source instead
+            self.graph_path = dot.save(os.path.join(self.dir, "graph.dot"))
+        return pred, loss
+
+    def finish(self, health, args, history, test_loss, test_acc):
+        import os
+        title = "%s, %s" % (args.dataset, self.torch.__name__)
+        loss_png = os.path.join(self.dir, "loss.png")
+        norms_png = os.path.join(self.dir, "grad_norms.png")
+        fig = self.monitor.plot_loss(None)
+        fig.axes[0].set_title("training loss per mini-batch (%s)" % title)
+        fig.savefig(loss_png, format="png", dpi=100)
+        fig = self.monitor.plot_grad_norms(None)
+        fig.suptitle("gradients per layer over training (%s)" % title)
+        fig.savefig(norms_png, format="png", dpi=100)
+        md = os.path.join(self.dir, "report.md")
+        graph = os.path.basename(self.graph_path) if self.graph_path else None
+        lines = ["# leafgrad train report: %s" % title, "",
+                 "%d epochs, %d steps, SGD(lr=%g, momentum=%g), batch size %d, seed %d; "
+                 "test loss %.4f, test accuracy %.4f." % (
+                     args.epochs, len(self.monitor.steps), args.lr, args.momentum,
+                     args.batch_size, args.seed, test_loss, test_acc), "",
+                 "## Gradient health at the start (first mini-batch)", "",
+                 self.start_health.markdown() if self.start_health else "(no batch)", "",
+                 "## Gradient health at the end (last mini-batch)", "", health.markdown(), "",
+                 "## Figures", "",
+                 "![training loss per mini-batch](loss.png)", "",
+                 "![gradient norm and update ratio per layer](grad_norms.png)", ""]
+        if graph:
+            lines += ["The graph of the first mini-batch with its values and gradients: "
+                      "[%s](%s)" % (graph, graph), ""]
+        with open(md, "w", encoding="utf-8") as f:
+            f.write("\n".join(lines))
+        return [p for p in (loss_png, norms_png, self.graph_path, md) if p]
 
 
 # ---------------------------------------------------------------- the plot
@@ -307,6 +382,11 @@ def build_parser(prog="leafgrad train"):
     p.add_argument("--plot", metavar="PATH",
                    help="draw the per-epoch loss and accuracy curves into a PNG there "
                         "(needs matplotlib: pip install leafgrad[plot])")
+    p.add_argument("--report", metavar="DIR",
+                   help="write loss.png, grad_norms.png, graph.svg (the first mini-batch's "
+                        "graph with values and gradients) and report.md (gradient health at "
+                        "the start and the end) to DIR (needs matplotlib; graphviz for the "
+                        "graph)")
     p.add_argument("--no-progress", dest="progress", action="store_false",
                    help="no tqdm bar: print one line per epoch instead")
     p.add_argument("--backend", choices=("leafgrad", "torch"), default="leafgrad",
@@ -342,7 +422,7 @@ def main(argv=None, prog="leafgrad train"):
         print(line, flush=True)
 
     try:
-        if args.plot:
+        if args.plot or args.report:
             _matplotlib()        # fail before training, not after it
         result = train(args, torch, out=out)
     except DemoError as exc:

@@ -18,8 +18,9 @@ needs_graphviz = pytest.mark.skipif(importlib.util.find_spec("graphviz") is None
                                     reason="graphviz is not installed (pip install leafgrad[plot])")
 
 # the lines graphviz writes: `\tNAME [label=LABEL attrs]` and `\tTAIL -> HEAD [attrs]`
-_NODE = re.compile(r'^\t(\d+) \[label=("(?:[^"\\]|\\.)*"|[^ \]]+)([^\]]*)\]$', re.M)
-_EDGE = re.compile(r'^\t(\d+) -> (\d+)(?: \[([^\]]*)\])?$', re.M)
+_ATTRS = r'((?:[^\]"]|"(?:[^"\\]|\\.)*")*)'     # quoted values may hold ']'
+_NODE = re.compile(r'^\t(\w+) \[label=("(?:[^"\\]|\\.)*"|[^ \]]+)' + _ATTRS + r'\]$', re.M)
+_EDGE = re.compile(r'^\t(\w+) -> (\w+)(?: \[' + _ATTRS + r'\])?$', re.M)
 
 
 def parse(dot):
@@ -164,16 +165,26 @@ def test_make_dot_show_saved_and_attrs():
 
     nodes, _ = parse(make_dot(y, show_attrs=True))
     assert nodes[str(id(exp))][0] == "ExpBackward0\n----------------------\nresult: [saved tensor]"
+    # constants under PyTorch's names (grad_fn._saved_self_sym_sizes, _saved_dim, _saved_keepdim)
     sum_label = nodes[str(id(y.grad_fn))][0]
-    assert sum_label.splitlines()[0] == "SumBackward1" and "args: ((2,), (0,), False)" in sum_label
-    cut = parse(make_dot(y, show_attrs=True, max_attr_chars=10))[0][str(id(y.grad_fn))][0]
-    assert cut.splitlines()[-1] == "args: ((2,), ..."
+    assert sum_label.splitlines() == ["SumBackward1", "-" * 21, "self_sym_sizes:  (2,)",
+                                      "dim           :  (0,)", "keepdim       : False"]
+    cut = parse(make_dot(y, show_attrs=True, max_attr_chars=4))[0][str(id(y.grad_fn))][0]
+    assert cut.splitlines()[-1] == "keepdim       : F..."
 
-    # once backward freed the graph, nothing saved is left to draw
-    y.backward()
+    # once backward freed the graph, the nodes say so (and where), nothing saved is drawn
+    y.backward(); line = sys._getframe().f_lineno
+    freed = "saved tensors freed by backward() at test_utils_viz.py:%d" % line
     nodes, edges = parse(make_dot(y, show_saved=True))
     assert not [n for n, (_, attrs) in nodes.items() if attrs == "fillcolor=orange"]
-    assert all(attrs != "dir=none" for _, _, attrs in edges)
+    notes = {n for n, (lab, attrs) in nodes.items() if lab == freed}
+    assert len(notes) == 2          # Mul and Exp saved something; Sum did not
+    assert {(t, h) for t, h, attrs in edges if "dir=none" in attrs} == {
+        (str(id(mul)), n) for n in notes if n.endswith(str(id(mul)))} | {
+        (str(id(exp)), n) for n in notes if n.endswith(str(id(exp)))}
+    nodes, _ = parse(make_dot(y, show_attrs=True))
+    assert nodes[str(id(exp))][0] == "ExpBackward0\n" + freed
+    assert nodes[str(id(y.grad_fn))][0].splitlines()[-1] == "keepdim       : False"
 
 
 @needs_graphviz
@@ -199,10 +210,13 @@ def test_make_dot_custom_function_saved_tensors(lib):
     assert nodes[str(id(sq))][0] == "SqBackward\n%s\nsaved_tensors[0]: [saved tensor]" % ("-" * 32)
     saved = [h for t, h, attrs in edges if t == str(id(sq)) and attrs == "dir=none"]
     assert [nodes[h] for h in saved] == [("saved_tensors[0]\n (2)", "fillcolor=orange")]
-    y.backward()            # frees the saved tensors: drawn without them, no error
+    y.backward(); line = sys._getframe().f_lineno     # frees the saved tensors
     nodes, edges = parse(make_dot(y, show_saved=True, show_attrs=True))
-    assert nodes[str(id(sq))][0] == "SqBackward"
-    assert not [h for t, h, attrs in edges if t == str(id(sq)) and attrs == "dir=none"]
+    freed = "saved tensors freed by backward()" + (
+        " at test_utils_viz.py:%d" % line if lib == "leafgrad" else "")
+    assert nodes[str(id(sq))][0] == "SqBackward\n" + freed
+    notes = [h for t, h, attrs in edges if t == str(id(sq)) and "dir=none" in attrs]
+    assert [nodes[h][0] for h in notes] == [freed]
 
 
 @needs_graphviz
@@ -256,13 +270,27 @@ def test_viz_import_needs_no_extra():
         import sys
         sys.modules['graphviz'] = sys.modules['matplotlib'] = None
         import leafgrad
-        from leafgrad.utils.viz import print_graph
-        print_graph((leafgrad.ones(2, requires_grad=True) * 2).sum())
+        from leafgrad.utils.viz import print_graph, explain, record
+        from leafgrad.utils import grad_report, GradientMonitor
+        w = leafgrad.ones(2, requires_grad=True)
+        with record():
+            loss = (w * 2).sum()
+        print_graph(loss)
+        explain(loss, w, quiet=True)
+        loss.backward()
+        print_graph(loss, show_values=True, show_grads=True)
+        str(grad_report({"w": w}, loss))
+        GradientMonitor({"w": w}).step(loss)
+        print(w._repr_html_()[:5])
+        assert "matplotlib.pyplot" not in sys.modules
         """)
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                        timeout=120, cwd=str(ROOT), env=child_env())
     assert p.returncode == 0, p.stderr
-    assert p.stdout.splitlines()[0] == "SumBackward0 (output, shape ())"
+    assert p.stdout.splitlines()[:3] == ["SumBackward0 (output, shape ())", "  MulBackward0",
+                                         "    AccumulateGrad (shape (2,))"]
+    assert p.stdout.splitlines()[3].startswith("SumBackward0 (output, shape ())  = 4.0  grad 1.0")
+    assert p.stdout.splitlines()[-1] == "<div>"
 
 
 # --------------------------------------------------------------- print_graph

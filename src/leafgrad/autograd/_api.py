@@ -9,6 +9,7 @@ import warnings
 import numpy as np
 
 from .. import _errors
+from ._grad_tuple import GradTuple
 from .grad_mode import mode
 from .._tensor import Tensor, _sync_view
 from .engine import run_backward
@@ -162,7 +163,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     if not create_graph:
         res = tuple(None if g is None else (g.detach() if g._grad_fn is not None else g)
                     for g in res)
-    return res
+    return GradTuple(res)     # a tuple whose use as a number says to index it first
 
 
 def Variable(data, requires_grad=False, volatile=False):

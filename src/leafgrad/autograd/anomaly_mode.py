@@ -42,11 +42,12 @@ def _user_stacklevel():
 
 
 # read by ops/_dispatch.record for every recorded node: the callable to run on
-# it (anomaly mode keeps the forward traceback), or None
+# it as hook(node, outputs) (anomaly mode keeps the forward traceback;
+# utils.viz.record the values), or None
 record_hook = [None]
 
 
-def _on_record(node):
+def _on_record(node, outputs=None):
     node._anomaly = _Checker(node, _forward_stack())
 
 

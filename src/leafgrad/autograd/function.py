@@ -227,7 +227,7 @@ class Function(metaclass=_FunctionMeta):
         node._fn_out_metas = tuple(metas)
         from ..ops import _dispatch
         if _dispatch._anomaly_hook[0] is not None:
-            _dispatch._anomaly_hook[0](node)
+            _dispatch._anomaly_hook[0](node, results)
         # tensors saved in forward: outputs among them refer to the recorded outputs
         saved = node._to_save
         if saved is not None:

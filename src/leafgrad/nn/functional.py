@@ -30,25 +30,28 @@ def one_hot(tensor, num_classes=-1):
 
 
 def dropout(input, p=0.5, training=True, inplace=False):
-    """Zero elements with probability ``p`` and scale the rest by 1/(1-p) (training only).
-
-    Raises:
-        ValueError: unless 0 <= p <= 1.
-    """
-    if p < 0 or p > 1:
-        raise ValueError("dropout probability has to be between 0 and 1, but got %s" % p)
-    if not training or p == 0:
-        return input
-    from .._creation import _rng
-    if p == 1:
-        return input * 0
-    keep = (_rng().random(input._data.shape) >= p).astype(input._data.dtype) / (1 - p)
-    return input * Tensor._make_plain(keep)
+    """Dropout with PyTorch's masks (the family lives in ``nn.modules.dropout``)."""
+    from .modules.dropout import dropout as f
+    return f(input, p, training, inplace)
 
 
+def _dropout_family(name, train_default=True):
+    def fn(input, p=0.5, training=train_default, inplace=False):
+        from .modules import dropout as d
+        return getattr(d, name)(input, p, training, inplace)
+    fn.__name__ = name
+    fn.__doc__ = "``F.%s`` (see ``nn.modules.dropout``)." % name
+    return fn
 
 
-dropout = _with_inplace(dropout, "dropout_")
+dropout1d, dropout2d, dropout3d = (_dropout_family(n) for n in ("dropout1d", "dropout2d",
+                                                                 "dropout3d"))
+alpha_dropout, feature_alpha_dropout = (_dropout_family(n, False) for n in (
+    "alpha_dropout", "feature_alpha_dropout"))
+
+
+
+
 
 
 # ------------------------------------------------ families kept in their own files

@@ -33,8 +33,9 @@ def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
     """Randomized leaky ReLU: x where x >= 0, else a x with a ~ U(lower, upper) per element
     in training and a = (lower + upper) / 2 in eval (Xu et al. 2015, PyTorch's RReLU)."""
     if training:
-        from .._creation import _rng
-        a = _rng().uniform(lower, upper, input._data.shape).astype(input._data.dtype)
+        from .. import _random
+        a = _random.uniform(_random.default_generator, input._data.size, input._data.dtype,
+                            lower, upper).reshape(input._data.shape)
         slope = Tensor._make_plain(np.where(input._data >= 0, 1, a).astype(input._data.dtype))
     else:
         slope = (lower + upper) / 2

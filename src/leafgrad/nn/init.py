@@ -3,15 +3,18 @@
 Formulas from https://pytorch.org/docs/stable/nn.init.html (Glorot & Bengio 2010,
 He et al. 2015, Saxe et al. 2013). Every function works under ``no_grad``, writes
 into the tensor's memory (keeping its dtype), bumps its version and returns it.
-Random numbers come from leafgrad's generator (``manual_seed``), so the values
-differ from PyTorch's for the same seed; their distributions are the same.
+Random numbers are drawn as PyTorch 2.13 draws them (same kernels, same order of
+draws on the same generator), so a seeded script gets PyTorch's initial values:
+exactly for the uniform-based functions, to float32 rounding where a float
+transform (erfinv, QR) sits between the draws and the result.
 """
 import math
 import warnings
 
 import numpy as np
 
-from .._creation import _rng
+from .. import _random_ops as _R
+from ..autograd.grad_mode import no_grad
 
 __all__ = ["calculate_gain", "uniform_", "normal_", "trunc_normal_", "constant_", "ones_",
            "zeros_", "eye_", "dirac_", "xavier_uniform_", "xavier_normal_", "kaiming_uniform_",
@@ -54,30 +57,68 @@ def calculate_gain(nonlinearity, param=None):
 
 
 def uniform_(tensor, a=0.0, b=1.0, generator=None):
-    """Fill with U(a, b)."""
-    return _fill(tensor, _rng(generator).uniform(a, b, tensor._data.shape))
+    """Fill with U(a, b) (``Tensor.uniform_``: PyTorch's stream)."""
+    with no_grad():
+        return _R.uniform_(tensor, a, b, generator=generator)
 
 
 def normal_(tensor, mean=0.0, std=1.0, generator=None):
-    """Fill with N(mean, std^2)."""
-    return _fill(tensor, _rng(generator).normal(mean, std, tensor._data.shape))
+    """Fill with N(mean, std^2) (``Tensor.normal_``: PyTorch's stream)."""
+    with no_grad():
+        return _R.normal_(tensor, mean, std, generator=generator)
 
 
 def trunc_normal_(tensor, mean=0.0, std=1.0, a=-2.0, b=2.0, generator=None):
-    """Fill with N(mean, std^2) truncated to [a, b] (redrawn until inside)."""
+    """Fill with N(mean, std^2) truncated to [a, b], as PyTorch 2.13: when more than 30%
+    of the mass lies inside, normal draws redrawn (whole tensor) where outside; else
+    uniform proposals on [a, b] accepted by log(u) <= log pdf - log peak."""
     if (mean < a - 2 * std) or (mean > b + 2 * std):
         warnings.warn("mean is more than 2 std from [a, b] in nn.init.trunc_normal_. "
                       "The distribution of values may be incorrect.", stacklevel=2)
-    rng = _rng(generator)
-    shape = tensor._data.shape
-    out = rng.normal(mean, std, shape)
-    lo, hi = np.asarray(a, tensor._data.dtype), np.asarray(b, tensor._data.dtype)
-    for _ in range(1000):
-        bad = (out < lo) | (out > hi)
-        if not bad.any():
-            break
-        out[bad] = rng.normal(mean, std, int(bad.sum()))
-    return _fill(tensor, np.clip(out, a, b))
+
+    def norm_cdf(x):
+        return (1.0 + math.erf(x / math.sqrt(2.0))) / 2.0
+
+    arr = tensor._data
+    dt = arr.dtype.type
+    with no_grad():
+        if norm_cdf((b - mean) / std) - norm_cdf((a - mean) / std) > 0.3:
+            lo, hi = dt(a), dt(b)
+            _R.normal_(tensor, mean, std, generator=generator)
+            result = arr.copy()
+            while True:
+                mask = (result < lo) | (result > hi)
+                if not mask.any():
+                    break
+                fresh = np.empty_like(result)
+                _R.normal_(_plain(fresh), mean, std, generator=generator)
+                result = np.where(mask, fresh, result)
+            return _fill(tensor, result)
+        mode = max(a, min(mean, b))
+        log_peak = -0.5 * ((mode - mean) / std) ** 2
+
+        def log_pdf(c):
+            c = (c - dt(mean)) / dt(std)
+            return (c * c) * dt(-0.5) - dt(log_peak)
+
+        def accept(cand):
+            u = _R.uniform_(_plain(np.empty_like(arr)), generator=generator)._data
+            with np.errstate(divide="ignore"):
+                return np.log(u) > log_pdf(cand)
+
+        _R.uniform_(tensor, a, b, generator=generator)
+        result = arr.copy()
+        pending = accept(result)
+        while pending.any():
+            cand = _R.uniform_(_plain(np.empty_like(arr)), a, b, generator=generator)._data
+            result = np.where(pending, cand, result)
+            pending = np.where(pending, accept(cand), pending)
+        return _fill(tensor, result)
+
+
+def _plain(arr):
+    from .._tensor import Tensor
+    return Tensor._make_plain(arr)
 
 
 def constant_(tensor, val):
@@ -170,7 +211,8 @@ def kaiming_uniform_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu", gene
         return tensor
     fan = _calculate_correct_fan(tensor, mode)
     gain = calculate_gain(nonlinearity, a)
-    bound = math.sqrt(3.0) * gain / math.sqrt(fan)
+    std = gain / math.sqrt(fan)
+    bound = math.sqrt(3.0) * std          # PyTorch's order of float operations
     return uniform_(tensor, -bound, bound, generator)
 
 
@@ -186,7 +228,9 @@ def kaiming_normal_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu", gener
 
 def orthogonal_(tensor, gain=1, generator=None):
     """A (semi-)orthogonal matrix from the QR decomposition of a normal matrix (Saxe et al.),
-    tensors with more than 2 dims flattened to (size(0), rest).
+    tensors with more than 2 dims flattened to (size(0), rest). The normal matrix is
+    PyTorch's draw; Q comes from NumPy's LAPACK (equal to float rounding, signs fixed
+    by diag(R) as PyTorch).
 
     Raises:
         ValueError: for tensors with fewer than 2 dimensions.
@@ -197,26 +241,30 @@ def orthogonal_(tensor, gain=1, generator=None):
         return tensor
     rows = tensor.shape[0]
     cols = tensor.numel() // rows
-    flat = _rng(generator).normal(0.0, 1.0, (rows, cols))
+    flat = _R.normal_(_plain(np.empty((rows, cols), tensor._data.dtype)), 0.0, 1.0,
+                      generator=generator)._data
     if rows < cols:
         flat = flat.T
     q, r = np.linalg.qr(flat)
     q = q * np.sign(np.diag(r))
     if rows < cols:
         q = q.T
-    return _fill(tensor, (gain * q).reshape(tensor._data.shape))
+    return _fill(tensor, (q * tensor._data.dtype.type(gain)).reshape(tensor._data.shape))
 
 
 def sparse_(tensor, sparsity, std=0.01, generator=None):
-    """2-D tensor: N(0, std^2) with a fraction ``sparsity`` of each column zeroed."""
+    """2-D tensor: N(0, std^2) (from ``generator``) with ceil(sparsity * rows) entries
+    of each column zeroed, rows chosen by ``torch.randperm(rows)`` from the default
+    generator (as PyTorch, which does not pass ``generator`` there)."""
     if tensor.ndimension() != 2:
         raise ValueError("Only tensors with 2 dimensions are supported")
     rows, cols = tensor.shape
-    rng = _rng(generator)
-    out = rng.normal(0, std, (rows, cols))
     nz = int(math.ceil(sparsity * rows))
-    for c in range(cols):
-        out[rng.permutation(rows)[:nz], c] = 0
+    with no_grad():
+        normal_(tensor, 0, std, generator)
+        out = tensor._data.copy()
+        for c in range(cols):
+            out[_R.randperm(rows)._data[:nz], c] = 0
     return _fill(tensor, out)
 
 

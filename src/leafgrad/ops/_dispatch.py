@@ -201,7 +201,7 @@ def record(cls, out, inputs, saved=None, save_result=False, args=None):
         res._vc = None
         node._out = None
     if _anomaly_hook[0] is not None:
-        _anomaly_hook[0](node)
+        _anomaly_hook[0](node, res)
     return res
 
 
@@ -246,7 +246,7 @@ def record_multi(cls, outs, inputs, saved=None, args=None, differentiable=None):
         else:
             res.append(_make_plain(o))
     if _anomaly_hook[0] is not None:
-        _anomaly_hook[0](node)
+        _anomaly_hook[0](node, res)
     return tuple(res)
 
 
@@ -300,9 +300,9 @@ def binary_operands(a, b, floating=False):
                 not floating or kind in "fc"):
             return None, tb, a, xb
     # slow path: mixed dtypes, arrays, numpy scalars
-    if type(a) is tuple or type(b) is tuple:
+    if isinstance(a, tuple) or isinstance(b, tuple):
         # most often the result of autograd.grad() used as a tensor
-        pair = "'tuple' and 'Tensor'" if type(a) is tuple else "'Tensor' and 'tuple'"
+        pair = "'tuple' and 'Tensor'" if isinstance(a, tuple) else "'Tensor' and 'tuple'"
         raise TypeError("unsupported operand type(s): %s. %s" % (pair, _errors.grad_tuple_hint()))
     if ta is None and not isinstance(a, _NUMBER):
         ta = to_tensor(a)

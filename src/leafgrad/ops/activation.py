@@ -338,7 +338,9 @@ HardswishBackward0 = node("HardswishBackward0", _hardswish_backward, saves=True)
 def hardswish(input, inplace=False):
     """x min(max(x + 3, 0), 6) / 6, with PyTorch's gradient (see ``_hardswish_backward``)."""
     x = input._data
-    return record(HardswishBackward0, x * _relu6_of_x_plus_3(x) / 6, (input,), saved=(input,))
+    with _quiet():      # inf * 0 is a silent nan in PyTorch
+        out = x * _relu6_of_x_plus_3(x) / 6
+    return record(HardswishBackward0, out, (input,), saved=(input,))
 
 
 def tanhshrink(input):

@@ -60,6 +60,7 @@ from ..autograd.graph import Node
 from ._dispatch import record
 from ._registry import functional_ops
 from ._select import select
+from .._quiet import _IGNORE, _reset, _set
 
 _CACHE_SIZE = 256
 
@@ -160,9 +161,31 @@ def _copy(a):
     return out
 
 
+def _quietly(kernel):
+    """A NumPy kernel run with floating-point warnings off (PyTorch is silent on inf - inf,
+    inf * 0 and overflow)."""
+    def run(*args, **kwargs):
+        tok = _set(_IGNORE)
+        try:
+            return kernel(*args, **kwargs)
+        finally:
+            _reset(tok)
+    run.__name__, run.__doc__ = kernel.__name__, kernel.__doc__
+    return run
+
+
+def _np_matmul(*args, **kwargs):
+    # inf * 0 inside a product is a silent nan in PyTorch; NumPy would warn
+    tok = _set(_IGNORE)
+    try:
+        return np.matmul(*args, **kwargs)
+    finally:
+        _reset(tok)
+
+
 def _matmul(a, b):
     """a @ b for stacks (G, m, k) @ (G, k, n) of one dtype, into a scratch array."""
-    return np.matmul(a, b, out=_scratch((a.shape[0], a.shape[1], b.shape[2]), a.dtype))
+    return _np_matmul(a, b, out=_scratch((a.shape[0], a.shape[1], b.shape[2]), a.dtype))
 
 
 def _strided(base, off, shape, strides):
@@ -232,6 +255,7 @@ def _conv_valid(full, gm):
     return _valid(full, gm, (n, gm.wshape[0]), (gm.p1, _length(n, gm)))
 
 
+@_quietly
 def _k_conv(x, w, gm, bias=None):
     """The convolution of x and w (plus bias): returns (output, im2col of x)."""
     g = gm.groups
@@ -251,6 +275,7 @@ def _spread(g, gm):
     return full
 
 
+@_quietly
 def _k_conv_weight(x, g, gm, cols=None, spread=None):
     """grad_weight = sum over samples and positions of grad * input window
     (``cols``, ``spread``: the im2col of x and the spread of g, when already made)."""
@@ -259,9 +284,10 @@ def _k_conv_weight(x, g, gm, cols=None, spread=None):
     gf = _spread(g, gm) if spread is None else spread
     cols = cols.reshape(gm.groups, -1, cols.shape[1])
     # (C * taps, N l) @ (N l, C_out): BLAS is faster with the long dim inside
-    return np.matmul(cols, gf.transpose(0, 2, 1)).transpose(0, 2, 1).reshape(gm.wshape)
+    return _np_matmul(cols, gf.transpose(0, 2, 1)).transpose(0, 2, 1).reshape(gm.wshape)
 
 
+@_quietly
 def _k_conv_input(g, w, gm, spread=None):
     """grad_input: W^T @ grad, each tap's share added back to its input positions."""
     n, c = gm.xshape[:2]
@@ -609,6 +635,7 @@ def _pool_adjoint(g, gm, share):
     return region if gm.direct else _copy(region)
 
 
+@_quietly
 def _gather_k(x, p):
     """The element at tap ``idx`` (laid out by l) of each window: max pooling, given its
     argmax."""
@@ -620,6 +647,7 @@ def _gather_k(x, p):
     return _pool_out(out, gm, lead)
 
 
+@_quietly
 def _scatter_k(g, p):
     """Adjoint of ``_gather_k``: each window's gradient added at its tap ``idx``."""
     gm, idx = p
@@ -627,6 +655,7 @@ def _scatter_k(g, p):
     return _pool_adjoint(g, gm, lambda t: select(idx == t, gf))
 
 
+@_quietly
 def _avg_k(x, p):
     """Window sums divided by ``div`` (a number or an array of the output's spatial shape)."""
     gm, div = p
@@ -641,20 +670,23 @@ def _avg_k(x, p):
     return (out / div).astype(out.dtype)   # integers: truncating, as PyTorch's kernel
 
 
+@_quietly
 def _avg_adjoint_k(g, p):
     gm, div = p
     gf = _pool_spread(g / div, gm)
     return _pool_adjoint(g, gm, lambda t: gf)
 
 
+@_quietly
 def _adaptive_k(x, p):
     rows, cols = p
-    return np.matmul(np.matmul(rows, x), cols.T)
+    return _np_matmul(_np_matmul(rows, x), cols.T)
 
 
+@_quietly
 def _adaptive_adjoint_k(g, p):
     rows, cols = p
-    return np.matmul(np.matmul(rows.T, g), cols)
+    return _np_matmul(_np_matmul(rows.T, g), cols)
 
 
 _MAX_POOL = _linear_pair("MaxPool2DWithIndicesBackward0", _gather_k, _scatter_k)

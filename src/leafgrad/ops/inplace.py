@@ -264,7 +264,7 @@ def _arith(np_fn, name, fallback):
     def op(self, other, *, alpha=None):
         if type(self) is InferenceTensor:
             _check_inference(self)
-        if type(other) is tuple:
+        if isinstance(other, tuple):
             raise TypeError("%s(): argument 'other' (position 1) must be Tensor, not tuple. %s"
                             % (name, _errors.grad_tuple_hint()))
         if alpha is not None:
@@ -635,24 +635,6 @@ def scatter_add_(self, dim, index, src):
 def masked_fill_(self, mask, value):
     from .indexing import masked_fill
     return apply(self, "masked_fill_", lambda a, v: masked_fill(a, mask, v), value)
-
-
-def uniform_(self, a=0.0, b=1.0, generator=None):
-    from .._creation import _rng
-    if mode.enabled:
-        _check_leaf(self, "uniform_")
-    self._data[...] = _rng(generator).uniform(a, b, self._data.shape)
-    self._bump_version()
-    return self
-
-
-def normal_(self, mean=0.0, std=1.0, generator=None):
-    from .._creation import _rng
-    if mode.enabled:
-        _check_leaf(self, "normal_")
-    self._data[...] = _rng(generator).normal(mean, std, self._data.shape)
-    self._bump_version()
-    return self
 
 
 _tensor.use_view_refresher(_refresh_view)

@@ -92,19 +92,17 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", we
         from .._dtype import result_type
         npd = result_type(input, target).np
         x, y = x.astype(npd, copy=False), y.astype(npd, copy=False)
+    if reduction not in ("mean", "sum", "none"):
+        raise ValueError("%s is not a valid value for reduction" % reduction)
     try:
-        d = x - y
+        with _quiet():      # overflow and inf - inf are silent in PyTorch
+            d = x - y
+            sq = d * d
+            out = sq if reduction == "none" else sq.sum()
+            if reduction == "mean":
+                out = out / sq.size if sq.size else np.float32("nan")
     except ValueError:
         raise _errors.broadcast(tuple(input.shape), tuple(target.shape)) from None
-    sq = d * d
-    if reduction == "mean":
-        out = sq.sum() / sq.size if sq.size else np.float32("nan")
-    elif reduction == "sum":
-        out = sq.sum()
-    elif reduction == "none":
-        out = sq
-    else:
-        raise ValueError("%s is not a valid value for reduction" % reduction)
     return record(MseLossBackward0, np.asarray(out, sq.dtype), (input, target),
                   saved=(input, target), args=(reduction, sq.size))
 
@@ -497,7 +495,10 @@ def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_
 
 def _soft_margin_backward(ctx, g):
     x, y = ctx.saved_tensors
-    gi = -y * E.sigmoid(-y * x) * g
+    # PyTorch's soft_margin_loss_backward: -y z / (1 + z), z = exp(-y x) (nan once z
+    # overflows, as there)
+    z = (-y * x).exp()
+    gi = -y * z / (1 + z) * g
     return (gi / x.numel() if ctx.args == "mean" else gi), None
 
 
@@ -509,10 +510,10 @@ def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="m
     if reduction not in ("mean", "sum", "none"):
         raise ValueError("%s is not a valid value for reduction" % reduction)
     if target.requires_grad or input.shape != target.shape or input.dtype != target.dtype:
-        return _reduce(_softplus_neg(input * target), reduction)
+        return _reduce(E.log1p(E.exp(-(input * target))), reduction)
     z = input._data * target._data
     with _quiet():
-        loss = np.maximum(-z, 0) + np.log1p(np.exp(-np.abs(z)))
+        loss = np.log1p(np.exp(-z))     # PyTorch's formula: inf once exp overflows
     if reduction != "none":
         loss = np.asarray(loss.mean() if reduction == "mean" else loss.sum(), dtype=z.dtype)
     return record(SoftMarginLossBackward0, loss, (input, target), saved=(input, target),

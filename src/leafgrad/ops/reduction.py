@@ -664,6 +664,7 @@ def _cumprod_backward(ctx, g):
     from .elementwise import where
     from .joins import cat
     (x,) = ctx.saved_tensors
+    ctx.result      # PyTorch saves the output too: changing it in place is an error
     d = ctx.args
     if x._data.ndim == 0:
         return (g,)
@@ -686,7 +687,7 @@ def cumprod(input, dim, *, dtype=None):
 
     Gradient exact at zeros (see ``_cumprod_backward``)."""
     out, d = _cumulative(np.cumprod, input, dim, dtype)
-    return record(CumprodBackward0, out, (input,), saved=(input,), args=d)
+    return record(CumprodBackward0, out, (input,), saved=(input,), args=d, save_result=True)
 
 
 @defop("bincount")

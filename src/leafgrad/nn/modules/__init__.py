@@ -5,7 +5,8 @@ from .activation import (ReLU, Sigmoid, Tanh, LeakyReLU, ELU, SELU, CELU, GELU, 
                          Softmax, LogSoftmax, Softmin, Hardtanh, ReLU6, Mish, Softsign,
                          Hardsigmoid, Hardswish, Tanhshrink, LogSigmoid, Threshold, GLU, PReLU)
 from .container import Sequential, ModuleList, ModuleDict, ParameterList, ParameterDict
-from .dropout import Dropout, Dropout1d, Dropout2d, Dropout3d, AlphaDropout
+from .dropout import (Dropout, Dropout1d, Dropout2d, Dropout3d, AlphaDropout,
+                      FeatureAlphaDropout)
 from .flatten import Flatten, Unflatten
 from .conv import Conv1d, Conv2d, Conv3d
 from .conv_transpose import ConvTranspose1d, ConvTranspose2d, ConvTranspose3d

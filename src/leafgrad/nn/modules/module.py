@@ -93,6 +93,12 @@ class Module:
 
     forward = _forward_unimplemented
 
+    def __new__(cls, *args, **kwargs):
+        self = object.__new__(cls)
+        # the constructor's arguments: leafgrad.bridge builds the same layer in PyTorch
+        self.__dict__["_ctor_args"] = (args, kwargs)
+        return self
+
     def __init__(self, *args, **kwargs):
         if args or kwargs:
             raise TypeError("%s.__init__() got an unexpected argument: Module.__init__() takes "

@@ -188,16 +188,22 @@ class _BatchNorm(Module):
     def forward(self, input):
         self._check_input_dim(input)
         factor = 0.0 if self.momentum is None else self.momentum
-        if self.training and self.track_running_stats and self.num_batches_tracked is not None:
-            self.num_batches_tracked._data[...] += 1
-            self.num_batches_tracked._bump_version()
-            if self.momentum is None:
-                factor = 1.0 / float(self.num_batches_tracked._data)
+        count = (self.training and self.track_running_stats
+                 and self.num_batches_tracked is not None)
+        if count and self.momentum is None:
+            factor = 1.0 / (float(self.num_batches_tracked._data) + 1)
         use_batch = self.training or (self.running_mean is None and self.running_var is None)
         track = not self.training or self.track_running_stats
-        return batch_norm(input, self.running_mean if track else None,
-                          self.running_var if track else None, self.weight, self.bias,
-                          use_batch, factor, self.eps)
+        # batch_norm checks its input before it updates the running stats; the batch is
+        # counted only once it went through (a bad input changes nothing, unlike
+        # PyTorch, which counts it and then raises)
+        out = batch_norm(input, self.running_mean if track else None,
+                         self.running_var if track else None, self.weight, self.bias,
+                         use_batch, factor, self.eps)
+        if count:
+            self.num_batches_tracked._data[...] += 1
+            self.num_batches_tracked._bump_version()
+        return out
 
     def extra_repr(self):
         return ("%s, eps=%s, momentum=%s, affine=%s, bias=%s, track_running_stats=%s" % (

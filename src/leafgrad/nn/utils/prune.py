@@ -13,7 +13,7 @@ channels along ``dim`` with the largest Ln norm. Among equal scores the choice i
 """
 import numbers
 
-from ... import _creation
+from ... import _creation, _random_ops
 from ... import _functions as _F
 from ...autograd.grad_mode import no_grad
 
@@ -239,7 +239,7 @@ class RandomUnstructured(BasePruningMethod):
         self.amount = amount
 
     def compute_mask(self, t, default_mask):
-        return _unstructured_mask(self.amount, t, default_mask, _creation.rand_like, True)
+        return _unstructured_mask(self.amount, t, default_mask, _random_ops.rand_like, True)
 
     @classmethod
     def apply(cls, module, name, amount):
@@ -286,7 +286,7 @@ class RandomStructured(BasePruningMethod):
         k = _n_to_prune(self.amount, size)
         if k == 0:
             return default_mask
-        prob = _creation.rand(size)
+        prob = _random_ops.rand(size)
         threshold = _F.sort(prob)[0][k - 1]      # kthvalue(prob, k)
         channel = prob > threshold
         idx = _F.nonzero(channel).reshape(-1)

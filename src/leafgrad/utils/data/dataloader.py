@@ -1,8 +1,10 @@
 """``DataLoader``: batches of samples from a dataset (as ``torch.utils.data.DataLoader``).
 
 Everything runs in the calling process (``num_workers`` is accepted and ignored).
-Shuffling draws a fresh permutation from leafgrad's generator at each epoch (the
-``generator`` argument, or the global one seeded by ``manual_seed``).
+Random draws as PyTorch's ``_BaseDataLoaderIter``: each ``iter(loader)`` first takes
+``iter`` of the index sampler, then draws the workers' base seed (one int64
+``random_()`` from ``generator`` or the default generator), so a shuffled loader gives
+PyTorch's batches and leaves the default generator where PyTorch leaves it.
 A ``TensorDataset`` with the default collate is batched with one fancy index per
 tensor instead of stacking rows one by one (same values, much faster).
 """
@@ -118,11 +120,15 @@ class DataLoader:
         return len(self._index_sampler)
 
     def __iter__(self):
+        from ... import _random
         if self._iterable:
+            self._base_seed = int(_random.int_full(_random.gen(self.generator), 1, np.int64)[0])
             return self._iter_iterable()
+        it = iter(self._index_sampler)
+        self._base_seed = int(_random.int_full(_random.gen(self.generator), 1, np.int64)[0])
         if self._auto_collation:
-            return self._iter_batches()
-        return (self.collate_fn(self.dataset[i]) for i in self.sampler)
+            return self._iter_batches(it)
+        return (self.collate_fn(self.dataset[i]) for i in it)
 
     def _iter_iterable(self):
         it = iter(self.dataset)
@@ -139,12 +145,12 @@ class DataLoader:
         if batch and not self.drop_last:
             yield self.collate_fn(batch)
 
-    def _iter_batches(self):
+    def _iter_batches(self, batches):
         ds = self.dataset
         fast = (type(ds) is TensorDataset and not self._user_collate
                 and not any(t._requires_grad for t in ds.tensors))
         getitems = getattr(ds, "__getitems__", None)
-        for indices in self.batch_sampler:
+        for indices in batches:
             if fast:
                 idx = np.asarray(indices, dtype=np.int64)
                 yield [Tensor._make_plain(t._data[idx]) for t in ds.tensors]

@@ -6,7 +6,7 @@ import itertools
 import math
 import warnings
 
-from ... import _creation
+from ... import _random
 
 __all__ = ["Dataset", "IterableDataset", "TensorDataset", "StackDataset", "ConcatDataset",
            "ChainDataset", "Subset", "random_split"]
@@ -160,7 +160,8 @@ def random_split(dataset, lengths, generator=None):
     Args:
         lengths: sizes summing to ``len(dataset)``, or fractions summing to 1 (the
             remainder after flooring is given out one by one, round robin, as PyTorch).
-        generator: a leafgrad ``Generator`` (default: the global one).
+        generator: a ``Generator`` (default: the global one); the order is
+            ``randperm(sum(lengths), generator=generator)``, as PyTorch.
 
     Raises:
         ValueError: when the lengths do not sum to the dataset's length, or a fraction
@@ -183,6 +184,6 @@ def random_split(dataset, lengths, generator=None):
                               "dataset." % i, stacklevel=2)
     if sum(lengths) != n:
         raise ValueError("Sum of input lengths does not equal the length of the input dataset!")
-    indices = _creation._rng(generator).permutation(sum(lengths)).tolist()
+    indices = _random.randperm(_random.gen(generator), sum(lengths)).tolist()
     return [Subset(dataset, indices[offset - length:offset])
             for offset, length in zip(itertools.accumulate(lengths), lengths)]

@@ -1,10 +1,14 @@
 """Samplers: which indices a DataLoader visits, and in which order (as ``torch.utils.data``).
 
-Random ones draw from leafgrad's generator (``manual_seed`` or an explicit ``Generator``).
+Random ones draw exactly as PyTorch's (torch/utils/data/sampler.py): ``RandomSampler``
+without a generator seeds a fresh ``Generator`` from one int64 ``random_()`` of the
+default generator at each ``iter``, then yields ``randperm(n)`` (or, with replacement,
+``randint(n, (32,))`` chunks, lazily: ``num_samples=10**10`` allocates nothing);
+``SubsetRandomSampler`` yields ``randperm``; ``WeightedRandomSampler`` ``multinomial``.
 """
 import numpy as np
 
-from ... import _creation
+from ... import _random, _random_ops
 from ..._tensor import Tensor
 
 __all__ = ["Sampler", "SequentialSampler", "RandomSampler", "SubsetRandomSampler",
@@ -62,14 +66,20 @@ class RandomSampler(Sampler):
 
     def __iter__(self):
         n = len(self.data_source)
-        rng = _creation._rng(self.generator)
+        if self.generator is None:
+            seed = int(_random.int_full(_random.default_generator, 1, np.int64)[0])
+            generator = _random.Generator().manual_seed(seed)
+        else:
+            generator = self.generator
         if self.replacement:
-            return iter(rng.integers(0, n, self.num_samples).tolist())
-        out = []
-        for _ in range(self.num_samples // n):
-            out.extend(rng.permutation(n).tolist())
-        out.extend(rng.permutation(n).tolist()[:self.num_samples % n])
-        return iter(out)
+            for _ in range(self.num_samples // 32):
+                yield from _random_ops.randint(n, (32,), generator=generator).tolist()
+            yield from _random_ops.randint(n, (self.num_samples % 32,),
+                                           generator=generator).tolist()
+        else:
+            for _ in range(self.num_samples // n):
+                yield from _random.randperm(generator, n).tolist()
+            yield from _random.randperm(generator, n).tolist()[:self.num_samples % n]
 
     def __len__(self):
         return self.num_samples
@@ -83,7 +93,7 @@ class SubsetRandomSampler(Sampler):
         self.generator = generator
 
     def __iter__(self):
-        for i in _creation._rng(self.generator).permutation(len(self.indices)).tolist():
+        for i in _random.randperm(_random.gen(self.generator), len(self.indices)).tolist():
             yield self.indices[i]
 
     def __len__(self):
@@ -110,9 +120,9 @@ class WeightedRandomSampler(Sampler):
         self.generator = generator
 
     def __iter__(self):
-        w = self.weights._data
-        return iter(_creation._rng(self.generator).choice(
-            len(w), self.num_samples, replace=self.replacement, p=w / w.sum()).tolist())
+        rand_tensor = _random_ops.multinomial(self.weights, self.num_samples, self.replacement,
+                                              generator=self.generator)
+        yield from iter(rand_tensor.tolist())
 
     def __len__(self):
         return self.num_samples

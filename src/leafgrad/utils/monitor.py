@@ -1,0 +1,293 @@
+"""``GradientMonitor``: per-layer gradient norms and update ratios during
+training, recorded through hooks, and their plots (matplotlib, imported only
+by ``plot*``)."""
+import math
+
+import numpy as np
+
+from .viz._graph import named_params
+from .viz._record import to_numpy
+
+__all__ = ["GradientMonitor"]
+
+_NEED_MATPLOTLIB = "GradientMonitor.plot needs matplotlib: pip install leafgrad[plot]"
+
+
+def _layer_of(name):
+    return name.rsplit(".", 1)[0] if "." in name else name
+
+
+class GradientMonitor:
+    """Record, each training step, every layer's gradient norm and update ratio.
+
+    A layer is a module that owns parameters (``hidden1`` for
+    ``hidden1.weight`` and ``hidden1.bias``); its gradient norm is the L2
+    norm of all its parameters' gradients together, its update ratio
+    ``||p_after - p_before|| / ||p_before||`` over the optimizer step.
+
+    How: with ``optimizer`` given, its step pre-hook
+    (``register_step_pre_hook``) reads the gradients the step is about to use
+    and keeps a copy of the weights, its post-hook measures the update;
+    without one, ``step()`` reads the gradients and measures the change since
+    the previous ``step()``. The hooks store per-parameter numbers only (the
+    per-layer series are computed when read). ``benchmarks/monitor_overhead.py``
+    measures the cost on the benchmarks' small MLP.
+    Call ``monitor.step(loss)`` once per iteration, after ``optimizer.step()``::
+
+        monitor = GradientMonitor(model, optimizer)
+        for x, y in loader:
+            optimizer.zero_grad()
+            loss = loss_fn(model(x), y)
+            loss.backward()
+            optimizer.step()
+            monitor.step(loss)
+        monitor.plot("monitor.png")
+
+    Args:
+        model: an ``nn.Module`` (or ``{name: tensor}`` / pairs).
+        optimizer: optional optimizer of those parameters (exact per-step updates).
+        track_updates: measure the update ratios (a copy of the weights per
+            step: most of the monitor's cost); False records the gradient norms only.
+
+    Attributes:
+        layers: ``{layer: [parameter names]}``; ``labels``: ``{layer: "hidden1 (Linear)"}``.
+        steps: the recorded step numbers (1, 2, ...).
+        losses: the loss per step (``nan`` when ``step()`` got none).
+        grad_norms: ``{layer: [norm per step]}`` (``nan`` for a step without a gradient).
+        update_ratios: ``{layer: [ratio per step]}`` (``nan`` when unknown).
+
+    ``remove()`` unregisters the hooks.
+    """
+
+    def __init__(self, model, optimizer=None, track_updates=True):
+        params = {n: p for n, p in named_params(model).items() if p.requires_grad}
+        self._params = params
+        self.layers = {}
+        for n in params:
+            self.layers.setdefault(_layer_of(n), []).append(n)
+        kinds = dict((k, type(m).__name__) for k, m in model.named_modules()) \
+            if hasattr(model, "named_modules") else {}
+        self.labels = {layer: "%s (%s)" % (layer, kinds[layer]) if layer in kinds else layer
+                       for layer in self.layers}
+        self._losses = []            # per step: the loss as a 0-d array (read lazily)
+        self._sq_steps = []          # per step: {layer: squared grad norm}
+        self._upd_steps = []         # per step: {layer: (squared update, squared weight)}
+        self._cache = (0, None)
+        self._sq = {}                # layer -> squared grad norm in this step
+        self._before = None          # parameter arrays before the update
+        self._upd = None
+        self._first_grads = None
+        # parameters ordered layer by layer: each layer is one slice of a flat buffer,
+        # so a step costs a few NumPy calls in all, not a few per parameter
+        self._names = [n for names in self.layers.values() for n in names]
+        self._plist = [params[n] for n in self._names]
+        self._layer_of_param = [_layer_of(n) for n in self._names]
+        self._bufs = {}
+        self._wsq = {}
+        sizes = [int(np.prod(params[n].shape)) for n in self._names]
+        bounds = np.cumsum([0] + sizes)
+        self._param_slices = [slice(int(a), int(b)) for a, b in zip(bounds[:-1], bounds[1:])]
+        self._slices = {}
+        k = 0
+        for layer, names in self.layers.items():
+            self._slices[layer] = slice(int(bounds[k]), int(bounds[k + len(names)]))
+            k += len(names)
+        self._handles = []
+        self._optimizer = optimizer
+        self._track = track_updates
+        if optimizer is not None:
+            self._handles.append(optimizer.register_step_pre_hook(self._pre_step))
+            if track_updates:
+                self._handles.append(optimizer.register_step_post_hook(self._post_step))
+        elif track_updates:
+            self._before = self._snapshot()
+
+    # ----------------------------------------------------------------- hooks
+    # The hooks and step() only store per-layer squared norms; the series are
+    # computed when read (steps, losses, grad_norms, update_ratios).
+    def _flat(self, arrays, key):
+        """The arrays raveled into one reused buffer (``key``: which buffer)."""
+        arrays = [a.reshape(-1) for a in arrays]
+        buf = self._bufs.get(key)
+        if buf is None or buf.dtype != np.result_type(*arrays) or not arrays:
+            buf = self._bufs[key] = (np.concatenate(arrays) if arrays else np.zeros(0))
+            return buf
+        return np.concatenate(arrays, out=buf)
+
+    def _layer_sq(self, flat):
+        return {layer: np.dot(flat[sl], flat[sl]) for layer, sl in self._slices.items()}
+
+    def _grads_of(self):
+        # leafgrad tensors: the slot itself (the .grad property also checks for non-leaves)
+        return [p._grad if hasattr(p, "_grad") else p.grad for p in self._plist]
+
+    def _grad_norms_now(self):
+        """{layer: squared norm of its gradients} from the .grad backward left
+        (one dot product per parameter: no copy)."""
+        sq = {}
+        for layer, g in zip(self._layer_of_param, self._grads_of()):
+            if g is not None:
+                g = to_numpy(g).reshape(-1)
+                sq[layer] = sq.get(layer, 0.0) + np.dot(g, g)
+        self._sq = sq
+
+    def _snapshot(self):
+        """Copy the weights; keep their squared norms per layer."""
+        before = self._flat([to_numpy(p) for p in self._plist], "before")
+        self._wsq = self._layer_sq(before)
+        return before
+
+    def _updates_since(self, before):
+        """{layer: (squared update, squared weight)}; the update is written over
+        ``before`` in place (one pass: it is not needed afterwards)."""
+        for p, sl in zip(self._plist, self._param_slices):
+            np.subtract(to_numpy(p).reshape(-1), before[sl], out=before[sl])
+        return {layer: (np.dot(before[sl], before[sl]), self._wsq[layer])
+                for layer, sl in self._slices.items()}
+
+    def _pre_step(self, optimizer, args, kwargs):
+        self._grad_norms_now()         # the gradients the step is about to use
+        if self._track:
+            self._before = self._snapshot()
+
+    def _post_step(self, optimizer, args, kwargs):
+        self._upd = self._updates_since(self._before)
+
+    # ------------------------------------------------------------------ API
+    def step(self, loss=None):
+        """Close one training step: store its loss, gradient norms and updates."""
+        if self._optimizer is None:
+            self._grad_norms_now()
+            upd = None
+            if self._track:
+                upd = self._updates_since(self._before) if self._sq_steps else None
+                self._before = self._snapshot()
+        else:
+            upd = self._upd
+        self._upd = None
+        self._upd_steps.append(upd)
+        self._losses.append(None if loss is None else
+                            to_numpy(loss) if hasattr(loss, "grad_fn") else float(loss))
+        self._sq_steps.append(self._sq)
+        if self._first_grads is None and self._sq:
+            self._first_grads = self._grads()
+        self._sq = {}
+
+    def _series(self):
+        n = len(self._sq_steps)
+        if self._cache[0] == n and self._cache[1] is not None:
+            return self._cache[1]
+        norms = {layer: [] for layer in self.layers}
+        ratios = {layer: [] for layer in self.layers}
+        for sq, upd in zip(self._sq_steps, self._upd_steps):
+            for layer in self.layers:
+                v = sq.get(layer)
+                norms[layer].append(math.nan if v is None else math.sqrt(float(v)))
+                if upd is None:
+                    ratios[layer].append(math.nan)
+                    continue
+                d, w = (float(x) for x in upd[layer])
+                ratios[layer].append(math.sqrt(d / w) if w else (0.0 if d == 0 else math.inf))
+        losses = [math.nan if v is None else float(v) for v in self._losses]
+        series = (list(range(1, n + 1)), losses, norms, ratios)
+        self._cache = (n, series)
+        return series
+
+    steps = property(lambda self: self._series()[0])
+    losses = property(lambda self: self._series()[1])
+    grad_norms = property(lambda self: self._series()[2])
+    update_ratios = property(lambda self: self._series()[3])
+
+    def remove(self):
+        """Unregister all hooks (the records stay)."""
+        for h in self._handles:
+            h.remove()
+        self._handles = []
+
+    def _grads(self):
+        """``{layer: all gradient values (1-d float64)}`` of the current ``.grad``."""
+        out = {}
+        grads = dict(zip(self._names, self._grads_of()))
+        for layer, names in self.layers.items():
+            parts = [np.asarray(to_numpy(grads[n]), np.float64).ravel()
+                     for n in names if grads[n] is not None]
+            if parts:
+                out[layer] = np.concatenate(parts)
+        return out
+
+    # ----------------------------------------------------------------- plots
+    @staticmethod
+    def _figure(n, width=5.0):
+        try:
+            from matplotlib.figure import Figure
+        except ImportError as exc:
+            raise ImportError(_NEED_MATPLOTLIB) from exc
+        fig = Figure(figsize=(width * n, 3.8), layout="constrained")
+        axes = fig.subplots(1, n)
+        return fig, (axes if n > 1 else [axes])
+
+    @staticmethod
+    def _save(fig, path):
+        if path is not None:
+            fig.savefig(path, format=str(path).rsplit(".", 1)[-1].lower() if "." in str(path)
+                        else "png", dpi=100)
+        return fig
+
+    def _draw_loss(self, ax):
+        ax.plot(self.steps, self.losses, color="C0", linewidth=1)
+        ax.set_title("training loss per step")
+        ax.set_xlabel("step (mini-batch)")
+        ax.set_ylabel("loss (mean over the batch)")
+        ax.grid(alpha=0.3)
+
+    def _draw_per_layer(self, ax, series, title, ylabel):
+        for layer in self.layers:
+            ax.plot(self.steps, series[layer], linewidth=1, label=self.labels[layer])
+        ax.set_yscale("log")
+        ax.set_title(title)
+        ax.set_xlabel("step (mini-batch)")
+        ax.set_ylabel(ylabel)
+        ax.grid(alpha=0.3, which="both")
+        ax.legend(fontsize=8)
+
+    def _draw_norms(self, ax):
+        self._draw_per_layer(ax, self.grad_norms, "gradient norm per layer",
+                             "L2 norm of the layer's gradient (log scale)")
+
+    def _draw_histograms(self, ax, bins=50):
+        grads = self._grads()
+        for layer, g in grads.items():
+            counts, edges = np.histogram(g, bins=bins)
+            ax.stairs(counts, edges, label=self.labels[layer])
+        ax.set_yscale("log")
+        ax.set_title("gradient values, step %d" % (self.steps[-1] if self.steps else 0))
+        ax.set_xlabel("gradient value (d loss / d parameter)")
+        ax.set_ylabel("count of parameters (log scale)")
+        ax.grid(alpha=0.3)
+        if grads:
+            ax.legend(fontsize=8)
+
+    def plot(self, path=None, bins=50):
+        """Three panels: the loss per step, each layer's gradient norm per step
+        (log scale) and histograms of each layer's current gradient values.
+        Returns the ``matplotlib.figure.Figure`` (written to ``path`` when
+        given; PNG unless the name says .svg/.pdf). Raises ImportError without matplotlib."""
+        fig, (a, b, c) = self._figure(3)
+        self._draw_loss(a)
+        self._draw_norms(b)
+        self._draw_histograms(c, bins)
+        return self._save(fig, path)
+
+    def plot_loss(self, path=None):
+        """The loss per step alone (see ``plot``)."""
+        fig, (ax,) = self._figure(1, 7)
+        self._draw_loss(ax)
+        return self._save(fig, path)
+
+    def plot_grad_norms(self, path=None):
+        """Each layer's gradient norm per step (log scale) and its update ratio."""
+        fig, (ax, ax2) = self._figure(2, 5.5)
+        self._draw_norms(ax)
+        self._draw_per_layer(ax2, self.update_ratios, "update ratio per layer",
+                             "||Δ weights|| / ||weights|| (log scale)")
+        return self._save(fig, path)
