@@ -94,6 +94,7 @@ RECIPES = {
     "Dropout2d": (lambda nn: nn.Dropout2d(0.3), [f(2, 3, 4, 4)]),
     "Dropout3d": (lambda nn: nn.Dropout3d(0.3), [f(2, 3, 2, 2, 2)]),
     "AlphaDropout": (lambda nn: nn.AlphaDropout(0.3), [f(4, 5)]),
+    "FeatureAlphaDropout": (lambda nn: nn.FeatureAlphaDropout(0.3), [f(4, 5, 3)]),
     "MultiheadAttention": (lambda nn: nn.MultiheadAttention(8, 2, batch_first=True, kdim=6,
                                                             vdim=5),
                            [f(2, 3, 8), f(2, 4, 6), f(2, 4, 5)]),
@@ -167,7 +168,8 @@ RECIPES.update({
     "InstanceNorm3d": (lambda nn: nn.InstanceNorm3d(2), [f(2, 2, 3, 3, 3)]),
 })
 RECIPES["PReLU"] = (lambda nn: nn.PReLU(3, init=0.1), [f(4, 3, 2)])
-RANDOM = {"Dropout", "Dropout1d", "Dropout2d", "Dropout3d", "AlphaDropout", "RReLU"}
+RANDOM = {"Dropout", "Dropout1d", "Dropout2d", "Dropout3d", "AlphaDropout", "FeatureAlphaDropout",
+          "RReLU"}
 NOT_LAYERS = {"Module", "RNNBase", "RNNCellBase", "Sequential", "ModuleList", "ModuleDict",
               "ParameterList", "ParameterDict",            # tested below as containers
               # no recipe yet (inputs of their own kind): listed, not silently skipped
