@@ -98,10 +98,6 @@ def _hardtanh_grad_at_nan(T):
 
 
 KNOWN = {
-    "copy_into_graph_tensor_with_inf": Known(
-        "issue 10 item 4 (owner: correct): copy_ into a tensor that is in a graph still "
-        "computes src + self * 0 in one path, so an inf in self turns the copy into nan",
-        _copy_from_itself, rows=("copy_",), mutators=("copy_",)),
     "inplace_on_size0_view": Known(
         "issue 10 item 6 (owner: correct): an in-place op through some views (of a "
         "size-0 or 0-d tensor, a diagonal, an expanded tensor) raises 'leafgrad cannot "
@@ -126,11 +122,6 @@ KNOWN = {
         "does not (a diagonal of a reshaped leaf): owner correct (one view model); the "
         "fuzzer tolerates either direction while listed",
         _repeat_interleave_is_view, tolerate=r"a view of a leaf Variable that requires grad"),
-    "inplace_on_view_of_0d": Known(
-        "issue 10 item 6 (owner: correct): after an in-place op through a view of a 0-d "
-        "tensor leafgrad raises 'cannot express this view'; the fuzzer's in-place steps "
-        "skip values whose base is 0-d while this is listed",
-        _view_0d_inplace),
     "pow_output_modified_in_place": Known(
         "pow with a tensor exponent (and number ** tensor) recomputes a ** b in its "
         "backward where PyTorch saves the result, so changing the result in place before "
