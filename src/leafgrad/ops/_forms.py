@@ -11,7 +11,7 @@ from . import inplace as _ip
 from ._registry import OPS
 # every op family: importing one declares its ops (add a new family file here)
 from . import (activation, comparison, conv, distance, elementwise, embedding,  # noqa: F401
-               indexing, joins, linalg, linalg_decomp, linalg_fns, loss, normalization, pointwise, pooling,
+               histogram, indexing, joins, linalg, linalg_decomp, linalg_fns, loss, normalization, pointwise, pooling,
                reduction, shape, sorting)
 
 

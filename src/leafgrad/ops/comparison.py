@@ -52,6 +52,11 @@ _BITWISE = "Bitwise %s of integer or bool tensors (or a tensor and a number)."
 bitwise_and = _compare("bitwise_and", np.bitwise_and, "both", _BITWISE % "and")
 bitwise_or = _compare("bitwise_or", np.bitwise_or, "both", _BITWISE % "or")
 bitwise_xor = _compare("bitwise_xor", np.bitwise_xor, "both", _BITWISE % "xor")
+bitwise_left_shift = _compare("bitwise_left_shift", np.left_shift, "both",
+                              "``input << other`` elementwise, for integer tensors.")
+bitwise_right_shift = _compare("bitwise_right_shift", np.right_shift, "both",
+                               "``input >> other`` elementwise (arithmetic shift), for integer "
+                               "tensors.")
 
 
 def _predicate(np_fn):

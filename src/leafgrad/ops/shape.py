@@ -97,6 +97,12 @@ def view(input, *shape):
     return _as_view(record(ViewBackward0, out, (input,), args=x.shape), input)
 
 
+@defop("ravel")
+def ravel(input):
+    """The elements as one dim (a view when the layout allows, else a copy), as reshape(-1)."""
+    return reshape(input, -1)
+
+
 @defop("flatten")
 def flatten(input, start_dim=0, end_dim=-1):
     """Merge dims start_dim..end_dim into one (a view when possible)."""
