@@ -187,3 +187,19 @@ def test_cudnn_flags_context_restores():
         with T.backends.cudnn.flags(allow_tf32=False):
             assert T.backends.cudnn.allow_tf32 is False
         assert T.backends.cudnn.allow_tf32 == before
+
+
+def test_torch_svd_old_api():
+    A = np.random.default_rng(2).normal(size=(4, 3))
+    for some in (True, False):
+        a = leafgrad.svd(leafgrad.tensor(A), some=some)
+        b = torch.svd(torch.tensor(A), some=some)
+        assert type(a).__name__ == type(b).__name__ == "svd"
+        assert [tuple(t.shape) for t in a] == [tuple(t.shape) for t in b]
+        np.testing.assert_allclose(a.S.numpy(), b.S.numpy(), rtol=1e-10)
+        np.testing.assert_allclose((a.U[:, :3] * a.S) @ a.V[:, :3].T, A, atol=1e-10)
+    x = leafgrad.tensor(A, requires_grad=True)
+    leafgrad.svd(x).S.sum().backward()
+    y = torch.tensor(A, requires_grad=True)
+    torch.svd(y).S.sum().backward()
+    np.testing.assert_allclose(x.grad.numpy(), y.grad.numpy(), rtol=1e-8, atol=1e-10)

@@ -421,3 +421,17 @@ def dist(input, other, p=2):
     """``torch.dist``: the p-norm of ``input - other`` (broadcast), a 0-d tensor."""
     from .reduction import norm
     return norm(input - to_tensor(other), p)
+
+
+def _torch_svd(input, some=True, compute_uv=True, *, out=None):
+    """``torch.svd`` (deprecated in PyTorch for ``linalg.svd``): ``(U, S, V)`` with V, not
+    Vh; ``some=False`` gives full U and V; ``compute_uv=False`` gives zero-filled U, V."""
+    U, S, Vh = svd(input, full_matrices=not some)
+    V = Vh.mT
+    if not compute_uv:
+        U, V = _C.zeros_like(U.detach()), _C.zeros_like(V.detach())
+        S = S.detach() if not input.requires_grad else S
+    return _return_type("svd", ("U", "S", "V"))(U, S, V)
+
+
+defop("svd", _torch_svd, grad_fn="LinalgSvdBackward0")
