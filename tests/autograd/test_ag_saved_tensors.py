@@ -115,3 +115,16 @@ def test_hooks_are_per_thread_and_nest():
     y.sum().backward()
     assert seen == [True]
     assert a.grad.tolist() == [0.0, 0.0, 0.0]    # the inner pair's unpack was used
+
+
+def test_pack_and_unpack_order_like_torch():
+    def run(T):
+        log = []
+        a = T.ones(3, requires_grad=True)
+        b = T.ones(3, requires_grad=True) * 2
+        with T.autograd.graph.saved_tensors_hooks(lambda x: (log.append(("pack", x.tolist())), x)[1],
+                                                  lambda x: (log.append(("unpack", x.tolist())), x)[1]):
+            y = a * b
+        y.sum().backward()
+        return log
+    assert run(leafgrad) == run(torch)

@@ -160,7 +160,7 @@ class Node:
                         t.shape, self.name(), v, t._version, _type_name(t),
                         None if fn is None else (t._output_nr, type(fn).__name__))
         if packed:
-            return tuple(t.get() if type(t) is _Packed else t for t in saved)
+            return _saved_hooks.unpack_all(saved)
         return saved
 
     @property

@@ -44,7 +44,23 @@ def pack_saved(saved, tensor_cls):
     if not stack:
         return saved
     pack, unpack = stack[-1]
-    return tuple(Packed(pack(t), unpack) if isinstance(t, tensor_cls) else t for t in saved)
+    # PyTorch's binary nodes save (and so pack) ``other`` before ``self`` (MulBackward0)
+    order = range(len(saved) - 1, -1, -1) if len(saved) == 2 else range(len(saved))
+    out = list(saved)
+    for i in order:
+        if isinstance(saved[i], tensor_cls):
+            out[i] = Packed(pack(saved[i]), unpack)
+    return tuple(out)
+
+
+def unpack_all(saved):
+    """``saved`` with each packed entry unpacked (``other`` before ``self``, as PyTorch)."""
+    order = range(len(saved) - 1, -1, -1) if len(saved) == 2 else range(len(saved))
+    out = list(saved)
+    for i in order:
+        if type(saved[i]) is Packed:
+            out[i] = saved[i].get()
+    return tuple(out)
 
 
 class saved_tensors_hooks:
