@@ -79,8 +79,8 @@ CASES = {
     "jacrev tuple out": lambda T: T.func.jacrev(lambda a: (a.sin(), a.sum()))(x(T)),
     "jacrev aux": lambda T: T.func.jacrev(lambda a: (a.exp(), a.sum()), has_aux=True)(x(T)),
     "jacfwd": lambda T: T.func.jacfwd(lambda a: a.sin())(x(T)),
-    "jacrev wide output": lambda T: T.func.jacrev(lambda a, b: T.outer(a, b).sin(), argnums=(0, 1))(
-        x(T), x(T)[:2]),
+    "jacrev wide output": lambda T: T.func.jacrev(lambda a, b: T.outer(a, b).sin().repeat(2, 2),
+                                                  argnums=(0, 1))(x(T), x(T)[:2]),
     "jacfwd wide output of requires-grad input": lambda T: T.func.jacfwd(
         lambda a: T.outer(a, a).exp())(T.tensor([0.1, 0.2], requires_grad=True)),
     "jacrev wide output unused input": lambda T: T.func.jacrev(
