@@ -20,7 +20,8 @@ from .._tensor import Tensor
 from ._named import _named
 from .conv import (_avg_adjoint_k, _avg_k, _check_tensor, _gather_k, _geometry, _ints,
                    _linear_pair, _pool_out, _pool_rows, _scatter_k)
-from .pooling import _adaptive_matrix, _argmax_taps, _default_stride, _make_pool_geom
+from .pooling import (_adaptive_matrix, _argmax_taps, _default_stride, _make_pool_geom,
+                      _pool_input)
 
 _MAX_POOL3 = _linear_pair("MaxPool3DWithIndicesBackward0", _gather_k, _scatter_k)
 _AVG_POOL3 = _linear_pair("AvgPool3DBackward0", _avg_k, _avg_adjoint_k)
@@ -40,13 +41,7 @@ _ADAPTIVE_AVG3 = _linear_pair("AdaptiveAvgPool3DBackward0", _adaptive3_k, _adapt
 
 
 def _input5(fn, input):
-    _check_tensor(fn, "input", input, 1)
-    x = input._data
-    if x.ndim not in (4, 5) or 0 in x.shape[-4:]:
-        raise RuntimeError(
-            "%s: expected a non-empty 4D (C, D, H, W) or 5D (N, C, D, H, W) input, but got one of "
-            "size %s. Fix: add the batch or channel dim with x.unsqueeze(0)." % (fn, list(x.shape)))
-    return x
+    return _pool_input(fn, input, 3)
 
 
 def _geom3(fn, x, kernel_size, stride, padding, dilation, ceil_mode):

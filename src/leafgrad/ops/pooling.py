@@ -48,13 +48,17 @@ def _make_pool_geom(xshape, k, s, p, d, ceil_mode, nd=2):
     return _Geom(insp, k, s, d, p, out)
 
 
-def _pool_input(fn, input):
+_LAYOUTS = {2: "3D (C, H, W) or 4D (N, C, H, W)", 3: "4D (C, D, H, W) or 5D (N, C, D, H, W)"}
+
+
+def _pool_input(fn, input, nd=2):
+    """``input``'s array after the checks of an ``nd``-d pooling's input (unbatched or not)."""
     _check_tensor(fn, "input", input, 1)
     x = input._data
-    if x.ndim not in (3, 4) or 0 in x.shape[-3:]:
+    if x.ndim not in (nd + 1, nd + 2) or 0 in x.shape[-nd - 1:]:
         raise RuntimeError(
-            "%s: expected a non-empty 3D (C, H, W) or 4D (N, C, H, W) input, but got one of size "
-            "%s. Fix: add the batch or channel dim with x.unsqueeze(0)." % (fn, list(x.shape)))
+            "%s: expected a non-empty %s input, but got one of size %s. Fix: add the batch or "
+            "channel dim with x.unsqueeze(0)." % (fn, _LAYOUTS[nd], list(x.shape)))
     return x
 
 
