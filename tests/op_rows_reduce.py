@@ -80,6 +80,27 @@ def _trap(name):
     return fn
 
 
+@st.composite
+def _blas_gen(draw, kind, full=False):
+    b, n, m, p = (draw(st.integers(1, 4)) for _ in range(4))
+    shapes = {"addmv": ([(n,), (1,), ()], (n, m), (m,)),
+              "addr": ([(n, m), (m,), (1, m), ()], (n,), (m,)),
+              "baddbmm": ([(b, n, p), (n, p), (p,), ()], (b, n, m), (b, m, p)),
+              "addbmm": ([(n, p), (p,), (1, 1), ()], (b, n, m), (b, m, p))}[kind]
+    inp = shapes[0][0] if full else draw(st.sampled_from(shapes[0]))
+    kw = {"beta": draw(st.sampled_from([1, 0.5, 0, -2])),
+          "alpha": draw(st.sampled_from([1, 2.0, -0.5]))}
+    return (inp, shapes[1], shapes[2]), kw
+
+
+def _blas(name, inplace=False):
+    def fn(T, x, a, b, **kw):
+        if inplace:
+            return getattr(x.clone(), name + "_")(a, b, **kw)
+        return getattr(T, name)(x, a, b, **kw)
+    return fn
+
+
 ROWS = [
     Row("std_mean", lambda T, x, **kw: T.std_mean(x, **kw), gen=_varstd()),
     Row("var_mean", lambda T, x, **kw: T.var_mean(x, **kw), gen=_varstd()),
@@ -121,6 +142,13 @@ ROWS = [
         gen=_same(1, min_dims=1), covers=("trapezoid",)),
     Row("cumulative_trapezoid", _trap("cumulative_trapezoid"), ("real", "real"),
         gen=_trap_gen()),
+] + [Row(n, _blas(n), ("real",) * 3, gen=_blas_gen(n)) for n in ("addmv", "addr", "baddbmm",
+                                                                 "addbmm")] + [
+    Row(n + "_", _blas(n, True), ("real",) * 3, gen=_blas_gen(n, full=True),
+        covers=(n,))
+    for n in ("addmv", "addr", "baddbmm", "addbmm")] + [
+    Row("addmv:method", lambda T, x, a, b: x.addmv(a, b, alpha=2), ("real",) * 3,
+        gen=_blas_gen("addmv").map(lambda a: (a[0], {})), covers=("addmv",)),
 ]
 
 # implementation-defined results, deliberately not compared above: the index chosen
