@@ -101,6 +101,45 @@ def _blas(name, inplace=False):
     return fn
 
 
+@st.composite
+def _take_gen(draw):
+    s = draw(shape_st())
+    n = int(np.prod(s))
+    ishape = draw(shape_st(max_dims=2))
+    k = int(np.prod(ishape))
+    idx = draw(st.lists(st.integers(-n, n - 1), min_size=k, max_size=k))
+    return (s,), {"index": np.array(idx, np.int64).reshape(ishape)}
+
+
+@st.composite
+def _index_rows(draw, unique, value=False):
+    """A shape, a dim, indices along it (distinct when ``unique``: index_copy keeps an
+    unspecified one of repeated rows) and the source's shape."""
+    s = draw(shape_st(min_dims=1))
+    d = draw(st.integers(-len(s), len(s) - 1))
+    n = s[d]
+    if unique:
+        idx = draw(st.permutations(list(range(n))))[:draw(st.integers(0, n))]
+    else:
+        idx = draw(st.lists(st.integers(0, n - 1), max_size=4))
+    src = tuple(len(idx) if i == d % len(s) else m for i, m in enumerate(s))
+    kw = {"dim": d, "index": np.array(idx, np.int64)}
+    if value:
+        return (s, ()), kw
+    return (s, src), kw
+
+
+@st.composite
+def _masked_scatter_gen(draw):
+    s = draw(shape_st())
+    n = int(np.prod(s))
+    ms = s[draw(st.integers(0, len(s))):]          # a trailing part: the mask broadcasts
+    bits = draw(st.lists(st.booleans(), min_size=int(np.prod(ms)), max_size=int(np.prod(ms))))
+    mask = np.array(bits, bool).reshape(ms)
+    extra = draw(st.integers(0, 2))
+    return (s, (n + extra,)), {"mask": mask}
+
+
 ROWS = [
     Row("std_mean", lambda T, x, **kw: T.std_mean(x, **kw), gen=_varstd()),
     Row("var_mean", lambda T, x, **kw: T.var_mean(x, **kw), gen=_varstd()),
@@ -147,6 +186,27 @@ ROWS = [
     Row(n + "_", _blas(n, True), ("real",) * 3, gen=_blas_gen(n, full=True),
         covers=(n,))
     for n in ("addmv", "addr", "baddbmm", "addbmm")] + [
+    Row("take", lambda T, x, index: T.take(x, T.tensor(index)), gen=_take_gen()),
+    Row("take:method", lambda T, x, index: x.take(T.tensor(index)), gen=_take_gen(),
+        covers=("take",)),
+    Row("index_fill", lambda T, x, dim, index: T.index_fill(x, dim, T.tensor(index), -1.5),
+        gen=_index_rows(False).map(lambda a: (a[0][:1], a[1]))),
+    Row("index_fill:tensor_value", lambda T, x, v, dim, index: x.index_fill(
+        dim, T.tensor(index), v), ("real", "real"), gen=_index_rows(False, value=True),
+        covers=("index_fill",)),
+    Row("index_fill_", lambda T, x, v, dim, index: (x * 1).index_fill_(
+        dim, T.tensor(index), v), ("real", "real"), gen=_index_rows(False, value=True),
+        covers=("index_fill",)),
+    Row("index_copy", lambda T, x, src, dim, index: T.index_copy(x, dim, T.tensor(index), src),
+        ("real", "real"), gen=_index_rows(True)),
+    Row("index_copy_", lambda T, x, src, dim, index: x.clone().index_copy_(
+        dim, T.tensor(index), src), ("real", "real"), gen=_index_rows(True),
+        covers=("index_copy",)),
+    Row("masked_scatter", lambda T, x, src, mask: x.masked_scatter(T.tensor(mask), src),
+        ("real", "real"), gen=_masked_scatter_gen()),
+    Row("masked_scatter_", lambda T, x, src, mask: x.clone().masked_scatter_(
+        T.tensor(mask), src), ("real", "real"), gen=_masked_scatter_gen(),
+        covers=("masked_scatter",)),
     Row("addmv:method", lambda T, x, a, b: x.addmv(a, b, alpha=2), ("real",) * 3,
         gen=_blas_gen("addmv").map(lambda a: (a[0], {})), covers=("addmv",)),
 ]
