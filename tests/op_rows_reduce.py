@@ -140,6 +140,104 @@ def _masked_scatter_gen(draw):
     return (s, (n + extra,)), {"mask": mask}
 
 
+@st.composite
+def _rot90_gen(draw):
+    s = draw(shape_st(min_dims=2))
+    nd = len(s)
+    d0, d1 = draw(st.permutations(list(range(nd))))[:2]
+    return (s,), {"k": draw(st.integers(-5, 5)), "dims": [d0 - nd if draw(st.booleans())
+                                                          else d0, d1]}
+
+
+@st.composite
+def _unfold_gen(draw):
+    s = draw(shape_st())
+    nd = max(len(s), 1)
+    d = draw(st.integers(-nd, nd - 1))
+    n = s[d] if s else 1
+    return (s,), {"dimension": d, "size": draw(st.integers(0, n)),
+                  "step": draw(st.integers(1, 3))}
+
+
+@st.composite
+def _diag_embed_gen(draw):
+    s = draw(shape_st(min_dims=1, max_dims=2))
+    nd = len(s) + 1
+    d1, d2 = draw(st.permutations(list(range(nd))))[:2]
+    return (s,), {"offset": draw(st.integers(-2, 2)), "dim1": d1, "dim2": d2 - nd}
+
+
+@st.composite
+def _stack_shapes(draw, kind):
+    n = draw(st.integers(1, 3))
+    base = draw(shape_st(max_dims=3))
+    shapes = []
+    for _ in range(n):
+        s = list(base)
+        if kind == "column" and len(s) >= 2:
+            s[1] = draw(st.integers(1, 3))
+        elif kind == "column":
+            s = list(base)
+        elif kind == "dstack" and len(s) >= 3:
+            s[2] = draw(st.integers(1, 3))
+        shapes.append(tuple(s))
+    return tuple(shapes), {}
+
+
+@st.composite
+def _tensor_split_gen(draw, how="tensor_split"):
+    need = {"tensor_split": 1, "hsplit": 1, "vsplit": 2, "dsplit": 3}[how]
+    s = draw(shape_st(min_dims=need))
+    nd = len(s)
+    d = draw(st.integers(-nd, nd - 1)) if how == "tensor_split" else \
+        {"hsplit": 1 if nd > 1 else 0, "vsplit": 0, "dsplit": 2}[how]
+    n = s[d]
+    if draw(st.booleans()):
+        if how == "tensor_split":
+            arg = draw(st.integers(1, n + 2))
+        else:
+            arg = draw(st.sampled_from([k for k in range(1, n + 1) if n % k == 0]))
+    else:
+        arg = draw(st.lists(st.integers(-n - 1, n + 1), max_size=3))
+    kw = {"ios": arg}
+    if how == "tensor_split":
+        kw["dim"] = d
+    return (s,), kw
+
+
+@st.composite
+def _sizes_gen(draw):
+    (s,), kw = draw(_dim_of())
+    n = s[kw["dim"]]
+    cuts = sorted(draw(st.lists(st.integers(0, n), max_size=3)))
+    pts = [0] + cuts + [n]
+    kw["split_sizes"] = [b - a for a, b in zip(pts, pts[1:])]
+    return (s,), kw
+
+
+@st.composite
+def _vander_gen(draw):
+    n = draw(st.integers(1, 4))
+    kw = {"increasing": draw(st.booleans())}
+    if draw(st.booleans()):
+        kw["N"] = draw(st.integers(0, 5))
+    return ((n,),), kw
+
+
+@st.composite
+def _renorm_gen(draw):
+    (s,), kw = draw(_dim_of())
+    kw["p"] = draw(st.sampled_from([1, 2, 3.0]))
+    kw["maxnorm"] = draw(st.sampled_from([0.5, 1.0, 2.0]))
+    return (s,), kw
+
+
+def _unfold_write(T, x):
+    y = x * 1
+    y.unfold(0, 1, 2).mul_(2)
+    return y
+
+
 ROWS = [
     Row("std_mean", lambda T, x, **kw: T.std_mean(x, **kw), gen=_varstd()),
     Row("var_mean", lambda T, x, **kw: T.var_mean(x, **kw), gen=_varstd()),
@@ -207,6 +305,52 @@ ROWS = [
     Row("masked_scatter_", lambda T, x, src, mask: x.clone().masked_scatter_(
         T.tensor(mask), src), ("real", "real"), gen=_masked_scatter_gen(),
         covers=("masked_scatter",)),
+    Row("rot90", lambda T, x, **kw: T.rot90(x, **kw), gen=_rot90_gen()),
+    Row("rot90:default", lambda T, x: x.rot90(), gen=_same(1, min_dims=2), covers=("rot90",)),
+    Row("fliplr", lambda T, x: T.fliplr(x) * 2 + x.fliplr(), gen=_same(1, min_dims=2)),
+    Row("flipud", lambda T, x: T.flipud(x) * 2 + x.flipud(), gen=_same(1, min_dims=1)),
+    Row("unfold", lambda T, x, **kw: x.unfold(**kw), gen=_unfold_gen()),
+    # a write through the view reaches the base (windows apart: overlapping ones are
+    # implementation-defined)
+    Row("unfold:view", _unfold_write, gen=_same(1, min_dims=1, min_side=2), covers=("unfold",)),
+    Row("diag_embed", lambda T, x, **kw: T.diag_embed(x, **kw), gen=_diag_embed_gen()),
+    Row("diag_embed:default", lambda T, x: x.diag_embed(), gen=_same(1, min_dims=1),
+        covers=("diag_embed",)),
+    Row("diagflat", lambda T, x, offset: T.diagflat(x, offset),
+        gen=_same(1).map(lambda a: (a[0], {"offset": 1}))),
+    Row("diagflat:method", lambda T, x: x.diagflat(-2), covers=("diagflat",)),
+    Row("column_stack", lambda T, *xs: T.column_stack(xs), ("real",),
+        gen=_stack_shapes("column"), variadic=True),
+    Row("row_stack", lambda T, *xs: T.row_stack(xs), ("real",),
+        gen=_stack_shapes("row"), variadic=True),
+    Row("dstack", lambda T, *xs: T.dstack(xs), ("real",),
+        gen=_stack_shapes("dstack"), variadic=True),
+    Row("tensor_split", lambda T, x, ios, dim: x.tensor_split(ios, dim),
+        gen=_tensor_split_gen()),
+    Row("tensor_split:tensor", lambda T, x, ios, dim: T.tensor_split(
+        x, T.tensor(ios, dtype=T.int64), dim=dim), gen=_tensor_split_gen(),
+        covers=("tensor_split",)),
+    Row("hsplit", lambda T, x, ios: T.hsplit(x, ios), gen=_tensor_split_gen("hsplit")),
+    Row("vsplit", lambda T, x, ios: x.vsplit(ios), gen=_tensor_split_gen("vsplit")),
+    Row("dsplit", lambda T, x, ios: T.dsplit(x, ios), gen=_tensor_split_gen("dsplit")),
+    Row("split_with_sizes", lambda T, x, **kw: T.split_with_sizes(x, **kw),
+        gen=_sizes_gen()),
+    Row("split_with_sizes:method", lambda T, x, **kw: x.split_with_sizes(**kw),
+        gen=_sizes_gen(), covers=("split_with_sizes",)),
+    # values only: torch 2.13's vander backward raises (an in-place cumprod in its graph);
+    # the gradient is checked against torch's powers in tests/test_reduce_ops.py
+    Row("vander", lambda T, x, **kw: T.vander(x.detach(), **kw), gen=_vander_gen(),
+        fd=False),
+    Row("combinations", lambda T, x, **kw: T.combinations(x, **kw),
+        gen=st.tuples(st.integers(1, 4), st.integers(0, 4), st.booleans()).map(
+            lambda a: (((a[0],),), {"r": a[1], "with_replacement": a[2]}))),
+    Row("renorm", lambda T, x, **kw: T.renorm(x, **kw), gen=_renorm_gen()),
+    Row("renorm_", lambda T, x, **kw: (x * 1).renorm_(**kw), gen=_renorm_gen(),
+        covers=("renorm",)),
+    # torch: "the derivative for '_pdist_backward' is not implemented" (no second order)
+    Row("pdist", lambda T, x, p: T.pdist(x, p), gen=st.tuples(
+        st.integers(1, 4), st.integers(1, 3), st.sampled_from([1, 2, 3, float("inf")])).map(
+            lambda a: (((a[0], a[1]),), {"p": a[2]})), second_order=False),
     Row("addmv:method", lambda T, x, a, b: x.addmv(a, b, alpha=2), ("real",) * 3,
         gen=_blas_gen("addmv").map(lambda a: (a[0], {})), covers=("addmv",)),
 ]

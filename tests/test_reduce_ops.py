@@ -46,3 +46,31 @@ def test_grad_fn_names_match_torch():
         names = [type(f(T, T.tensor([1.0, 3.0, 2.0], requires_grad=True)).grad_fn).__name__
                  for T in (torch, leafgrad)]
         assert names[0] == names[1]
+
+
+@pytest.mark.parametrize("n,N,inc", [(3, None, False), (4, 2, True), (2, 5, False), (3, 3, True)])
+def test_vander_gradient_is_that_of_the_powers(n, N, inc):
+    # torch 2.13's own vander backward raises (in-place cumprod); the same matrix as
+    # explicit powers x**k gives the gradient to compare with, to second order
+    import numpy as np
+    x = np.array([0.5, -1.25, 2.0, 0.75][:n])   # no 0: pow(0, 0)'s derivatives are nan
+    w = np.random.default_rng(0).uniform(0.5, 1.5, (n, N if N is not None else n))
+    k = w.shape[1]
+    tx = torch.tensor(x, requires_grad=True)
+    pw = torch.arange(k) if inc else torch.arange(k - 1, -1, -1)
+    tg, = torch.autograd.grad((tx[:, None] ** pw * torch.tensor(w)).sum(), tx, create_graph=True)
+    tgg, = torch.autograd.grad((tg ** 2).sum(), tx)
+    lx = leafgrad.tensor(x, requires_grad=True)
+    lv = leafgrad.vander(lx, N=N, increasing=inc)
+    np.testing.assert_allclose(lv.detach().numpy(), torch.vander(tx.detach(), N=N,
+                                                                 increasing=inc).numpy())
+    lg, = leafgrad.autograd.grad((lv * leafgrad.tensor(w)).sum(), lx, create_graph=True)
+    lgg, = leafgrad.autograd.grad((lg ** 2).sum(), lx)
+    np.testing.assert_allclose(lg.detach().numpy(), tg.detach().numpy(), rtol=1e-12)
+    np.testing.assert_allclose(lgg.numpy(), tgg.numpy(), rtol=1e-12, atol=1e-12)
+
+
+def test_vander_of_one_column_is_constant_as_torch():
+    for T in (torch, leafgrad):
+        x = T.tensor([0.5, -1.0], requires_grad=True)
+        assert not T.vander(x, N=1).requires_grad and not T.vander(x, N=0).requires_grad
