@@ -238,6 +238,46 @@ def _unfold_write(T, x):
     return y
 
 
+@st.composite
+def _quantile_gen(draw):
+    (s,), kw = draw(_reduce_dims(allow_tuple=False))
+    if draw(st.booleans()):
+        kw["q"] = draw(st.sampled_from([0.0, 0.3, 0.5, 1.0]))
+    else:
+        kw["qs"] = np.array(draw(st.lists(st.sampled_from([0.0, 0.1, 0.45, 0.8, 1.0]),
+                                          min_size=1, max_size=3)))
+    kw["interpolation"] = draw(st.sampled_from(["linear", "lower", "higher", "midpoint",
+                                                "nearest"]))
+    return (s,), kw
+
+
+def _quantile(name, nan=False):
+    def fn(T, x, qs=None, q=None, mask=None, **kw):
+        if mask is not None:
+            x = _nanned(T, x, mask)
+        q = T.tensor(qs, dtype=x.dtype) if qs is not None else q
+        return getattr(T, name)(x, q, **kw)
+    return fn
+
+
+@st.composite
+def _cov_gen(draw):
+    v, n = draw(st.integers(1, 3)), draw(st.integers(1, 5))
+    s = draw(st.sampled_from([(v, n), (n,)]))
+    kw = {"correction": draw(st.sampled_from([0, 1, 2]))}
+    if draw(st.booleans()):
+        kw["fw"] = np.array(draw(st.lists(st.integers(0, 3), min_size=n, max_size=n)))
+    if draw(st.booleans()):
+        kw["aw"] = np.array(draw(st.lists(st.sampled_from([0.5, 1.0, 2.5]), min_size=n,
+                                          max_size=n)))
+    return (s,), kw
+
+
+def _cov(T, x, fw=None, aw=None, **kw):
+    return T.cov(x, fweights=None if fw is None else T.tensor(fw),
+                 aweights=None if aw is None else T.tensor(aw, dtype=x.dtype), **kw)
+
+
 ROWS = [
     Row("std_mean", lambda T, x, **kw: T.std_mean(x, **kw), gen=_varstd()),
     Row("var_mean", lambda T, x, **kw: T.var_mean(x, **kw), gen=_varstd()),
@@ -351,6 +391,21 @@ ROWS = [
     Row("pdist", lambda T, x, p: T.pdist(x, p), gen=st.tuples(
         st.integers(1, 4), st.integers(1, 3), st.sampled_from([1, 2, 3, float("inf")])).map(
             lambda a: (((a[0], a[1]),), {"p": a[2]})), second_order=False),
+    Row("quantile", _quantile("quantile"), gen=_quantile_gen()),
+    Row("quantile:method", lambda T, x: x.quantile(0.25, -1, True) + x.nanquantile(0.5),
+        gen=_same(1, min_dims=1), covers=("quantile", "nanquantile")),
+    Row("quantile:nan", _quantile("quantile"), gen=_nan_mask(_quantile_gen()), fd=False,
+        covers=("quantile",)),
+    Row("nanquantile", _quantile("nanquantile"), gen=_nan_mask(_quantile_gen()), fd=False),
+    Row("nanquantile:plain", _quantile("nanquantile"), gen=_quantile_gen(),
+        covers=("nanquantile",)),
+    # degrees of freedom <= 0 (inf/nan entries) are drawn too: values compared, fd skipped
+    Row("cov", _cov, gen=_cov_gen(), fd=False),
+    Row("cov:fd", lambda T, x: T.cov(x) + x.cov(correction=0), gen=st.tuples(
+        st.integers(1, 3), st.integers(2, 5)).map(lambda a: (((a[0], a[1]),), {})),
+        covers=("cov",)),
+    Row("corrcoef", lambda T, x: T.corrcoef(x) * 2 + x.corrcoef(), gen=st.tuples(
+        st.integers(1, 3), st.integers(2, 5)).map(lambda a: (((a[0], a[1]),), {}))),
     Row("addmv:method", lambda T, x, a, b: x.addmv(a, b, alpha=2), ("real",) * 3,
         gen=_blas_gen("addmv").map(lambda a: (a[0], {})), covers=("addmv",)),
 ]

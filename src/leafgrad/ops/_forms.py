@@ -14,7 +14,7 @@ from . import (activation, comparison, conv, distance, elementwise, embedding,  
                histogram, indexing, joins, linalg, linalg_decomp, linalg_fns, loss, normalization, pointwise, pooling,
                reduction, shape, sorting)
 # reduce's families (issue 13): statistics, cumulative, search, BLAS-style, index/shape extras
-from . import blas, cumulative, index_extra, search, shape_extra, stats  # noqa: F401
+from . import blas, cumulative, index_extra, quantile, search, shape_extra, stats  # noqa: F401
 
 
 def _doc_inplace(name, fn):
