@@ -8,7 +8,7 @@ probability 1), and rows with deliberate repeats compare values only.
 import numpy as np
 from hypothesis import strategies as st
 
-from op_table import Row, _dim_of, _reduce_dims, _same, _varstd, shape_st
+from op_table import Row, _dim_of, _reduce_dims, _same, _scatter_gen, _varstd, shape_st
 
 
 @st.composite
@@ -278,6 +278,23 @@ def _cov(T, x, fw=None, aw=None, **kw):
                  aweights=None if aw is None else T.tensor(aw, dtype=x.dtype), **kw)
 
 
+@st.composite
+def _scatter_reduce_gen(draw):
+    shapes, kw = draw(_scatter_gen(distinct=False))
+    kw["reduce"] = draw(st.sampled_from(["sum", "prod", "mean", "amax", "amin"]))
+    kw["include_self"] = draw(st.booleans())
+    return shapes, kw
+
+
+def _scatter_reduce(inplace):
+    def fn(T, x, src, dim, index, reduce, include_self):
+        if inplace:
+            return (x * 1).scatter_reduce_(dim, T.tensor(index), src, reduce,
+                                           include_self=include_self)
+        return T.scatter_reduce(x, dim, T.tensor(index), src, reduce, include_self=include_self)
+    return fn
+
+
 ROWS = [
     Row("std_mean", lambda T, x, **kw: T.std_mean(x, **kw), gen=_varstd()),
     Row("var_mean", lambda T, x, **kw: T.var_mean(x, **kw), gen=_varstd()),
@@ -406,6 +423,11 @@ ROWS = [
         covers=("cov",)),
     Row("corrcoef", lambda T, x: T.corrcoef(x) * 2 + x.corrcoef(), gen=st.tuples(
         st.integers(1, 3), st.integers(2, 5)).map(lambda a: (((a[0], a[1]),), {}))),
+    # continuous draws: no ties for amax/amin and no zeros for prod (both have their own
+    # exact rules, split evenly / the one-zero case, checked in tests/test_reduce_ops.py)
+    Row("scatter_reduce", _scatter_reduce(False), ("real", "real"), gen=_scatter_reduce_gen()),
+    Row("scatter_reduce_", _scatter_reduce(True), ("real", "real"), gen=_scatter_reduce_gen(),
+        covers=("scatter_reduce",)),
     Row("addmv:method", lambda T, x, a, b: x.addmv(a, b, alpha=2), ("real",) * 3,
         gen=_blas_gen("addmv").map(lambda a: (a[0], {})), covers=("addmv",)),
 ]

@@ -74,3 +74,25 @@ def test_vander_of_one_column_is_constant_as_torch():
     for T in (torch, leafgrad):
         x = T.tensor([0.5, -1.0], requires_grad=True)
         assert not T.vander(x, N=1).requires_grad and not T.vander(x, N=0).requires_grad
+
+
+@pytest.mark.parametrize("reduce", ["sum", "prod", "mean", "amax", "amin"])
+@pytest.mark.parametrize("include_self", [True, False])
+def test_scatter_reduce_ties_and_zeros_vs_torch(reduce, include_self):
+    # ties (amax/amin: the gradient split evenly, a documented rule) and single zeros
+    # (prod's exact rule), to second order
+    import numpy as np
+    x = np.array([[1.0, 0.0, 2.0, 2.0], [3.0, 1.0, -1.0, 0.5]])
+    s = np.array([[2.0, 0.0, 2.0, 1.5, -1.0], [3.0, 3.0, 0.5, 0.0, 1.0]])
+    idx = np.array([[0, 1, 0, 3, 3], [0, 0, 2, 1, 2]])
+    res = []
+    for T in (torch, leafgrad):
+        tx, ts = T.tensor(x, requires_grad=True), T.tensor(s, requires_grad=True)
+        o = tx.scatter_reduce(1, T.tensor(idx), ts, reduce, include_self=include_self)
+        g = T.autograd.grad((o ** 2).sum(), [tx, ts], create_graph=True)
+        gg = T.autograd.grad((g[0] ** 2).sum() + (g[1] ** 3).sum(), [tx, ts], allow_unused=True)
+        res.append([o.detach().numpy()] + [v.detach().numpy() for v in g]
+                   + [np.zeros_like(x if i == 0 else s) if v is None else v.numpy()
+                      for i, v in enumerate(gg)])
+    for a, b in zip(res[1], res[0]):
+        np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-12)

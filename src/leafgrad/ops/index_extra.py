@@ -203,3 +203,101 @@ def masked_scatter(input, mask, source):
     out[m] = s.reshape(-1)[:k].astype(x.dtype, copy=False)
     return record(MaskedScatterBackward0, out, (input, source),
                   args=(np.array(m), s.shape))
+
+
+# ------------------------------------------------------------ scatter_reduce
+_REDUCE_UFUNC = {"sum": np.add, "mean": np.add, "prod": np.multiply, "amax": np.maximum,
+                 "amin": np.minimum}
+
+
+def _identity(reduce, dt):
+    if reduce in ("sum", "mean"):
+        return 0
+    if reduce == "prod":
+        return 1
+    if dt.kind == "f":
+        return -np.inf if reduce == "amax" else np.inf
+    if dt.kind == "b":
+        return reduce == "amin"
+    info = np.iinfo(dt)
+    return info.min if reduce == "amax" else info.max
+
+
+def _scatter_reduce_backward(ctx, g):
+    # PyTorch's scatter_reduce_backward (FunctionsManual.cpp), with leafgrad ops
+    from .indexing import _src_grad, _scatter_grid
+    from .pointwise import where
+    x, src = ctx.saved_tensors
+    res = ctx.result
+    d, idx, reduce, include_self = ctx.args
+    ni, ns = ctx.needs_input_grad
+    if ns:
+        _src_grad(g.detach(), d, idx, src.shape, "ScatterReduceBackward0")   # shape check
+    it = Tensor._make_plain(idx)
+    dt = g.dtype
+    if reduce == "sum":
+        gs, gsrc = g, g.gather(d, it)
+    elif reduce == "mean":
+        n = np.ones(g.shape, g._data.dtype) if include_self else np.zeros(g.shape, g._data.dtype)
+        np.add.at(n, _scatter_grid(d, idx), 1)
+        n[n == 0] = 1
+        nt = Tensor._make_plain(n)
+        gs, gsrc = g / nt, g.gather(d, it) / nt.gather(d, it)
+    elif reduce in ("amax", "amin"):
+        value = res.gather(d, it)
+        self_is = (x == res).to(dt)
+        src_is = (src == value).to(dt)
+        gd = g / self_is.scatter_add(d, it, src_is)
+        gs, gsrc = self_is * gd, src_is * gd.gather(d, it)
+    else:   # prod: exact where one zero is scattered to a position
+        masked_self = x.masked_fill(x == 0, 1)
+        gs = g * scatter_reduce(masked_self, d, it, src, reduce, include_self=include_self) \
+            / masked_self
+        src_zero = src == 0
+        nz = (x * 0).scatter_add(d, it, src_zero.to(dt)).gather(d, it)
+        single = Tensor._make_plain(src_zero._data & (nz._data == 1))
+        masked_src_result = scatter_reduce(x, d, it, src.masked_fill(single, 1), reduce,
+                                           include_self=include_self)
+        gsrc = where(single, (g * masked_src_result).gather(d, it),
+                     (g * res).gather(d, it) / src.masked_fill(src_zero, 1))
+    if not include_self:
+        gs = gs.scatter(d, it, 0)
+    return (gs if ni else None, gsrc if ns else None)
+
+
+ScatterReduceBackward0 = node("ScatterReduceBackward0", _scatter_reduce_backward, saves=True)
+
+
+@defop("scatter_reduce", inplace=True)
+def scatter_reduce(input, dim, index, src, reduce, *, include_self=True):
+    """Copy of ``input`` with ``src``'s values reduced into the positions ``index`` along
+    ``dim`` (as ``scatter_add``, for dim=1: ``out[i][index[i][j]] op= src[i][j]``) by
+    ``reduce``: "sum", "prod", "mean", "amax" or "amin"; ``include_self=False`` leaves
+    ``input``'s own values out at the scattered positions. Shapes as ``scatter``.
+    Gradients: PyTorch's scatter_reduce_backward (amax/amin split evenly among equal
+    values; prod exact with one zero per position).
+
+    Raises:
+        RuntimeError: an unknown ``reduce``; the errors of ``scatter``.
+    """
+    from .indexing import _scatter_args, _scatter_grid
+    if reduce not in _REDUCE_UFUNC:
+        raise RuntimeError("reduce argument must be either sum, prod, mean, amax or amin, got "
+                           "%s. Fix: one of those" % reduce)
+    src = to_tensor(src)
+    x, d, idx, sd = _scatter_args(input, dim, index, src, "scatter_reduce")
+    idx = idx.astype(np.int64)
+    out = x.copy()
+    view = out.reshape(x.shape if x.ndim else (1,))
+    grid = _scatter_grid(d, idx)
+    if not include_self:
+        view[grid] = _identity(reduce, x.dtype)
+    with np.errstate(all="ignore"):
+        _REDUCE_UFUNC[reduce].at(view, grid, sd)
+        if reduce == "mean":
+            n = np.ones(view.shape, np.int64) if include_self else np.zeros(view.shape, np.int64)
+            np.add.at(n, grid, 1)
+            n[n == 0] = 1
+            view[...] = (view / n if x.dtype.kind in "fc" else view // n).astype(x.dtype)
+    return record(ScatterReduceBackward0, out, (input, src), saved=(input, src),
+                  save_result=True, args=(d, idx, reduce, include_self))
