@@ -96,3 +96,24 @@ def test_scatter_reduce_ties_and_zeros_vs_torch(reduce, include_self):
                       for i, v in enumerate(gg)])
     for a, b in zip(res[1], res[0]):
         np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("name", ["tril_indices", "triu_indices"])
+@pytest.mark.parametrize("row,col,offset", [(3, 4, 0), (3, 3, -1), (4, 2, 1), (0, 3, 0),
+                                            (3, 0, 0), (1, 1, 5), (3, 5, -4), (5, 2, -2)])
+def test_tri_indices_match_torch(name, row, col, offset):
+    for dt in (None, "int32"):
+        kw = {} if dt is None else {"dtype": getattr(torch, dt)}
+        t = getattr(torch, name)(row, col, offset, **kw)
+        lkw = {} if dt is None else {"dtype": getattr(leafgrad, dt)}
+        lg = getattr(leafgrad, name)(row, col, offset, **lkw)
+        assert str(t.dtype) == str(lg.dtype) and tuple(t.shape) == tuple(lg.shape)
+        assert t.tolist() == lg.tolist()
+
+
+@pytest.mark.parametrize("call", [lambda T: T.triu_indices(-1, 3),
+                                  lambda T: T.tril_indices(3, -2),
+                                  lambda T: T.tril_indices(3, 3, dtype=T.float32),
+                                  lambda T: T.triu_indices(3, 3, dtype=T.int16)])
+def test_tri_indices_errors_match_torch(call):
+    _raise_same(call)

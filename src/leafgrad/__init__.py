@@ -15,7 +15,7 @@ from ._tensor import Tensor, Size
 from . import _methods  # noqa: F401  (binds the Tensor methods)
 from ._creation import (arange, as_tensor, device, empty, empty_like, eye, from_numpy, full,
                         full_like, linspace, logspace, ones, ones_like, scalar_tensor, tensor,
-                        tril_indices, zeros, zeros_like)
+                        tril_indices, triu_indices, zeros, zeros_like)
 from ._random_ops import (Generator, bernoulli, default_generator, get_rng_state, initial_seed,
                           manual_seed, multinomial, normal, poisson, rand, rand_like, randint,
                           randint_like, randn, randn_like, randperm, seed, set_rng_state)
