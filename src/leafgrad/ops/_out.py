@@ -54,3 +54,17 @@ def write(out, result, name):
     np.copyto(dst, arr, casting="unsafe")
     out._bump_version()
     return out
+
+
+def out_tuple_call(name, fn, args, kwargs, out):
+    """``out=(values, indices)`` of an op returning a pair (cummax, kthvalue, ...): each
+    part written into its tensor; returns the op's namedtuple of the two ``out`` tensors."""
+    if not (isinstance(out, (tuple, list)) and len(out) == 2
+            and all(isinstance(o, Tensor) for o in out)):
+        raise TypeError("%s(): argument 'out' must be tuple of Tensors, not %s. Fix: "
+                        "out=(values, indices)" % (name, type(out).__name__))
+    if mode.enabled and (any(o._requires_grad for o in out) or any(
+            isinstance(a, Tensor) and a._requires_grad for a in _flat(args))):
+        raise RuntimeError(_errors.out_autograd(name))
+    res = fn(*args, **kwargs)
+    return type(res)(write(out[0], res[0], name), write(out[1], res[1], name))

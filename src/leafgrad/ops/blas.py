@@ -14,6 +14,7 @@ import numpy as np
 from .. import _dtype, _errors
 from .._quiet import quiet as _quiet
 from ._dispatch import record, to_tensor
+from ._out import out_call
 from ._registry import defop, node
 
 
@@ -97,14 +98,16 @@ def _finish(cls, input, a, b, p, beta, alpha):
     return record(cls, out, (input, a, b), saved=(a, b), args=(beta, alpha))
 
 
-@defop("addmv", inplace=True)
-def addmv(input, mat, vec, *, beta=1, alpha=1):
+@defop("addmv", inplace=True, out=True)
+def addmv(input, mat, vec, *, beta=1, alpha=1, out=None):
     """``beta * input + alpha * (mat @ vec)``: mat (n, m), vec (m,), input broadcasting to
     (n,); the result is (n,).
 
     Raises:
         RuntimeError: mat not 2-D or vec not 1-D, mismatched sizes, or mixed dtypes.
     """
+    if out is not None:
+        return out_call("addmv", addmv, (input, mat, vec), {"beta": beta, "alpha": alpha}, out)
     input, mat, vec = to_tensor(input), to_tensor(mat), to_tensor(vec)
     m, v = mat._data, vec._data
     if m.ndim != 2 or v.ndim != 1 or input.dim() > 1:
@@ -121,14 +124,16 @@ def addmv(input, mat, vec, *, beta=1, alpha=1):
     return _finish(AddmvBackward0, input, mat, vec, p, beta, alpha)
 
 
-@defop("addr", inplace=True)
-def addr(input, vec1, vec2, *, beta=1, alpha=1):
+@defop("addr", inplace=True, out=True)
+def addr(input, vec1, vec2, *, beta=1, alpha=1, out=None):
     """``beta * input + alpha * outer(vec1, vec2)``: vec1 (n,), vec2 (m,), input broadcasting
     to (n, m). Dtypes promote as PyTorch's.
 
     Raises:
         RuntimeError: a vector argument that is not 1-D, or an input that does not broadcast.
     """
+    if out is not None:
+        return out_call("addr", addr, (input, vec1, vec2), {"beta": beta, "alpha": alpha}, out)
     input, vec1, vec2 = to_tensor(input), to_tensor(vec1), to_tensor(vec2)
     for nm, t in (("vec1", vec1), ("vec2", vec2)):
         if t.dim() != 1:
@@ -136,7 +141,8 @@ def addr(input, vec1, vec2, *, beta=1, alpha=1):
                                "vector, e.g. %s.flatten()" % (nm, t.dim(), nm))
     npd = _dtype.result_type(input, vec1, vec2).np
     with _quiet():
-        p = np.multiply.outer(vec1._data.astype(npd, copy=False), vec2._data.astype(npd, copy=False))
+        p = np.multiply.outer(vec1._data.astype(npd, copy=False),
+                              vec2._data.astype(npd, copy=False))
     return _finish(AddrBackward0, input, vec1, vec2, p.astype(npd, copy=False), beta, alpha)
 
 
@@ -160,23 +166,29 @@ def _batched(name, cls, input, b1, b2, beta, alpha):
     return _finish(cls, input, b1, b2, p, beta, alpha)
 
 
-@defop("baddbmm", inplace=True)
-def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
+@defop("baddbmm", inplace=True, out=True)
+def baddbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None):
     """``beta * input + alpha * (batch1 @ batch2)``: batch1 (b, n, m), batch2 (b, m, p),
     input broadcasting to (b, n, p).
 
     Raises:
         RuntimeError: non-3-D batches, mismatched sizes, or mixed dtypes.
     """
+    if out is not None:
+        return out_call("baddbmm", baddbmm, (input, batch1, batch2),
+                        {"beta": beta, "alpha": alpha}, out)
     return _batched("baddbmm", BaddbmmBackward0, input, batch1, batch2, beta, alpha)
 
 
-@defop("addbmm", inplace=True)
-def addbmm(input, batch1, batch2, *, beta=1, alpha=1):
+@defop("addbmm", inplace=True, out=True)
+def addbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None):
     """``beta * input + alpha * sum_i batch1[i] @ batch2[i]``: batch1 (b, n, m), batch2
     (b, m, p), input broadcasting to (n, p).
 
     Raises:
         RuntimeError: non-3-D batches, mismatched sizes, or mixed dtypes.
     """
+    if out is not None:
+        return out_call("addbmm", addbmm, (input, batch1, batch2),
+                        {"beta": beta, "alpha": alpha}, out)
     return _batched("addbmm", AddbmmBackward0, input, batch1, batch2, beta, alpha)

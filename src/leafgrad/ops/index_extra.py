@@ -13,6 +13,7 @@ import numpy as np
 from .. import _errors
 from .._tensor import Tensor, _wrap_dim
 from ._dispatch import record, to_tensor
+from ._out import out_call
 from ._registry import defop, node
 from .indexing import MaskedFillBackward0, index_put_zeros, index_select, masked_fill
 
@@ -34,14 +35,16 @@ def _take_backward(ctx, g):
 TakeBackward0 = node("TakeBackward0", _take_backward, saves=False)
 
 
-@defop("take")
-def take(input, index):
+@defop("take", out=True)
+def take(input, index, *, out=None):
     """``input.flatten()[index]``, shaped as ``index`` (int64; negative indices count from
     the end).
 
     Raises:
         RuntimeError: a non-int64 index. IndexError: an index out of range.
     """
+    if out is not None:
+        return out_call("take", take, (input, index), {}, out)
     idx = _long_index(index, "take")
     x = input._data
     n = x.size
@@ -120,8 +123,8 @@ def _index_copy_backward(ctx, g):
 IndexCopyBackward0 = node("IndexCopyBackward0", _index_copy_backward, saves=False)
 
 
-@defop("index_copy", inplace=True)
-def index_copy(input, dim, index, source):
+@defop("index_copy", inplace=True, out=True)
+def index_copy(input, dim, index, source, *, out=None):
     """Copy of ``input`` with ``source``'s slices along ``dim`` written at the rows
     ``index`` (int64, non-negative, one per slice of ``source``).
 
@@ -129,6 +132,8 @@ def index_copy(input, dim, index, source):
         RuntimeError: mixed dtypes, a non-int64 index. IndexError: an index out of range
         or a count that differs from ``source.size(dim)``.
     """
+    if out is not None:
+        return out_call("index_copy", index_copy, (input, dim, index, source), {}, out)
     idx = _long_index(index, "index_copy")
     source = to_tensor(source)
     x, s = input._data, source._data
@@ -268,8 +273,8 @@ def _scatter_reduce_backward(ctx, g):
 ScatterReduceBackward0 = node("ScatterReduceBackward0", _scatter_reduce_backward, saves=True)
 
 
-@defop("scatter_reduce", inplace=True)
-def scatter_reduce(input, dim, index, src, reduce, *, include_self=True):
+@defop("scatter_reduce", inplace=True, out=True)
+def scatter_reduce(input, dim, index, src, reduce, *, include_self=True, out=None):
     """Copy of ``input`` with ``src``'s values reduced into the positions ``index`` along
     ``dim`` (as ``scatter_add``, for dim=1: ``out[i][index[i][j]] op= src[i][j]``) by
     ``reduce``: "sum", "prod", "mean", "amax" or "amin"; ``include_self=False`` leaves
@@ -280,6 +285,9 @@ def scatter_reduce(input, dim, index, src, reduce, *, include_self=True):
     Raises:
         RuntimeError: an unknown ``reduce``; the errors of ``scatter``.
     """
+    if out is not None:
+        return out_call("scatter_reduce", scatter_reduce, (input, dim, index, src, reduce),
+                        {"include_self": include_self}, out)
     from .indexing import _scatter_args, _scatter_grid
     if reduce not in _REDUCE_UFUNC:
         raise RuntimeError("reduce argument must be either sum, prod, mean, amax or amin, got "

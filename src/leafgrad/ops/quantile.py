@@ -16,7 +16,19 @@ import numpy as np
 from .. import _dtype, _errors
 from .._tensor import Tensor, _wrap_dim
 from ._dispatch import to_tensor
+from ._out import write
 from ._registry import defop
+
+def _recorded_out(name, fn, args, kwargs, out):
+    """``out=`` of a composite op, as PyTorch's: with an input that requires grad the
+    result is copied into ``out`` by a recorded ``copy_`` (CopyBackwards), not refused."""
+    res = fn(*args, **kwargs)
+    if not res.requires_grad:
+        return write(out, res, name)
+    if tuple(out.shape) != tuple(res.shape):
+        write(out, res.detach(), name)      # resized as PyTorch (warns when not empty)
+    return out.copy_(res)
+
 
 _MODES = ("linear", "lower", "higher", "midpoint", "nearest")
 
@@ -83,8 +95,8 @@ def _quantile(name, input, q, dim, keepdim, interpolation, ignore_nan):
     return out.reshape(kshape) if q0 else out
 
 
-@defop("quantile")
-def quantile(input, q, dim=None, keepdim=False, *, interpolation="linear"):
+@defop("quantile", out=True)
+def quantile(input, q, dim=None, keepdim=False, *, interpolation="linear", out=None):
     """The ``q``-quantiles (a number or 1-D tensor in [0, 1]) of ``input`` over ``dim``
     (all elements when None). A tensor ``q`` puts its dim first in the result. NaN in a
     slice gives NaN. ``interpolation``: linear, lower, higher, midpoint or nearest
@@ -94,12 +106,18 @@ def quantile(input, q, dim=None, keepdim=False, *, interpolation="linear"):
         RuntimeError: a non-float or empty input, q outside [0, 1] or of another dtype,
         an unknown interpolation.
     """
+    if out is not None:
+        return _recorded_out("quantile", quantile, (input, q, dim, keepdim),
+                             {"interpolation": interpolation}, out)
     return _quantile("quantile", input, q, dim, keepdim, interpolation, False)
 
 
-@defop("nanquantile")
-def nanquantile(input, q, dim=None, keepdim=False, *, interpolation="linear"):
+@defop("nanquantile", out=True)
+def nanquantile(input, q, dim=None, keepdim=False, *, interpolation="linear", out=None):
     """``quantile`` ignoring NaN (NaN only where a slice is all NaN)."""
+    if out is not None:
+        return _recorded_out("nanquantile", nanquantile, (input, q, dim, keepdim),
+                             {"interpolation": interpolation}, out)
     return _quantile("nanquantile", input, q, dim, keepdim, interpolation, True)
 
 

@@ -8,6 +8,7 @@ import numpy as np
 
 from .._quiet import quiet as _quiet
 from .._tensor import Tensor
+from ._out import out_call
 from ._registry import defop
 
 
@@ -43,9 +44,9 @@ def _search(seq, vals, side, sorter):
         return out.reshape(vals.shape)
 
 
-@defop("searchsorted", method=False)
+@defop("searchsorted", method=False, out=True)
 def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=None,
-                 sorter=None):
+                 sorter=None, out=None):
     """Indices where ``input``'s values would be inserted into ``sorted_sequence`` (sorted
     along its last dim) to keep it sorted: the first such index (``side='left'``) or the
     last (``right=True`` / ``side='right'``). ``input`` may be a Python number (a 0-d
@@ -57,6 +58,10 @@ def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=N
     Raises:
         RuntimeError: mismatched leading dims, or an unknown / conflicting ``side``.
     """
+    if out is not None:
+        return out_call("searchsorted", searchsorted, (sorted_sequence, input),
+                        {"out_int32": out_int32, "right": right, "side": side,
+                         "sorter": sorter}, out)
     s = _side(right, side)
     seq = sorted_sequence._data
     vals = _arr(input)
@@ -73,8 +78,8 @@ def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=N
     return Tensor._make_plain(np.asarray(out, np.int32 if out_int32 else np.int64))
 
 
-@defop("bucketize", method=False)
-def bucketize(input, boundaries, *, out_int32=False, right=False):
+@defop("bucketize", method=False, out=True)
+def bucketize(input, boundaries, *, out_int32=False, right=False, out=None):
     """The bucket of each value of ``input`` for the 1-D sorted ``boundaries``: with
     ``right=False`` the index ``i`` with ``boundaries[i-1] < x <= boundaries[i]``
     (``searchsorted(boundaries, input, right=right)``). Output shaped as ``input``.
@@ -82,6 +87,9 @@ def bucketize(input, boundaries, *, out_int32=False, right=False):
     Raises:
         RuntimeError: ``boundaries`` not 1-D.
     """
+    if out is not None:
+        return out_call("bucketize", bucketize, (input, boundaries),
+                        {"out_int32": out_int32, "right": right}, out)
     if boundaries.dim() != 1:
         raise RuntimeError("boundaries tensor must be 1 dimension, but got dim(%d). Fix: "
                            "pass 1-D boundaries (torch.searchsorted takes N-D ones)"
@@ -89,10 +97,13 @@ def bucketize(input, boundaries, *, out_int32=False, right=False):
     return searchsorted(boundaries, input, out_int32=out_int32, right=right)
 
 
-@defop("isin", method=False)
-def isin(elements, test_elements, *, assume_unique=False, invert=False):
+@defop("isin", method=False, out=True)
+def isin(elements, test_elements, *, assume_unique=False, invert=False, out=None):
     """Bool tensor, shaped as ``elements``: whether each element occurs in
     ``test_elements`` (either may be a Python number; NaN is never found), negated with
     ``invert``."""
+    if out is not None:
+        return out_call("isin", isin, (elements, test_elements),
+                        {"assume_unique": assume_unique, "invert": invert}, out)
     e, t = _arr(elements), _arr(test_elements)
     return Tensor._make_plain(np.asarray(np.isin(e, t.reshape(-1), invert=invert)))

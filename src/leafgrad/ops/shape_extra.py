@@ -14,6 +14,7 @@ import numpy as np
 
 from .._tensor import Tensor, _wrap_dim
 from ._dispatch import mark_view, record, to_tensor
+from ._out import out_call
 from ._registry import defop, node
 from .joins import cat, diagonal, flip, hstack, narrow, vstack
 
@@ -159,15 +160,19 @@ def diagflat(input, offset=0):
 
 
 # ----------------------------------------------------------------- stacking
-@defop("column_stack", method=False)
-def column_stack(tensors):
+@defop("column_stack", method=False, out=True)
+def column_stack(tensors, *, out=None):
     """Stack as columns: 0-d and 1-d tensors become columns (n, 1), then ``hstack``."""
+    if out is not None:
+        return out_call("column_stack", column_stack, (tensors,), {}, out)
     return hstack([t.reshape(t.numel(), 1) if t.dim() <= 1 else t for t in tensors])
 
 
-@defop("row_stack", method=False)
-def row_stack(tensors):
+@defop("row_stack", method=False, out=True)
+def row_stack(tensors, *, out=None):
     """PyTorch's alias of ``vstack``."""
+    if out is not None:
+        return out_call("row_stack", row_stack, (tensors,), {}, out)
     return vstack(tensors)
 
 
@@ -181,10 +186,12 @@ def _atleast_3d(t):
     return t
 
 
-@defop("dstack", method=False)
-def dstack(tensors):
+@defop("dstack", method=False, out=True)
+def dstack(tensors, *, out=None):
     """Concatenate along dim 2 after PyTorch's atleast_3d ((n,) -> (1, n, 1),
     (m, n) -> (m, n, 1))."""
+    if out is not None:
+        return out_call("dstack", dstack, (tensors,), {}, out)
     return cat([_atleast_3d(to_tensor(t)) for t in tensors], 2)
 
 
@@ -337,8 +344,8 @@ def combinations(input, r=2, with_replacement=False):
     return input[Tensor._make_plain(idx)]
 
 
-@defop("renorm", inplace=True)
-def renorm(input, p, dim, maxnorm):
+@defop("renorm", inplace=True, out=True)
+def renorm(input, p, dim, maxnorm, *, out=None):
     """Each slice along ``dim`` whose ``p``-norm exceeds ``maxnorm`` is scaled to norm
     ``maxnorm`` (by ``maxnorm / (norm + 1e-7)``, as PyTorch); the others are unchanged.
     The gradient is PyTorch's renorm_backward (the derivative of that scaling, norm
@@ -347,6 +354,8 @@ def renorm(input, p, dim, maxnorm):
     Raises:
         RuntimeError: fewer than 2 dims, a non-positive ``p`` or negative ``maxnorm``.
     """
+    if out is not None:
+        return out_call("renorm", renorm, (input, p, dim, maxnorm), {}, out)
     from .pointwise import where
     if p <= 0:
         raise RuntimeError("renorm: non-positive-norm not supported. Fix: p > 0")
