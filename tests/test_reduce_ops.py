@@ -117,3 +117,25 @@ def test_tri_indices_match_torch(name, row, col, offset):
                                   lambda T: T.triu_indices(3, 3, dtype=T.int16)])
 def test_tri_indices_errors_match_torch(call):
     _raise_same(call)
+
+
+@pytest.mark.parametrize("call", [
+    lambda T: T.index_fill(T.ones(3, 4), 1, T.tensor([0.0]), 1.0),
+    lambda T: T.addbmm(T.ones(3, 3), T.ones(3, 4), T.ones(4, 3)),
+    lambda T: T.baddbmm(T.ones(3, 3), T.ones(2, 3, 4), T.ones(4, 3)),
+    lambda T: T.addbmm(T.ones(3, 3), T.ones(3, 4), T.ones(2, 4, 3)),
+    lambda T: T.column_stack([]),
+    lambda T: T.scatter_reduce(T.ones(3), 0, T.tensor([0]), T.ones(1), "add"),
+    lambda T: T.take(T.ones(3), T.tensor([0], dtype=T.int32)),
+    lambda T: T.index_copy(T.ones(3), 0, T.tensor([0.0]), T.ones(1)),
+])
+def test_more_errors_match_torch(call):
+    _raise_same(call)
+
+
+def test_scatter_reduce_max_min_aliases():
+    for T in (torch, leafgrad):
+        x = T.zeros(3)
+        i, s = T.tensor([0, 0]), T.tensor([5.0, -2.0])
+        assert T.scatter_reduce(x, 0, i, s, "max").tolist() == [5.0, 0.0, 0.0]
+        assert T.scatter_reduce(x, 0, i, s, "min").tolist() == [-2.0, 0.0, 0.0]

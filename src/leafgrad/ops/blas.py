@@ -150,6 +150,10 @@ def _batched(name, cls, input, b1, b2, beta, alpha):
     """baddbmm / addbmm (which sums the products over the batch)."""
     input, b1, b2 = to_tensor(input), to_tensor(b1), to_tensor(b2)
     x1, x2 = b1._data, b2._data
+    if x2.ndim < 3:     # PyTorch reads batch2.size(2) first: IndexError
+        raise IndexError("Dimension out of range (expected to be in range of [%d, %d], but "
+                         "got 2). Fix: %s takes 3-D batches (b, n, m) and (b, m, p)"
+                         % (-max(x2.ndim, 1), max(x2.ndim, 1) - 1, name))
     for t in (x1, x2):
         if t.ndim != 3:
             raise RuntimeError("%s: batch1 and batch2 must be 3-D tensors, got %d-D. Fix: "
@@ -172,7 +176,8 @@ def baddbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None):
     input broadcasting to (b, n, p).
 
     Raises:
-        RuntimeError: non-3-D batches, mismatched sizes, or mixed dtypes.
+        RuntimeError: non-3-D batches, mismatched sizes, or mixed dtypes. IndexError: a
+            batch2 of fewer than 3 dims (as PyTorch).
     """
     if out is not None:
         return out_call("baddbmm", baddbmm, (input, batch1, batch2),
@@ -186,7 +191,8 @@ def addbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None):
     (b, m, p), input broadcasting to (n, p).
 
     Raises:
-        RuntimeError: non-3-D batches, mismatched sizes, or mixed dtypes.
+        RuntimeError: non-3-D batches, mismatched sizes, or mixed dtypes. IndexError: a
+            batch2 of fewer than 3 dims (as PyTorch).
     """
     if out is not None:
         return out_call("addbmm", addbmm, (input, batch1, batch2),

@@ -92,10 +92,12 @@ def index_fill(input, dim, index, value):
     ``value`` (a number or a 0-d tensor).
 
     Raises:
-        RuntimeError: a non-int64 or N-D index, or a value tensor that is not 0-d.
-        IndexError: an index out of range.
+        RuntimeError: an N-D index, or a value tensor that is not 0-d.
+        IndexError: an index out of range or not int64.
     """
-    idx = _long_index(index, "index_fill")
+    idx = index._data if isinstance(index, Tensor) else np.asarray(index)
+    if idx.dtype != np.int64:       # PyTorch: IndexError here (RuntimeError in take)
+        raise IndexError("index_fill_(): Expected dtype int64 for index. Fix: index.long()")
     if isinstance(value, Tensor) and value.dim():
         raise RuntimeError("index_fill_ only supports a 0-dimensional value tensor, but got "
                            "tensor with %d dimension(s). Fix: pass a number or a 0-d tensor"
@@ -277,7 +279,8 @@ ScatterReduceBackward0 = node("ScatterReduceBackward0", _scatter_reduce_backward
 def scatter_reduce(input, dim, index, src, reduce, *, include_self=True, out=None):
     """Copy of ``input`` with ``src``'s values reduced into the positions ``index`` along
     ``dim`` (as ``scatter_add``, for dim=1: ``out[i][index[i][j]] op= src[i][j]``) by
-    ``reduce``: "sum", "prod", "mean", "amax" or "amin"; ``include_self=False`` leaves
+    ``reduce``: "sum", "prod", "mean", "amax" or "amin" ("max", "min" accepted as
+    PyTorch does); ``include_self=False`` leaves
     ``input``'s own values out at the scattered positions. Shapes as ``scatter``.
     Gradients: PyTorch's scatter_reduce_backward (amax/amin split evenly among equal
     values; prod exact with one zero per position).
@@ -289,6 +292,7 @@ def scatter_reduce(input, dim, index, src, reduce, *, include_self=True, out=Non
         return out_call("scatter_reduce", scatter_reduce, (input, dim, index, src, reduce),
                         {"include_self": include_self}, out)
     from .indexing import _scatter_args, _scatter_grid
+    reduce = {"max": "amax", "min": "amin"}.get(reduce, reduce)     # PyTorch's aliases
     if reduce not in _REDUCE_UFUNC:
         raise RuntimeError("reduce argument must be either sum, prod, mean, amax or amin, got "
                            "%s. Fix: one of those" % reduce)

@@ -165,6 +165,10 @@ def column_stack(tensors, *, out=None):
     """Stack as columns: 0-d and 1-d tensors become columns (n, 1), then ``hstack``."""
     if out is not None:
         return out_call("column_stack", column_stack, (tensors,), {}, out)
+    tensors = list(tensors)
+    if not tensors:
+        raise RuntimeError("column_stack expects a non-empty TensorList. Fix: pass at least "
+                           "one tensor")
     return hstack([t.reshape(t.numel(), 1) if t.dim() <= 1 else t for t in tensors])
 
 
