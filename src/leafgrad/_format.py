@@ -9,6 +9,8 @@ import math
 
 import numpy as np
 
+from .autograd._fw_state import active as _fw_level
+
 from . import _dtype
 
 
@@ -189,4 +191,9 @@ def tensor_repr(t, prefix="tensor("):
         suffixes.append("grad_fn=<%s>" % fn.name().rpartition("::")[2])
     elif t._requires_grad:
         suffixes.append("requires_grad=True")
+    level = _fw_level[0]
+    if level is not None:       # a dual tensor (autograd.forward_ad): PyTorch's f"tangent={t}"
+        tangent = level.tangent(t)
+        if tangent is not None:
+            suffixes.append("tangent=%s" % format(tangent, ""))
     return _add_suffixes(prefix + body, suffixes, indent)

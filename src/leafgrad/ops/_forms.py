@@ -7,6 +7,7 @@ callable itself (no wrapper), except the in-place forms declared ``True`` or
 """
 from .._tensor import Tensor
 from ..autograd.grad_mode import mode
+from ..autograd._fw_state import active as _fw_level
 from . import inplace as _ip
 from ._registry import OPS
 # every op family: importing one declares its ops (add a new family file here)
@@ -68,6 +69,8 @@ def view_inplace_of(fn, name):
             _ip._check_leaf(self, name)
         new = fn(self, *args, **kwargs)
         self._data = new._data
+        if _fw_level[0] is not None:     # forward AD: self takes the new tangent
+            _fw_level[0].set(self, _fw_level[0].tangent(new))
         node = new._grad_fn
         if node is not None and self._requires_grad:
             node.__class__ = _inplace_node_class(type(node))
