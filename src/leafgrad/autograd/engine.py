@@ -70,6 +70,19 @@ _heappush, _heappop = heapq.heappush, heapq.heappop
 _PKG_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
+# the passes in progress, innermost last (graph.register_multi_grad_hook asks which
+# nodes the current one will run, as PyTorch's _will_engine_execute_node)
+running = []
+
+
+def will_execute(run, node):
+    """Whether pass ``run`` runs ``node`` (reachable from its roots, and needed for the
+    requested inputs)."""
+    if node is None or (run.needed is not None and node not in run.needed):
+        return False
+    return node in run.deps or any(node is n for n, _ in run.roots)
+
+
 def run_backward(roots, root_grads, retain_graph, create_graph, inputs=None,
                  allow_unused=False, accumulate=True, *, tensor_cls):
     """Backpropagate ``root_grads`` from the tensors ``roots``.
@@ -96,13 +109,16 @@ def run_backward(roots, root_grads, retain_graph, create_graph, inputs=None,
         capture.check_used(needed)
     run = _Pass(tensor_cls, create_graph, retain_graph, freed_by, deps, needed, capture,
                 accumulate)
+    run.roots = root_edges
     prev_enabled = mode.enabled
     mode.enabled = create_graph
     q = quiet()
     q.__enter__()
+    running.append(run)
     try:
         run.execute(root_edges, root_grads)
     finally:
+        running.pop()
         q.__exit__(None, None, None)
         mode.enabled = prev_enabled
     return () if capture is None else capture.finish(run.wrap)
