@@ -62,6 +62,10 @@ OPS = {
     "layer_norm": (lambda T, x, y: T.nn.functional.layer_norm(x, (4,)), (A, B), (TA, None)),
     "to_float": (lambda T, x, y: x.float() * 2, (A, B), (TA, None)),
     "mse": (lambda T, x, y: T.nn.functional.mse_loss(x, y), (A, B), (TA, TA)),
+    "solve_triangular": (lambda T, x, v: T.linalg.solve_triangular(x, v[:, None], upper=True),
+                         (SQ, V), (TSQ, V)),
+    "lu_solve": (lambda T, x, v: T.linalg.lu_solve(*T.linalg.lu_factor(x), v[:, None]),
+                 (SQ, V), (TSQ, V)),
 }
 
 

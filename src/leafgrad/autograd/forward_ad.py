@@ -164,15 +164,19 @@ class _Level:
 
 
 def _multi_node(res, outs):
-    """What the multi-output ops set on their node after recording (``ops/joins._multi``)."""
+    """What the multi-output ops set on their node after recording (``ops/joins._multi``,
+    ``out_metas`` of the linalg decompositions)."""
     node = next((r._grad_fn for r in res if r._grad_fn is not None), None)
-    if node is not None and any("n_outputs" in getattr(c, "__slots__", ())
-                                for c in type(node).__mro__):
-        try:
-            node.n_outputs
-        except AttributeError:
-            node.n_outputs = len(outs)
-            node.out_metas = tuple((o.shape, o.dtype) for o in outs)
+    if node is None:
+        return res
+    slots = {s for c in type(node).__mro__ for s in getattr(c, "__slots__", ())}
+    for name, value in (("n_outputs", len(outs)),
+                        ("out_metas", tuple((o.shape, o.dtype) for o in outs))):
+        if name in slots:
+            try:
+                getattr(node, name)
+            except AttributeError:
+                setattr(node, name, value)
     return res
 
 
