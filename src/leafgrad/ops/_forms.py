@@ -12,7 +12,7 @@ from . import inplace as _ip
 from ._registry import OPS
 # every op family: importing one declares its ops (add a new family file here)
 from . import (activation, comparison, conv, distance, elementwise, embedding,  # noqa: F401
-               histogram, indexing, joins, linalg, linalg_decomp, linalg_fns, linalg_solvers, loss, normalization, pointwise, pooling,
+               histogram, indexing, joins, linalg, linalg_decomp, linalg_fns, linalg_qr, linalg_solvers, loss, normalization, pointwise, pooling,
                reduction, shape, sorting)
 # reduce's families (issue 13): statistics, cumulative, search, BLAS-style, index/shape extras
 from . import cumulative, stats  # noqa: F401
