@@ -20,7 +20,7 @@ from ._registry import defop
 from .linalg_fns import _float_matrices
 from .reduction import _return_type
 
-__all__ = ["qr", "householder_product", "matrix_rank", "cond", "vander", "eig", "eigvals"]
+__all__ = ["qr", "geqrf", "householder_product", "matrix_rank", "cond", "vander", "eig", "eigvals"]
 
 _qr_t = _return_type("linalg_qr", ("Q", "R"))
 
@@ -101,6 +101,49 @@ def torch_qr(input, some=True, *, out=None):
     """``torch.qr`` / ``Tensor.qr`` (the older API): :func:`linalg.qr` with mode 'reduced'
     (``some=True``) or 'complete'."""
     return _qr_old_t(*qr(input, "reduced" if some else "complete"))
+
+
+_geqrf_t = _return_type("geqrf", ("a", "tau"))
+
+
+def _geqrf_np(a):
+    """Householder QR in LAPACK's storage (dgeqr2 with dlarfg's conventions): R on and above
+    the diagonal, the reflectors' vectors below it (implicit leading 1), and tau."""
+    a = np.array(a, copy=True)
+    m, n = a.shape[-2:]
+    k = min(m, n)
+    flat = a.reshape((-1, m, n))
+    tau = np.zeros((flat.shape[0], k), a.dtype)
+    with _quiet():
+        for b in range(flat.shape[0]):
+            M = flat[b]
+            for j in range(k):
+                alpha = M[j, j]
+                x = M[j + 1:, j]
+                xnorm = np.sqrt(np.dot(x, x))
+                if xnorm == 0:
+                    continue            # H = I (tau = 0), as dlarfg
+                beta = -np.copysign(np.hypot(alpha, xnorm), alpha)
+                tau[b, j] = (beta - alpha) / beta
+                M[j + 1:, j] = x / (alpha - beta)
+                M[j, j] = beta
+                v = np.concatenate(([1.0], M[j + 1:, j])).astype(a.dtype)
+                M[j:, j + 1:] -= tau[b, j] * np.outer(v, v @ M[j:, j + 1:])
+    return a, tau.reshape(a.shape[:-2] + (k,))
+
+
+@defop("geqrf")
+def geqrf(input, *, out=None):
+    """``torch.geqrf``: ``(a, tau)``, A's QR in LAPACK's format (R on and above the
+    diagonal, Householder vectors below it; :func:`householder_product` rebuilds Q). Not
+    differentiable, as PyTorch.
+
+    Raises:
+        RuntimeError: integer input, fewer than 2 dims.
+    """
+    x = _float_matrices(input, "torch.geqrf", square=False)
+    a, tau = _geqrf_np(x)
+    return _geqrf_t(to_tensor(a), to_tensor(tau))
 
 
 @defop("orgqr")
