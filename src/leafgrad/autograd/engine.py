@@ -58,6 +58,9 @@ from .._dtype import from_numpy_dtype
 from .._quiet import quiet
 from .anomaly_mode import _Checker, _State as _anomaly_state
 from .graph import AccumulateGrad
+# the passes in progress, innermost last (graph.register_multi_grad_hook asks which nodes
+# the current one runs, as PyTorch's _will_engine_execute_node)
+from .graph import running_passes as running
 from .grad_mode import mode
 
 
@@ -68,19 +71,6 @@ _generic = np.generic
 _asarray = np.asarray
 _heappush, _heappop = heapq.heappush, heapq.heappop
 _PKG_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-
-
-# the passes in progress, innermost last (graph.register_multi_grad_hook asks which
-# nodes the current one will run, as PyTorch's _will_engine_execute_node)
-running = []
-
-
-def will_execute(run, node):
-    """Whether pass ``run`` runs ``node`` (reachable from its roots, and needed for the
-    requested inputs)."""
-    if node is None or (run.needed is not None and node not in run.needed):
-        return False
-    return node in run.deps or any(node is n for n, _ in run.roots)
 
 
 def run_backward(roots, root_grads, retain_graph, create_graph, inputs=None,

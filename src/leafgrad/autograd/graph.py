@@ -306,11 +306,22 @@ def _grad_fn_or_acc(t):
     return t._grad_accumulator()
 
 
+# the engine's passes in progress, innermost last (the engine pushes and pops them)
+running_passes = []
+
+
+def _will_execute(run, node):
+    """Whether pass ``run`` runs ``node`` (reachable from its roots, and needed for the
+    requested inputs)."""
+    if node is None or (run.needed is not None and node not in run.needed):
+        return False
+    return node in run.deps or any(node is n for n, _ in run.roots)
+
+
 def _current_pass():
-    from . import engine
-    if not engine.running:
+    if not running_passes:
         raise AssertionError("expected this hook to be called inside a backward call")
-    return engine.running[-1]
+    return running_passes[-1]
 
 
 def register_multi_grad_hook(tensors, fn, *, mode="all"):
@@ -329,7 +340,6 @@ def register_multi_grad_hook(tensors, fn, *, mode="all"):
 
     Source: torch/autograd/graph.py (register_multi_grad_hook).
     """
-    from . import engine
     supported = ("all", "any")
     if mode not in supported:
         raise ValueError("Expects mode to be one of %s but got %s" % (supported, mode))
@@ -350,7 +360,7 @@ def register_multi_grad_hook(tensors, fn, *, mode="all"):
                             "currently running autograd.grad(). This is currently not "
                             "supported. Fix: use .backward(inputs=...) with a multi-grad hook "
                             "on leaves, or hook non-leaf tensors only")
-                    st = state[run] = [0, sum(engine.will_execute(run, n) for n in nodes),
+                    st = state[run] = [0, sum(_will_execute(run, n) for n in nodes),
                                        [None] * len(tensors)]
                 st[2][idx] = grad
                 st[0] += 1
