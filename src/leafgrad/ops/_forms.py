@@ -14,7 +14,8 @@ from ._registry import OPS
 from . import (activation, comparison, conv, distance, elementwise, embedding,  # noqa: F401
                histogram, indexing, joins, linalg, linalg_decomp, linalg_fns, linalg_qr,
                linalg_solvers, loss, normalization, pointwise, pooling,
-               reduction, shape, sorting, special, special_binary)
+               reduction, shape, sorting, special, special_binary, special_bessel,
+               special_poly)
 # reduce's families (issue 13): statistics, cumulative, search, BLAS-style, index/shape extras
 from . import cumulative, stats  # noqa: F401
 
