@@ -1,0 +1,71 @@
+"""Reproducers of what the differential fuzzer (tests/fuzz) found and was fixed at its
+root, against real PyTorch: inf, nan and large-magnitude inputs or upstream
+gradients, values and first/second-order gradients (nan and inf at the same places,
+finite values close).
+"""
+import math
+import warnings
+
+import numpy as np
+import pytest
+import torch as real_torch
+
+import leafgrad
+
+INF, NAN = math.inf, math.nan
+
+
+def _grads(T, x, y, second=True):
+    """y's values, d(sum(w y))/dx and (float64) the gradient of sum(v dy/dx)."""
+    w = T.linspace(0.5, 1.5, y.numel(), dtype=y.dtype).reshape(y.shape)
+    (g,) = T.autograd.grad((y * w).sum(), x, create_graph=second)
+    out = [y, g]
+    if second and g.requires_grad:
+        v = T.linspace(0.5, 1.5, g.numel(), dtype=g.dtype).reshape(g.shape)
+        (gg,) = T.autograd.grad((g * v).sum(), x, allow_unused=True)
+        out.append(T.zeros_like(x) if gg is None else gg)
+    return out
+
+
+def _trace(T):
+    x = T.tensor([[1e30, INF, 0.9], [0.9, 1.8, -1e30], [-1.9, INF, -1.0], [-1.4, 0.0, -0.8]],
+                 dtype=T.float64, requires_grad=True)
+    return _grads(T, x, T.asin(T.trace(x)))
+
+
+def _adaptive_avg_pool(nd, size):
+    def f(T):
+        x = np.random.default_rng(0).normal(size=(2, 3, 4, 7, 5)[-nd - 2:])
+        x.flat[7], x.flat[30] = INF, NAN
+        x = T.tensor(x, requires_grad=True)
+        pool = getattr(T.nn.functional, "adaptive_avg_pool%dd" % nd)
+        return _grads(T, x, pool(x, size).exp())
+    return f
+
+
+CASES = {
+    "trace_backward_selects_the_diagonal": _trace,
+    "adaptive_avg_pool1d_inf_input": _adaptive_avg_pool(1, 3),
+    "adaptive_avg_pool2d_inf_input": _adaptive_avg_pool(2, (3, 2)),
+    "adaptive_avg_pool3d_inf_input": _adaptive_avg_pool(3, (3, 2, 2)),
+}
+
+
+def _run(f, T):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)   # NumPy's must not leak
+        return [t.detach().numpy() for t in f(T)]
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_fuzzer_finding_matches_torch(name):
+    want, got = _run(CASES[name], real_torch), _run(CASES[name], leafgrad)
+    assert len(got) == len(want)
+    for k, (a, b) in enumerate(zip(got, want)):
+        assert a.dtype == b.dtype and a.shape == b.shape, k
+        np.testing.assert_array_equal(np.isnan(a), np.isnan(b), err_msg="nan places of %d" % k)
+        np.testing.assert_array_equal(np.where(np.isinf(b), b, 0), np.where(np.isinf(a), a, 0),
+                                      err_msg="inf places of %d" % k)
+        fin = np.isfinite(b)
+        rtol = 1e-5 if b.dtype == np.float32 else 1e-10
+        np.testing.assert_allclose(a[fin], b[fin], rtol=rtol, atol=rtol, err_msg=str(k))
