@@ -51,6 +51,21 @@ CASES = {
 }
 
 
+def _rounding_rule(op):
+    def f(T):
+        a = T.tensor([1.95, 1.9, -1.1, 3.0], dtype=T.float64, requires_grad=True)
+        b = T.tensor([0.0, INF, -2.0, 1.0], dtype=T.float64, requires_grad=True)
+        y = getattr(T, op)(a, b)
+        ga, gb = T.autograd.grad((y * y).sum(), (a, b), create_graph=True)
+        gga, ggb = T.autograd.grad((ga + gb).sum(), (a, b), allow_unused=True)
+        return [y, ga, gb, gga, ggb]
+    return f
+
+
+CASES.update({"fmod_second_order_at_b_0_or_inf": _rounding_rule("fmod"),
+              "remainder_second_order_at_b_0_or_inf": _rounding_rule("remainder")})
+
+
 def _run(f, T):
     with warnings.catch_warnings():
         warnings.simplefilter("error", RuntimeWarning)   # NumPy's must not leak

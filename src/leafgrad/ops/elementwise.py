@@ -538,11 +538,19 @@ def _int_div_check(np_fn):
     return f
 
 
+def _rounded_quotient(a, b, rounding):
+    # PyTorch's fmod/remainder rules: -g * a.div(b, rounding_mode=...), whose own
+    # derivative is zeros_like(grad): a constant here, so a second-order gradient
+    # through it is 0, never nan from differentiating a / b at b = 0 or inf
+    a, b = (x.detach() if isinstance(x, Tensor) else x for x in (a, b))
+    return getattr(a / b, rounding)()
+
+
 fmod = _binary("fmod", _int_div_check(np.fmod), "FmodBackward0", lambda g, a, b: g,
-               lambda g, a, b: -g * (a / b).trunc(), numbers="other", bool_pair="fmod_cpu",
-               doc="C-style remainder (sign of the dividend).")
+               lambda g, a, b: -g * _rounded_quotient(a, b, "trunc"), numbers="other",
+               bool_pair="fmod_cpu", doc="C-style remainder (sign of the dividend).")
 remainder = _binary("remainder", _int_div_check(np.remainder), "RemainderBackward0",
-                    lambda g, a, b: g, lambda g, a, b: -g * (a / b).floor(),
+                    lambda g, a, b: g, lambda g, a, b: -g * _rounded_quotient(a, b, "floor"),
                     bool_pair="remainder_cpu",
                     doc="Python-style remainder (sign of the divisor).")
 
