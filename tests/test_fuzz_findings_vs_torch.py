@@ -66,6 +66,24 @@ CASES.update({"fmod_second_order_at_b_0_or_inf": _rounding_rule("fmod"),
               "remainder_second_order_at_b_0_or_inf": _rounding_rule("remainder")})
 
 
+_EDGES = [-1e30, -100, -30, -21, -3, -0.5, 0, 0.7, 5, 21, 40, 258259.0, 1e30, INF, -INF, NAN]
+
+
+def _smooth_activation(name, dtype):
+    def f(T):
+        x = T.tensor(_EDGES[:13] if name == "gelu" and dtype == "float32" else _EDGES,
+                     dtype=getattr(T, dtype), requires_grad=True)
+        y = getattr(T.nn.functional, name)(x)
+        (g_inf,) = T.autograd.grad((y * INF).sum(), x, retain_graph=True)
+        return _grads(T, x, y, second=dtype == "float64") + [g_inf]
+    return f
+
+
+for _name in ("gelu", "silu", "mish", "logsigmoid"):
+    for _dt in ("float32", "float64"):
+        CASES["%s_%s_edges_and_inf_upstream" % (_name, _dt)] = _smooth_activation(_name, _dt)
+
+
 def _run(f, T):
     with warnings.catch_warnings():
         warnings.simplefilter("error", RuntimeWarning)   # NumPy's must not leak
