@@ -84,6 +84,18 @@ for _name in ("gelu", "silu", "mish", "logsigmoid"):
         CASES["%s_%s_edges_and_inf_upstream" % (_name, _dt)] = _smooth_activation(_name, _dt)
 
 
+def _softmax_0d(name, v):
+    def f(T):
+        x = T.tensor(v, dtype=T.float64, requires_grad=True)
+        return _grads(T, x, getattr(T.nn.functional, name)(x, 0))
+    return f
+
+
+for _name in ("softmax", "log_softmax", "softmin"):
+    for _v in (-INF, INF, NAN, 2.0):
+        CASES["%s_0d_%s" % (_name, _v)] = _softmax_0d(_name, _v)
+
+
 def _run(f, T):
     with warnings.catch_warnings():
         warnings.simplefilter("error", RuntimeWarning)   # NumPy's must not leak

@@ -75,12 +75,11 @@ def softmax(input, dim=None, _stacklevel=3, dtype=None):
     """exp(x) / sum(exp(x)) along ``dim``, computed with the max subtracted (stable).
     d/dx: (g - sum(g y)) y."""
     input, x, d = _prep(input, dim, dtype, "softmax")
-    if x.ndim == 0:
-        out = np.ones_like(x)
-    elif x.size == 0:   # nothing to normalize (x.max would refuse an empty dim)
+    if x.size == 0:   # nothing to normalize (x.max would refuse an empty dim)
         out = x.copy()
     else:
         with _quiet():
+            # 0-d too: exp(x - x) is nan at inf or nan, as PyTorch's kernel
             e = np.exp(x - x.max(axis=d, keepdims=True))
             out = e / e.sum(axis=d, keepdims=True)
     return record(SoftmaxBackward0, out, (input,), save_result=True, args=d if x.ndim else 0)
@@ -89,9 +88,7 @@ def softmax(input, dim=None, _stacklevel=3, dtype=None):
 def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
     """x - logsumexp(x) along ``dim`` (stable). d/dx: g - softmax(x) sum(g)."""
     input, x, d = _prep(input, dim, dtype, "log_softmax")
-    if x.ndim == 0:
-        out = np.zeros_like(x)
-    elif x.size == 0:   # nothing to normalize (x.max would refuse an empty dim)
+    if x.size == 0:   # nothing to normalize (x.max would refuse an empty dim)
         out = x.copy()
     else:
         with _quiet():
