@@ -96,6 +96,19 @@ for _name in ("softmax", "log_softmax", "softmin"):
         CASES["%s_0d_%s" % (_name, _v)] = _softmax_0d(_name, _v)
 
 
+def _norm_of_one_element(ord):
+    def f(T):
+        x = T.tensor([[1e30], [2.0], [1e-30], [0.0], [-3.0]], requires_grad=True)
+        return _grads(T, x, T.linalg.vector_norm(x, ord, dim=1), second=False)
+    return f
+
+
+for _ord in (2, 3, 1.5, 0.5, -1, 1, INF):
+    CASES["vector_norm_of_one_element_is_abs_ord_%s" % _ord] = _norm_of_one_element(_ord)
+CASES["cosine_similarity_float32_1e30"] = lambda T: [T.nn.functional.cosine_similarity(
+    T.tensor([[[-1.3, 1e30]]]), T.tensor([[[1.8, -1.2]]]))]
+
+
 def _run(f, T):
     with warnings.catch_warnings():
         warnings.simplefilter("error", RuntimeWarning)   # NumPy's must not leak
