@@ -53,8 +53,8 @@ CASES = {
 
 def _rounding_rule(op):
     def f(T):
-        a = T.tensor([1.95, 1.9, -1.1, 3.0], dtype=T.float64, requires_grad=True)
-        b = T.tensor([0.0, INF, -2.0, 1.0], dtype=T.float64, requires_grad=True)
+        a = T.tensor([1.95, 1.9, -1.1, 3.0, INF, 1.1, -1.1], dtype=T.float64, requires_grad=True)
+        b = T.tensor([0.0, INF, -2.0, 1.0, -1.5, -INF, INF], dtype=T.float64, requires_grad=True)
         y = getattr(T, op)(a, b)
         ga, gb = T.autograd.grad((y * y).sum(), (a, b), create_graph=True)
         gga, ggb = T.autograd.grad((ga + gb).sum(), (a, b), allow_unused=True)
@@ -107,6 +107,29 @@ for _ord in (2, 3, 1.5, 0.5, -1, 1, INF):
     CASES["vector_norm_of_one_element_is_abs_ord_%s" % _ord] = _norm_of_one_element(_ord)
 CASES["cosine_similarity_float32_1e30"] = lambda T: [T.nn.functional.cosine_similarity(
     T.tensor([[[-1.3, 1e30]]]), T.tensor([[[1.8, -1.2]]]))]
+
+
+def _var_float32_large(name, unbiased):
+    def f(T):
+        x = T.tensor([[-2.5, 1e30, 1.0], [1e20, -1e20, 3.0], [1e30, -1e30, 0.0]],
+                     requires_grad=True)
+        y = getattr(T, name)(x, 1, unbiased)
+        return [t.detach() for t in (y if isinstance(y, tuple) else (y,))]
+    return f
+
+
+for _name in ("var", "std", "var_mean", "std_mean"):
+    for _u in (True, False):
+        CASES["%s_float32_accumulates_in_float64_%s" % (_name, _u)] = _var_float32_large(_name, _u)
+
+
+def _nansum_inf_upstream(T):
+    x = T.tensor([[NAN, 1.0, 2.0], [NAN, NAN, NAN]], dtype=T.float64, requires_grad=True)
+    out = _grads(T, x, (T.nanmean(x, 1) + x.nansum(1)) * INF, second=False)
+    return out + _grads(T, x, T.nanmean(x, 1) + x.nansum(1))
+
+
+CASES["nansum_nanmean_grad_multiplies_by_not_nan"] = _nansum_inf_upstream
 
 
 def _run(f, T):

@@ -541,9 +541,10 @@ def _int_div_check(np_fn):
 def _rounded_quotient(a, b, rounding):
     # PyTorch's fmod/remainder rules: -g * a.div(b, rounding_mode=...), whose own
     # derivative is zeros_like(grad): a constant here, so a second-order gradient
-    # through it is 0, never nan from differentiating a / b at b = 0 or inf
+    # through it is 0, never nan from differentiating a / b at b = 0 or inf; and its
+    # values at inf are div's (inf // 2 is nan, 1 // -inf is -1), not floor(a / b)'s
     a, b = (x.detach() if isinstance(x, Tensor) else x for x in (a, b))
-    return getattr(a / b, rounding)()
+    return _div_mode(a, b, rounding_mode=rounding)
 
 
 fmod = _binary("fmod", _int_div_check(np.fmod), "FmodBackward0", lambda g, a, b: g,

@@ -475,10 +475,14 @@ def _var_np(x, dims, c, keepdim, n, name):
         warnings.warn("%s(): degrees of freedom is <= 0. Correction should be strictly less "
                       "than the reduction factor (input numel divided by output numel)." % name,
                       UserWarning, stacklevel=4)
+    # float32 accumulates in float64, as PyTorch's CPU Welford kernel (acc type double):
+    # the squares of 1e30 do not overflow, and std takes the root before rounding back
+    if x.dtype == np.float32:
+        x = x.astype(np.float64)
     with _quiet():
         m = x.sum(axis=dims, keepdims=True) / n if n else np.full((1,) * x.ndim, np.nan, x.dtype)
         d = x - m
-        return ((d * d).sum(axis=dims, keepdims=keepdim) / (n - c if n > c else 0)).astype(x.dtype)
+        return (d * d).sum(axis=dims, keepdims=keepdim) / (n - c if n > c else 0)
 
 
 @defop("var")
@@ -486,7 +490,9 @@ def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
     """Variance with Bessel's correction by default (``correction=1``)."""
     x, dims, keepdim, c, n = _var_args(input, dim, unbiased, keepdim, correction)
     out = _var_np(x, dims, c, keepdim, n, "var")
-    return record(VarBackward0, np.asarray(out, x.dtype), (input,), saved=(input,),
+    with _quiet():      # a float64 variance beyond float32's range is inf, silently
+        out = np.asarray(out, x.dtype)
+    return record(VarBackward0, out, (input,), saved=(input,),
                   args=(dims, keepdim, c, n))
 
 
