@@ -132,6 +132,18 @@ def _nansum_inf_upstream(T):
 CASES["nansum_nanmean_grad_multiplies_by_not_nan"] = _nansum_inf_upstream
 
 
+def _cosine_embedding_inf(T):
+    x1 = T.tensor([[1.06, -INF, INF, -0.4], [-1e30, -1e30, 0.97, 1.25], [-1.5, -1.9, -1e30, -1.36]],
+                  requires_grad=True)
+    x2 = T.tensor([[-1.4, -1.7, -0.97, 1.6], [-1.8, 0.4, 1.7, -0.9], [-1.1, 0.5, 1.5, 0.7]],
+                  requires_grad=True)
+    loss = T.nn.functional.cosine_embedding_loss(x1, x2, T.tensor([1.0, -1.0, 1.0]))
+    return [loss] + list(T.autograd.grad(loss, (x1, x2)))
+
+
+CASES["cosine_embedding_loss_composite_as_torch"] = _cosine_embedding_inf
+
+
 def _run(f, T):
     with warnings.catch_warnings():
         warnings.simplefilter("error", RuntimeWarning)   # NumPy's must not leak

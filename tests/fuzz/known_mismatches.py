@@ -107,7 +107,33 @@ def _norm_second_order_at_tiny(T):
     return T.autograd.grad(g, x)[0]
 
 
+def _var_mean_mean_at_inf(T):
+    return T.var_mean(T.tensor([[-float("inf"), -1.8], [-1.3, float("inf")]]), 1)[1]
+
+
+def _kron_then_inplace(T):
+    a = T.tensor([1.5, 3.0], dtype=T.float64, requires_grad=True) * 1
+    b = T.tensor([[2.0]], dtype=T.float64, requires_grad=True)
+    y = T.kron(a, b)
+    a[0].clamp_(-2.0, 2.0)
+    y.sum().backward()
+    return b.grad
+
+
 KNOWN = {
+    "var_mean_welford_mean_at_inf": Known(
+        "var_mean / std_mean: PyTorch's mean comes from its Welford pass, so an inf that is "
+        "the first element of a slice makes the mean nan (-inf, then -inf + inf), one that "
+        "comes later gives inf; leafgrad's mean is the plain mean (inf, as torch.mean). "
+        "Order-dependent kernel detail; the fuzzer gives these rows fresh leaves of their "
+        "own domain while listed",
+        _var_mean_mean_at_inf, fragile=("var_mean", "var_mean:unbiased_positional", "std_mean")),
+    "kron_saves_a_view_of_its_input": Known(
+        "kron saves reshaped views of its inputs for MulBackward0 (PyTorch's kron keeps "
+        "copies), so changing an input in place after kron raises SavedTensorModifiedError "
+        "in leafgrad at backward where PyTorch returns the gradient; tolerated while listed",
+        _kron_then_inplace,
+        tolerate=r"leafgrad raised SavedTensorModifiedError.*saved by MulBackward0.*torch did not"),
     "norm_second_order_cancels_at_tiny_values": Known(
         "the second derivative of a p-norm (p not 1, 2) at |x| = 1e-30 is the difference of "
         "two terms of size 1e30 that cancel exactly in the formula; PyTorch's rounding "
@@ -166,23 +192,17 @@ KNOWN = {
 # one of these rows is not counted as a failure; test_listed_findings_still_differ
 # fuzzes each row again without that allowance and requires a mismatch still.
 FINDINGS = {
-    "hardswish": "grad nan at other places than torch (inf/nan inputs)",
     "binary_cross_entropy": "grad inf at other places than torch",
     "huber_loss": "grad nan at other places than torch",
     "smooth_l1_loss": "grad nan at other places than torch",
     "conv2d": "grad nan at other places than torch",
     "conv1d": "grad nan at other places than torch (inf/nan inputs, as conv2d)",
     "binary_cross_entropy_with_logits": "second-order grads differ",
-    "nll_loss": "value nan at other places than torch",
     "kl_div": "value and grad nan at other places than torch",
-    "cosine_embedding_loss": "value nan / second-order grads differ",
     "hinge_embedding_loss": "value and grad differ",
     "elu": "grad nan at other places than torch",
     "div_": "second-order grad nan at other places than torch",
     "cumprod": "grad nan at other places than torch (inf/nan/zero inputs)",
-    "cumprod:zeros": "second-order grad nan at other places than torch (as cumprod)",
-    "prod": "grad and second-order grad nan at other places than torch",
-    "sum_to_size": "NumPy RuntimeWarning 'invalid value encountered in reduce' leaks",
 }
 
 

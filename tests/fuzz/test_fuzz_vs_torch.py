@@ -295,3 +295,9 @@ def test_fuzzer_covers_every_row():
     focused = {r.name for r in FOCUS}
     for r in ROWS:
         assert r.name in focused or excluded(r.name), r.name
+
+
+@pytest.mark.skipif("LEAFGRAD_FUZZ_EXAMPLES" in os.environ, reason="example count overridden")
+def test_default_run_fuzzes_at_least_10000_programs():
+    """Issue 10: the default (CI) run fuzzes at least 10,000 programs."""
+    assert EXAMPLES * len(FOCUS) >= 10_000, (EXAMPLES, len(FOCUS))
