@@ -6,6 +6,8 @@ leafgrad's ops reads in one place.
 """
 import numpy as np
 
+from ._meta import MetaArray, meta_like, no_data
+
 from . import _dtype, _errors
 from ._tensor import Tensor
 from .ops import _forms
@@ -118,20 +120,29 @@ def _iop(inplace_fn, name, ufunc):
 
 
 def _to(self, *args, **kwargs):
-    """``to(dtype)``, ``to(device)``, ``to(other)``, ``to(device, dtype)``: a cast (CPU only)."""
+    """``to(dtype)``, ``to(device)``, ``to(other)``, ``to(device, dtype)``: a cast. Devices:
+    the CPU, and 'meta' (shape and dtype without values: _meta.py)."""
     dtype = kwargs.get("dtype")
     copy = kwargs.get("copy", False)
+    dev = kwargs.get("device")
     for a in args:
         if isinstance(a, _dtype.dtype):
             dtype = a
         elif isinstance(a, Tensor):
             dtype = a.dtype
+            dev = a.device
         elif a is not None:
-            from ._creation import _require_cpu
-            _require_cpu(a)
-    if kwargs.get("device") is not None:
-        from ._creation import _require_cpu
-        _require_cpu(kwargs["device"])
+            dev = a
+    to_meta = False
+    if dev is not None:
+        from ._creation import _require_cpu_or_meta
+        to_meta = _require_cpu_or_meta(dev)
+        if not to_meta and self._data.__class__ is MetaArray:
+            raise no_data("to('%s')" % dev)
+    if to_meta and self._data.__class__ is not MetaArray:
+        out = S.to_dtype(self, self.dtype if dtype is None else _dtype.to_dtype(dtype), True)
+        out._data = meta_like(out._data)
+        return out
     if dtype is None:
         return self.clone() if copy else self
     return S.to_dtype(self, _dtype.to_dtype(dtype), copy)
@@ -162,6 +173,33 @@ def _setitem(self, key, value):
     if type(value) is tuple:
         raise TypeError(_errors.grad_tuple_hint())
     IP.index_put_(self, key, value)
+
+
+def _legacy_new(self, *args, **kwargs):
+    """The legacy ``x.new(...)``: ``new()`` (size 0), ``new(*sizes)`` / ``new(Size)``
+    (zeros here; PyTorch leaves them uninitialised), ``new(data)`` with ``x``'s dtype. A
+    tensor or NumPy array of that dtype is shared, not copied (as PyTorch).
+
+    Raises:
+        TypeError: a tensor of another dtype (PyTorch's rule).
+    """
+    from . import _creation
+    from ._tensor import Size
+    dt = self.dtype
+    if not args:
+        return _creation.empty(0, dtype=dt)
+    a = args[0]
+    if len(args) > 1 or isinstance(a, (int, Size)) and not isinstance(a, bool):
+        return _creation.empty(*args, dtype=dt)
+    if isinstance(a, Tensor):
+        if a.dtype is not dt:
+            raise TypeError("x.new(tensor) needs a tensor of x's dtype (%s), got %s. Fix: "
+                            "convert it first (other.to(x.dtype)), or use "
+                            "x.new_tensor(other) for a copy." % (dt, a.dtype))
+        return Tensor._make_plain(a._data)
+    if isinstance(a, np.ndarray) and a.dtype == dt.np:
+        return Tensor._make_plain(a)
+    return _creation.tensor(a, dtype=dt)
 
 
 def _new_factory(kind):
@@ -238,6 +276,7 @@ _METHODS = {
     # uniform_, normal_, random_, bernoulli_, ...: _random_ops
     "apply_": _apply_,
     # factories
+    "new": _legacy_new,
     "new_zeros": _new_factory("zeros"), "new_ones": _new_factory("ones"),
     "new_empty": _new_factory("empty"), "new_full": _new_factory("full"),
     "new_tensor": _new_factory("tensor"),
