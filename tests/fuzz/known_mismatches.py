@@ -202,6 +202,7 @@ FINDINGS = {
     "hinge_embedding_loss": "value and grad differ",
     "elu": "grad nan at other places than torch",
     "div_": "second-order grad nan at other places than torch",
+    "div": "second-order grad nan where torch gives -0 / -inf (divisor -inf or -0, as div_)",
     "cumprod": "grad nan at other places than torch (inf/nan/zero inputs)",
 }
 
