@@ -31,6 +31,7 @@ _NEEDS2 = {(a, b): (a, b) for a in (False, True) for b in (False, True)}
 # tuples per node, which matters for the garbage collector on deep graphs.
 _NO_META1 = (None,)
 _NO_META2 = (None, None)
+_V0 = (0,)      # the saved versions of one tensor saved at version 0
 
 
 
@@ -173,7 +174,17 @@ def record(cls, out, inputs, saved=None, save_result=False, args=None):
         node._saved = saved
         # versions at save time, checked at backward (a tuple of ints, which the
         # garbage collector stops tracking after its first pass)
-        if len(saved) == 2:     # unrolled: binary ops
+        ns = len(saved)
+        if ns == 1:             # unrolled: unary ops (a shared tuple at version 0)
+            s0 = saved[0]
+            if isinstance(s0, Tensor):
+                if type(s0) is InferenceTensor:
+                    _refuse_inference()
+                vc = s0._vc
+                node._saved_versions = _V0 if vc is None else (vc[0],)
+            else:
+                node._saved_versions = _NO_META1
+        elif ns == 2:           # unrolled: binary ops
             s0, s1 = saved
             node._saved_versions = (
                 None if not isinstance(s0, Tensor) else 0 if s0._vc is None else s0._vc[0],
