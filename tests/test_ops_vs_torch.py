@@ -22,6 +22,7 @@ from leafgrad.nn import functional_pad
 from leafgrad.ops import (activation, comparison, conv, distance, elementwise, embedding,
                           indexing, inplace, joins, linalg, linalg_fns, loss, normalization,
                           pointwise, pooling, reduction, shape)
+from leafgrad.ops import cumulative, stats
 
 from op_table import DOMAINS, EXEMPT, FAMILIES, ROWS, _bcast, _same
 
@@ -241,7 +242,7 @@ def test_float64_finite_differences(row, data):
 
 # --------------------------------------------------------------- coverage
 # each family's ops live in these modules (ops/ files split by family)
-_MODULES = {"elementwise": (elementwise, comparison, pointwise), "reduction": (reduction,),
+_MODULES = {"elementwise": (elementwise, comparison, pointwise), "reduction": (reduction, stats, cumulative),
             "shape": (shape, joins), "indexing": (indexing,), "linalg": (linalg, linalg_fns),
             "inplace": (inplace,), "functional": (F_lg, activation, loss, distance, normalization,
                                          embedding, functional_pad),

@@ -13,6 +13,8 @@ from ._registry import OPS
 from . import (activation, comparison, conv, distance, elementwise, embedding,  # noqa: F401
                histogram, indexing, joins, linalg, linalg_decomp, linalg_fns, loss, normalization, pointwise, pooling,
                reduction, shape, sorting)
+# reduce's families (issue 13): statistics, cumulative, search, BLAS-style, index/shape extras
+from . import cumulative, stats  # noqa: F401
 
 
 def _doc_inplace(name, fn):
