@@ -35,6 +35,7 @@ from ._interop import asarray, from_dlpack  # noqa: E402  (also binds Tensor.__d
 from ._legacy import (FloatTensor, DoubleTensor, HalfTensor, LongTensor, IntTensor,  # noqa: E402
                       ShortTensor, CharTensor, ByteTensor, BoolTensor)
 from ._devices import set_default_device, get_default_device  # noqa: E402
+from . import __future__  # noqa: E402,F401  (torch.__future__: conversion flags)
 
 # Loaded on first use (PEP 562), so that ``import leafgrad`` stays short: the
 # submodules above the ops (nn, optim, utils, serialization, ...) and the names
