@@ -21,7 +21,8 @@ from leafgrad.nn import functional as F_lg
 from leafgrad.nn import functional_pad
 from leafgrad.ops import (activation, comparison, conv, distance, elementwise, embedding,
                           indexing, inplace, joins, linalg, linalg_fns, loss, normalization,
-                          pointwise, pooling, reduction, shape, special, special_binary)
+                          pointwise, pooling, reduction, shape, special, special_bessel,
+                          special_binary, special_poly)
 from leafgrad.ops import cumulative, stats
 
 from op_table import DOMAINS, EXEMPT, FAMILIES, ROWS, _bcast, _same
@@ -246,7 +247,8 @@ _MODULES = {"elementwise": (elementwise, comparison, pointwise), "reduction": (r
             "shape": (shape, joins), "indexing": (indexing,), "linalg": (linalg, linalg_fns),
             "inplace": (inplace,), "functional": (F_lg, activation, loss, distance, normalization,
                                          embedding, functional_pad),
-            "conv": (conv, pooling), "special": (special, special_binary)}
+            "conv": (conv, pooling), "special": (special, special_binary,
+                                                             special_bessel, special_poly)}
 
 
 def _public_ops():

@@ -12,7 +12,8 @@ from ._registry import OPS
 # every op family: importing one declares its ops (add a new family file here)
 from . import (activation, comparison, conv, distance, elementwise, embedding,  # noqa: F401
                histogram, indexing, joins, linalg, linalg_decomp, linalg_fns, loss, normalization, pointwise, pooling,
-               reduction, shape, sorting, special, special_binary)
+               reduction, shape, sorting, special, special_binary, special_bessel,
+               special_poly)
 # reduce's families (issue 13): statistics, cumulative, search, BLAS-style, index/shape extras
 from . import cumulative, stats  # noqa: F401
 
