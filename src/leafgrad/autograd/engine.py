@@ -58,6 +58,9 @@ from .._dtype import from_numpy_dtype
 from .._quiet import quiet
 from .anomaly_mode import _Checker, _State as _anomaly_state
 from .graph import AccumulateGrad
+# the passes in progress, innermost last (graph.register_multi_grad_hook asks which nodes
+# the current one runs, as PyTorch's _will_engine_execute_node)
+from .graph import running_passes as running
 from .grad_mode import mode
 
 
@@ -96,13 +99,16 @@ def run_backward(roots, root_grads, retain_graph, create_graph, inputs=None,
         capture.check_used(needed)
     run = _Pass(tensor_cls, create_graph, retain_graph, freed_by, deps, needed, capture,
                 accumulate)
+    run.roots = root_edges
     prev_enabled = mode.enabled
     mode.enabled = create_graph
     q = quiet()
     q.__enter__()
+    running.append(run)
     try:
         run.execute(root_edges, root_grads)
     finally:
+        running.pop()
         q.__exit__(None, None, None)
         mode.enabled = prev_enabled
     return () if capture is None else capture.finish(run.wrap)

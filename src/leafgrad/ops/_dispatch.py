@@ -14,6 +14,7 @@ from .._tensor import InferenceTensor, Tensor, _make_inference
 from .._tensor import _sync_view as _sync
 from ..autograd.saved_hooks import active as _hooks_active, pack_saved as _pack_saved
 from ..autograd.anomaly_mode import record_hook as _anomaly_hook
+from ..autograd._fw_state import active as _fw_level
 from ..autograd.grad_mode import mode
 from ..autograd.graph import next_seq as _next_seq
 
@@ -72,6 +73,10 @@ def record(cls, out, inputs, saved=None, save_result=False, args=None):
     """
     if type(out) is not _ndarray:
         out = _asarray(out)
+    if _fw_level[0] is not None:    # forward AD: the result's tangent (autograd/forward_ad.py)
+        res = _fw_level[0].record(cls, out, inputs, saved, save_result, args)
+        if res is not None:
+            return res
     if not mode.enabled:
         return _make_plain(out) if not mode.inference else _make_inference(out)
     # Unrolled for one and two inputs (most ops): the generic generator
@@ -214,6 +219,10 @@ def record_multi(cls, outs, inputs, saved=None, args=None, differentiable=None):
     outs = [o if type(o) is _ndarray else _asarray(o) for o in outs]
     if differentiable is None:
         differentiable = (True,) * len(outs)
+    if _fw_level[0] is not None:
+        res = _fw_level[0].record_multi(cls, outs, inputs, saved, args, differentiable)
+        if res is not None:
+            return res
     if not mode.enabled or not any(t is not None and t._requires_grad for t in inputs):
         make = _make_inference if mode.inference and not mode.enabled else _make_plain
         return tuple(make(o) for o in outs)

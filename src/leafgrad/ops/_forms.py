@@ -7,11 +7,13 @@ callable itself (no wrapper), except the in-place forms declared ``True`` or
 """
 from .._tensor import Tensor
 from ..autograd.grad_mode import mode
+from ..autograd._fw_state import active as _fw_level
 from . import inplace as _ip
 from ._registry import OPS
 # every op family: importing one declares its ops (add a new family file here)
 from . import (activation, comparison, conv, distance, elementwise, embedding,  # noqa: F401
-               histogram, indexing, joins, linalg, linalg_decomp, linalg_fns, loss, normalization, pointwise, pooling,
+               histogram, indexing, joins, linalg, linalg_decomp, linalg_fns, linalg_qr,
+               linalg_solvers, loss, normalization, pointwise, pooling,
                reduction, shape, sorting, special, special_binary, special_bessel,
                special_poly)
 # reduce's families (issue 13): statistics, cumulative, search, BLAS-style, index/shape extras
@@ -71,6 +73,8 @@ def view_inplace_of(fn, name):
             _ip._check_leaf(self, name)
         new = fn(self, *args, **kwargs)
         self._data = new._data
+        if _fw_level[0] is not None:     # forward AD: self takes the new tangent
+            _fw_level[0].set(self, _fw_level[0].tangent(new))
         node = new._grad_fn
         if node is not None and self._requires_grad:
             node.__class__ = _inplace_node_class(type(node))

@@ -14,7 +14,7 @@ import numpy as np
 from .. import _dtype
 from .._tensor import Tensor
 from .. import _errors
-from ._dispatch import binary_operands, broadcast_error, record
+from ._dispatch import _fw_level, binary_operands, broadcast_error, record
 from ._select import select
 from . import inplace as IP
 from ._out import out_call
@@ -333,6 +333,9 @@ def _binary(name, fwd, node_name, da, db, save=True, floating=False, doc="", np_
                 t, args = (ta, (xb, True)) if tb is None else (tb, (xa, False))
                 return record(one, out, (t,), saved=(t,) if save else None, args=args)
             if save:
+                if _fw_level[0] is not None:    # forward AD's tangent may need either operand
+                    return record(cls, out, (ta, tb), saved=(input if ta is None else ta,
+                                                             other if tb is None else tb))
                 ra = ta is not None and ta._requires_grad
                 rb = tb is not None and tb._requires_grad
                 sa = input if ta is None else (ta if (ra and a_ra) or (rb and a_rb) else None)

@@ -18,7 +18,7 @@ from .. import _errors, _scalars
 from .. import _tensor
 from .._tensor import InferenceTensor, Tensor
 from ..autograd.grad_mode import mode
-from ._dispatch import record, to_tensor
+from ._dispatch import _fw_level, record, to_tensor
 from ._index import Index, of_arrays
 from ._registry import node
 from ._select import select
@@ -76,6 +76,20 @@ def _write(self, arr):
     self._bump_version()
 
 
+def _fw_dual(*tensors):
+    """Forward AD is active and one of ``tensors`` has a tangent (the in-place fast
+    paths then take the recorded path, which computes tangents)."""
+    lv = _fw_level[0]
+    return lv is not None and lv.any_dual([t for t in tensors if isinstance(t, Tensor)])
+
+
+def _fw_carry(src, dst):
+    """Forward AD: ``dst``, overwritten in place by ``src``'s values, takes its tangent."""
+    lv = _fw_level[0]
+    if lv is not None:
+        lv.carry(src, dst)
+
+
 def _run_recorded(self, fn, others):
     """``fn`` on a recorded copy of self's value (the old value stays in the graph); the
     result is written into self and returned."""
@@ -83,8 +97,11 @@ def _run_recorded(self, fn, others):
         old = Tensor._make_nonleaf(self._data.copy(), self._grad_fn, self._output_nr)
     else:
         old = Tensor._make_plain(self._data.copy())
+    if _fw_level[0] is not None:
+        _fw_level[0].set(old, _fw_level[0].tangent(self))
     new = fn(old, *others)
     _write(self, new._data)
+    _fw_carry(new, self)
     node = new._grad_fn
     if node is not None and node._out is not None:   # the saved result is now self
         node._out_version = (self._version_counter(), self._version)
@@ -114,6 +131,7 @@ def apply(self, name, fn, *others):
     finally:
         mode.enabled = prev
     _write(self, new._data)
+    _fw_carry(new, self)
     return self
 
 
@@ -272,7 +290,8 @@ def _arith(np_fn, name, fallback):
         if self._base is not None and mode.enabled:
             _enter_view(self, other)
         if (mode.enabled and (self._requires_grad or (isinstance(other, Tensor)
-                                                      and other._requires_grad))):
+                                                      and other._requires_grad))) or (
+                _fw_level[0] is not None and _fw_dual(self, other)):
             return apply(self, name, fallback, other)
         x = self._data
         o = other._data if isinstance(other, Tensor) else other
@@ -405,7 +424,7 @@ def fill_(self, value, _name="fill_"):
         value = _scalars.check_scalar_write(value, self._data.dtype)
     if self._base is not None and mode.enabled:
         _enter_view(self, value)
-    if not mode.enabled or not self._requires_grad:
+    if (not mode.enabled or not self._requires_grad) and not _fw_dual(self, value):
         if isinstance(value, Tensor) and value._data.ndim:
             raise RuntimeError("fill_ only supports 0-dimension value tensor but got tensor "
                                "with %d dimensions." % value._data.ndim)
@@ -458,7 +477,8 @@ def copy_(self, src, non_blocking=False):
     _check_inference(self)
     if self._base is not None and mode.enabled:
         _enter_view(self, src)
-    if not mode.enabled or not (self._requires_grad or getattr(src, "_requires_grad", False)):
+    if (not mode.enabled or not (self._requires_grad or getattr(src, "_requires_grad", False))) \
+            and not _fw_dual(self, src):
         s = src._data if isinstance(src, Tensor) else np.asarray(src)
         try:
             np.copyto(self._data, np.broadcast_to(s, self._data.shape), casting="unsafe")
@@ -587,7 +607,8 @@ def index_put_(self, key, value, accumulate=False):
         value = _scalars.setitem_value(value, self._data.dtype)
     if self._base is not None and mode.enabled:
         _enter_view(self, value)
-    if not mode.enabled or not (self._requires_grad or getattr(value, "_requires_grad", False)):
+    if (not mode.enabled or not (self._requires_grad or getattr(value, "_requires_grad", False))) \
+            and not _fw_dual(self, value):
         _put(self._data, idx, value._data if isinstance(value, Tensor) else value, accumulate)
         self._bump_version()
         return self

@@ -10,7 +10,7 @@ import numpy as np
 from .. import _errors
 from ..autograd.graph import Node, next_seq as _next_seq
 from .._quiet import quiet as _quiet
-from ._dispatch import _anomaly_hook, record, to_tensor
+from ._dispatch import _anomaly_hook, _fw_level, record, to_tensor
 from ._out import out_call
 from ._registry import defop, node
 from .shape import TBackward0
@@ -335,6 +335,12 @@ def linear(input, weight, bias=None):
         cls = LinearAddmm if x.ndim == 2 else LinearView        # PyTorch's node names
     else:
         cls = LinearMm if x.ndim == 2 else LinearSqueeze if x.ndim == 1 else LinearUnsafeView
+    if _fw_level[0] is not None:
+        # forward AD computes tangents from the recorded inputs: record W^T itself (the
+        # edge the fast path below builds by hand)
+        wt = weight.t()
+        return record(cls, out, (input, wt) if bias is None else (bias, input, wt),
+                      saved=(input, weight))
     res = record(cls, out, (input, weight) if bias is None else (bias, input, weight),
                  saved=(input, weight))
     if weight._requires_grad and res._grad_fn is not None:
