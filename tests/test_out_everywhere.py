@@ -85,6 +85,9 @@ CASES = {
     "linalg.vecdot": (lambda T, o: T.linalg.vecdot(_a(T), _a(T), out=o), (3,)),
     "linalg.slogdet": (lambda T, o: T.linalg.slogdet(_a(T), out=o), [(), ()]),
     "F.normalize": (lambda T, o: T.nn.functional.normalize(_a(T), out=o), (3, 3)),
+    "linalg.solve_triangular": (lambda T, o: T.linalg.solve_triangular(
+        T.triu(_a(T)), _a(T), upper=True, out=o), (3, 3)),
+    "linalg.lu_factor": (lambda T, o: T.linalg.lu_factor(_a(T), out=(o[0], o[1].int())), [(3, 3), (3,)]),
     "out_requires_grad": (lambda T, o: T.linalg.det(_a(T).requires_grad_(), out=o), ()),
 }
 

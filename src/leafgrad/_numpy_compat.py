@@ -19,6 +19,9 @@ _CO_VARARGS = inspect.CO_VARARGS
 
 
 def _params(fn):
+    # the innermost function's parameters (an out= decorator's wrapper takes *args, **kwargs)
+    while hasattr(fn, "__wrapped__"):
+        fn = fn.__wrapped__
     code = fn.__code__
     n = code.co_argcount + code.co_kwonlyargcount
     names = code.co_varnames[:n]
