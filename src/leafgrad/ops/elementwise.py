@@ -541,11 +541,20 @@ def _int_div_check(np_fn):
     return f
 
 
+def _rounded_quotient(a, b, rounding):
+    # PyTorch's fmod/remainder rules: -g * a.div(b, rounding_mode=...), whose own
+    # derivative is zeros_like(grad): a constant here, so a second-order gradient
+    # through it is 0, never nan from differentiating a / b at b = 0 or inf; and its
+    # values at inf are div's (inf // 2 is nan, 1 // -inf is -1), not floor(a / b)'s
+    a, b = (x.detach() if isinstance(x, Tensor) else x for x in (a, b))
+    return _div_mode(a, b, rounding_mode=rounding)
+
+
 fmod = _binary("fmod", _int_div_check(np.fmod), "FmodBackward0", lambda g, a, b: g,
-               lambda g, a, b: -g * (a / b).trunc(), numbers="other", bool_pair="fmod_cpu",
-               doc="C-style remainder (sign of the dividend).")
+               lambda g, a, b: -g * _rounded_quotient(a, b, "trunc"), numbers="other",
+               bool_pair="fmod_cpu", doc="C-style remainder (sign of the dividend).")
 remainder = _binary("remainder", _int_div_check(np.remainder), "RemainderBackward0",
-                    lambda g, a, b: g, lambda g, a, b: -g * (a / b).floor(),
+                    lambda g, a, b: g, lambda g, a, b: -g * _rounded_quotient(a, b, "floor"),
                     bool_pair="remainder_cpu",
                     doc="Python-style remainder (sign of the divisor).")
 

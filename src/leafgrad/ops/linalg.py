@@ -13,6 +13,7 @@ from .._quiet import quiet as _quiet
 from ._dispatch import _anomaly_hook, _fw_level, record, to_tensor
 from ._out import out_call
 from ._registry import defop, node
+from ._select import select
 from .shape import TBackward0
 from ._out_wrap import with_out
 
@@ -513,8 +514,10 @@ def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
 
 
 def _trace_backward(ctx, g):
+    # PyTorch's trace_backward puts g on the diagonal of zeros (selects, so an inf or
+    # nan g leaves the off-diagonal 0; g * eye would make it nan)
     shape = ctx.args
-    return (g * to_tensor(np.eye(shape[0], shape[1], dtype=g._data.dtype)),)
+    return (select(np.eye(shape[0], shape[1], dtype=bool), g.expand(shape)),)
 
 
 class TraceBackward0(Node):
@@ -526,7 +529,7 @@ class TraceBackward0(Node):
 @defop("trace")
 def trace(input):
     """Sum of the main diagonal of a 2-D tensor: a 0-d tensor (integer inputs give
-    int64). Gradient: ``g * eye`` (PyTorch's trace_backward).
+    int64). Gradient: g on the diagonal, 0 elsewhere (PyTorch's trace_backward).
 
     Raises:
         RuntimeError: for an input that is not 2-D.

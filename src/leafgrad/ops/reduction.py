@@ -7,6 +7,8 @@ evenly among ties, as PyTorch does.
 """
 import collections
 
+import math
+
 import numpy as np
 
 from .. import _dtype
@@ -377,9 +379,14 @@ def _norm_backward(ctx, g):
         return (g * x.sign() * mask / mask.sum(dims, keepdim=True),)
     if p == 0:
         return (select(False, g),)      # zeros_like(self), whatever g holds
+    # PyTorch's norm_backward op for op (the rounding of a second derivative that cancels
+    # to 0 depends on it); its masked_fill_s select (an inf g stays out)
     ax = x.abs()
-    # masked_fill_(norm == 0, 0) in PyTorch: selects (an inf g stays out)
-    return (select(r != 0, g * x.sign() * ax ** (p - 1) / r.masked_fill(r == 0, 1.0) ** (p - 1)),)
+    if p < 1:
+        scaled = x.sign() * select(x != 0, ax ** (p - 1))
+        return (scaled * g * r ** (1 - p),)
+    scaled = x.sign() * ax ** (p - 1) if p < 2 else x * ax ** (p - 2)
+    return (scaled * select(r != 0, g / r ** (p - 1)),)
 
 
 LinalgVectorNormBackward0 = node("LinalgVectorNormBackward0", _norm_backward, saves=True)
@@ -412,6 +419,10 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
             out = (ax != 0).sum(axis=dims, keepdims=keepdim).astype(x.dtype)
         else:
             out = (ax ** p).sum(axis=dims, keepdims=keepdim) ** (1.0 / p)
+        if p != 0 and math.prod(x.shape[d] for d in dims) == 1:
+            # PyTorch's norm of one element is |x| for every p (no power: no overflow
+            # of 1e30 ** 2 in float32, exactly |x|)
+            out = ax.sum(axis=dims, keepdims=keepdim)
     return record(LinalgVectorNormBackward0, np.asarray(out, x.dtype), (input,), saved=(input,),
                   save_result=True, args=(p, dims, keepdim))
 
@@ -467,10 +478,14 @@ def _var_np(x, dims, c, keepdim, n, name):
         warnings.warn("%s(): degrees of freedom is <= 0. Correction should be strictly less "
                       "than the reduction factor (input numel divided by output numel)." % name,
                       UserWarning, stacklevel=4)
+    # float32 accumulates in float64, as PyTorch's CPU Welford kernel (acc type double):
+    # the squares of 1e30 do not overflow, and std takes the root before rounding back
+    if x.dtype == np.float32:
+        x = x.astype(np.float64)
     with _quiet():
         m = x.sum(axis=dims, keepdims=True) / n if n else np.full((1,) * x.ndim, np.nan, x.dtype)
         d = x - m
-        return ((d * d).sum(axis=dims, keepdims=keepdim) / (n - c if n > c else 0)).astype(x.dtype)
+        return (d * d).sum(axis=dims, keepdims=keepdim) / (n - c if n > c else 0)
 
 
 @defop("var")
@@ -478,7 +493,9 @@ def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
     """Variance with Bessel's correction by default (``correction=1``)."""
     x, dims, keepdim, c, n = _var_args(input, dim, unbiased, keepdim, correction)
     out = _var_np(x, dims, c, keepdim, n, "var")
-    return record(VarBackward0, np.asarray(out, x.dtype), (input,), saved=(input,),
+    with _quiet():      # a float64 variance beyond float32's range is inf, silently
+        out = np.asarray(out, x.dtype)
+    return record(VarBackward0, out, (input,), saved=(input,),
                   args=(dims, keepdim, c, n))
 
 

@@ -14,7 +14,6 @@ from .. import _errors
 from .._tensor import Tensor, _wrap_dim
 from ._dispatch import record
 from ._registry import defop, node
-from .pointwise import where
 from .reduction import (_dims, _empty_check, _evenly_distribute_backward, _index_backward,
                         _return_type, amax, amin, mean, std, sum, var)
 from .sorting import sort
@@ -68,13 +67,24 @@ def aminmax(input, *, dim=None, keepdim=False):
                                                    amax(input, d, keepdim))
 
 
+def _nan_zeroed_backward(ctx, g):
+    # derivatives.yaml's nansum_backward multiplies: g * self.isnan().logical_not(), so
+    # an inf upstream gradient at a NaN input gives nan there (a select would give 0)
+    return (g * Tensor._make_plain(ctx.args),)
+
+
+NanZeroedBackward = node("MulBackward0", _nan_zeroed_backward, saves=False)
+
+
 @defop("nansum")
 def nansum(input, dim=None, keepdim=False, *, dtype=None):
     """Sum over ``dim`` treating NaN as zero (integer inputs give int64, as ``sum``).
-    Gradient: ``g`` where the input is not NaN, 0 at NaNs (derivatives.yaml, nansum)."""
+    Gradient: ``g * (input is not NaN)`` (derivatives.yaml, nansum_backward)."""
     x = input._data
     if x.dtype.kind in "fc":
-        input = where(Tensor._make_plain(np.isnan(x)), 0.0, input)
+        nan = np.isnan(x)
+        input = record(NanZeroedBackward, np.where(nan, x.dtype.type(0), x), (input,),
+                       args=(~nan).astype(x.dtype))
     return sum(input, dim, keepdim, dtype=dtype)
 
 
