@@ -148,7 +148,9 @@ def _count_deps(roots, check_freed=True):
             stack.append(r)
     visited_roots = set(stack)
     while stack:
-        for child in stack.pop()._edges[::2]:
+        node = stack.pop()
+        rest = node._rest
+        for child in ((node._e0,) + rest[::2]) if rest else (node._e0,):
             if child is None:
                 continue
             n = deps.get(child)
@@ -180,7 +182,7 @@ def _collect(roots, targets):
     while stack:
         node = stack.pop()
         order.append(node)
-        for child in node._edges[::2]:
+        for child in _children(node):
             if child is not None:
                 n = remaining[child] - 1
                 remaining[child] = n
@@ -191,7 +193,7 @@ def _collect(roots, targets):
         if node in targets:
             needed.add(node)
             continue
-        for child in node._edges[::2]:
+        for child in _children(node):
             if child in needed:
                 needed.add(node)
                 break
@@ -199,7 +201,7 @@ def _collect(roots, targets):
     for node in needed:
         if node._released:
             raise _errors.graph_freed(node.name(), node._released)
-        for child in node._edges[::2]:
+        for child in _children(node):
             if child in needed:
                 deps[child] = deps.get(child, 0) + 1
     return deps, needed
@@ -334,7 +336,8 @@ class _Pass:
                 del grads
             # -- send each input its gradient (summed with what is there); a node
             # whose last gradient arrived is ready, a leaf accumulates at once
-            edges = node._edges
+            rest = node._rest
+            edges = (node._e0, node._n0, *rest) if rest else (node._e0, node._n0)
             for i in range(0, len(edges), 2):
                 child = edges[i]
                 if child is None or (needed is not None and child not in needed):
@@ -386,12 +389,12 @@ class _Pass:
             if len(grads) == 1:
                 g = grads[0]
                 if g is None:
-                    return (None,) * (len(node._edges) >> 1), grads
+                    return (None,) * node._n_inputs(), grads
                 gdt = g.dtype
             else:
                 gdt = _first_dtype(grads)
                 if gdt is None:
-                    return (None,) * (len(node._edges) >> 1), grads
+                    return (None,) * node._n_inputs(), grads
             out = rule(*grads)
             if len(out) == 1:       # one input, fitting already: the common case
                 g = out[0]
@@ -417,7 +420,7 @@ class _Pass:
                 if r is not None:
                     grads = list(r)
         if (grads[0] is None) if len(grads) == 1 else all(g is None for g in grads):
-            return (None,) * (len(node._edges) >> 1)
+            return (None,) * node._n_inputs()
         if node.n_outputs > 1 and any(g is None for g in grads):
             grads = _materialize(node, grads, self.wrap)
         checker = None if not self.anomaly else (node._anomaly or _Checker(node, None))
@@ -482,10 +485,17 @@ class _Pass:
 class _GraphRoot:
     """The pass's first node (PyTorch's GraphRoot): its edges lead to the roots."""
 
-    __slots__ = ("_edges",)
+    __slots__ = ("_e0", "_n0", "_rest")
 
     def __init__(self, root_edges):
-        self._edges = tuple([x for edge in root_edges for x in edge])
+        flat = [x for edge in root_edges for x in edge] or [None, -1]
+        self._e0, self._n0, self._rest = flat[0], flat[1], tuple(flat[2:])
+
+
+def _children(node):
+    """The input nodes of ``node`` (None where an input needs no gradient)."""
+    rest = node._rest
+    return ((node._e0,) + rest[::2]) if rest else (node._e0,)
 
 
 def _seq(node):

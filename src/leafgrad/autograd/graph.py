@@ -23,6 +23,9 @@ __all__ = ["Node", "AccumulateGrad", "RemovableHandle", "register_multi_grad_hoo
 # runs the ready node with the highest number first (see engine.py, step 2).
 next_seq = itertools.count(1).__next__
 
+# The rest-of-edges of a binary op with a number on one side (shared: no tuple per node)
+_NO_EDGE = (None, 0)
+
 # The Tensor class, given by leafgrad._tensor through ``use_tensor_class``
 # (this module sits below it and cannot import it): ``Node.result`` builds one.
 _tensor_cls = None
@@ -71,7 +74,7 @@ class Node:
         args: op-specific constants the rule needs (dims, shapes, ...).
     """
 
-    __slots__ = ("_edges", "needs_input_grad", "_metas", "_saved", "_saved_versions",
+    __slots__ = ("_e0", "_n0", "_rest", "needs_input_grad", "_metas", "_saved", "_saved_versions",
                  "_out", "_out_version", "args", "_released", "_extra", "_seq", "__weakref__")
     n_outputs = 1
     # Optional fast rule on ndarrays, used when the backward pass is not itself
@@ -106,9 +109,31 @@ class Node:
     _anomaly = property(lambda self: self._extra and self._extra.anomaly,
                         lambda self, v: setattr(self._get_extra(), "anomaly", v))
 
-    # Edges are stored flat, (node0, nr0, node1, nr1, ...): one tuple per node
-    # instead of one plus one per input, i.e. fewer objects for the garbage
-    # collector to walk on deep graphs. ``next_functions`` is built on demand.
+    # Edges: the first one in two slots (``_e0``: node or None, ``_n0``: its output
+    # number; ``_n0 = -1``: no inputs at all), the others flat in ``_rest``
+    # (node1, nr1, node2, nr2, ...; the shared ``()`` or ``(None, 0)`` for most ops).
+    # A one-input node, or a binary op with a number on one side, is then one
+    # object for the garbage collector to walk instead of two (deep graphs).
+    # ``_edges`` (all of them flat) and ``next_functions`` are built on demand.
+    @property
+    def _edges(self):
+        """All edges flat: (node0, nr0, node1, nr1, ...)."""
+        if self._n0 < 0:
+            return ()
+        return (self._e0, self._n0) + self._rest
+
+    @_edges.setter
+    def _edges(self, flat):
+        flat = tuple(flat)
+        if flat:
+            self._e0, self._n0 = flat[0], flat[1]
+            self._rest = _NO_EDGE if flat[2:] == _NO_EDGE else flat[2:]
+        else:
+            self._e0, self._n0, self._rest = None, -1, ()
+
+    def _n_inputs(self):
+        return 0 if self._n0 < 0 else 1 + (len(self._rest) >> 1)
+
     @property
     def next_functions(self):
         """tuple of ``(node or None, output_nr)``, one per input (as PyTorch)."""
@@ -117,7 +142,7 @@ class Node:
 
     @next_functions.setter
     def next_functions(self, edges):
-        self._edges = tuple([x for edge in edges for x in edge])
+        self._edges = [x for edge in edges for x in edge]
 
     def name(self):
         """The node's PyTorch name, e.g. ``'MulBackward0'``."""
@@ -279,7 +304,7 @@ class AccumulateGrad(Node):
     def __init__(self, variable):
         Node.__init__(self)
         self.variable = variable
-        self._edges = ()
+        self._e0, self._n0, self._rest = None, -1, ()
         self.needs_input_grad = ()
 
 
