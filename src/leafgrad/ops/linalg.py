@@ -15,6 +15,7 @@ from ._out import out_call
 from ._registry import defop, node
 from ._select import select
 from .shape import TBackward0
+from ._out_wrap import with_out
 
 
 def _matmul_grads(ctx, g):
@@ -410,6 +411,7 @@ def kron(input, other):
 
 
 @defop("tensordot", method=False)
+@with_out("tensordot")
 def tensordot(a, b, dims=2, out=None):
     """Contract the last ``dims`` dims of ``a`` with the first ``dims`` of ``b`` (an int),
     or the listed dims (a pair of lists/tuples, or a 2-row tensor). Shape: a's free dims

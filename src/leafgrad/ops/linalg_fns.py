@@ -8,6 +8,7 @@ from ..autograd.graph import Node
 from .._quiet import quiet as _quiet
 from ._dispatch import record, to_tensor
 from ._registry import defop
+from ._out_wrap import with_out
 
 
 
@@ -60,6 +61,7 @@ class LinalgInvExBackward0(Node):
         return (-(r @ (g @ r)),)
 
 
+@with_out("linalg_inv")
 def inv(A, *, out=None):
     """Inverse of a square matrix (or of each in a batch). Shapes: (*, n, n) -> (*, n, n).
 
@@ -124,6 +126,7 @@ class LinalgDetBackward0(Node):
         return (g[..., None, None] * _det_slope(a, ctx.result_array(), cofactor=False),)
 
 
+@with_out("det")
 def det(A, *, out=None):
     """Determinant of a square matrix (or of each in a batch). Shapes: (*, n, n) -> (*).
 
@@ -163,6 +166,7 @@ class LinalgSolveExBackward0(Node):
         return ga, (gb if nb else None)
 
 
+@with_out("linalg_solve")
 def solve(A, B, *, left=True, out=None):
     """X with A X = B (``left=False``: X A = B), for a square A (or a batch).
 
@@ -225,6 +229,7 @@ class LinalgSvdBackward0(Node):
         return ((u * g[..., None, :]) @ vh,)
 
 
+@with_out("linalg_svdvals")
 def svdvals(A, *, driver=None, out=None):
     """Singular values of a matrix (or of each in a batch), in descending order.
 
@@ -238,6 +243,7 @@ def svdvals(A, *, driver=None, out=None):
                   args=(u, vh, A._requires_grad))
 
 
+@with_out("linalg_vector_norm")
 def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None, out=None):
     """The ord-norm of ``x`` viewed as a vector (flattened when ``dim`` is None, else
     over ``dim``): ord 2 (default), 1, inf, -inf, 0 or any real.
@@ -261,6 +267,7 @@ def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None, out=None):
 _MATRIX_ORDS = ("fro", "nuc", 2, -2, 1, -1, float("inf"), float("-inf"))
 
 
+@with_out("linalg_matrix_norm")
 def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None, out=None):
     """Matrix norm over the two dims ``dim``: 'fro' (default), 'nuc' (sum of the
     singular values), 2 / -2 (largest / smallest singular value), 1 / -1 (max / min
@@ -303,6 +310,7 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None, out=No
     return (reduction.amax if ord > 0 else reduction.amin)(sums, d1, keepdim)
 
 
+@with_out("linalg_norm")
 def linalg_norm(A, ord=None, dim=None, keepdim=False, *, dtype=None, out=None):
     """``torch.linalg.norm``: a vector norm (``dim`` an int, or a 1-D input) or a
     matrix norm (``dim`` a 2-tuple, or a 2-D input with ``ord`` given); with

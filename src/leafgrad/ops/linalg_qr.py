@@ -19,6 +19,7 @@ from ._dispatch import record_multi, to_tensor
 from ._registry import defop
 from .linalg_fns import _float_matrices
 from .reduction import _return_type
+from ._out_wrap import with_out
 
 __all__ = ["qr", "geqrf", "householder_product", "matrix_rank", "cond", "vander", "eig", "eigvals"]
 
@@ -66,6 +67,7 @@ class LinalgQrBackward0(Node):
     backward = _qr_backward
 
 
+@with_out("linalg_qr")
 def qr(A, mode="reduced", *, out=None):
     """``(Q, R)`` with A = Q R, Q with orthonormal columns, R upper triangular.
 
@@ -97,6 +99,7 @@ _qr_old_t = _return_type("qr", ("Q", "R"))
 
 
 @defop("qr")
+@with_out("qr")
 def torch_qr(input, some=True, *, out=None):
     """``torch.qr`` / ``Tensor.qr`` (the older API): :func:`linalg.qr` with mode 'reduced'
     (``some=True``) or 'complete'."""
@@ -133,6 +136,7 @@ def _geqrf_np(a):
 
 
 @defop("geqrf")
+@with_out("geqrf")
 def geqrf(input, *, out=None):
     """``torch.geqrf``: ``(a, tau)``, A's QR in LAPACK's format (R on and above the
     diagonal, Householder vectors below it; :func:`householder_product` rebuilds Q). Not
@@ -152,6 +156,7 @@ def orgqr(input, tau):
     return householder_product(input, tau)
 
 
+@with_out("linalg_householder_product")
 def householder_product(A, tau, *, out=None):
     """The first n columns of H₁ ⋯ H_k, Hᵢ = I - τᵢ vᵢ vᵢᵀ, vᵢ = (0, …, 0, 1, A[i+1:, i])
     (LAPACK's orgqr; with ``A, tau = geqrf(X)`` it is X's Q). Shapes: A (*, m, n), tau
@@ -184,6 +189,7 @@ def householder_product(A, tau, *, out=None):
     return Q[..., :, :n]
 
 
+@with_out("linalg_matrix_rank")
 def matrix_rank(A, *, atol=None, rtol=None, hermitian=False, out=None, tol=None):
     """The number of singular values (eigenvalue magnitudes when ``hermitian``) above
     max(atol, rtol · σ_max); default rtol eps · max(m, n) (0 when atol > 0), as PyTorch.
@@ -203,6 +209,7 @@ def matrix_rank(A, *, atol=None, rtol=None, hermitian=False, out=None, tol=None)
     return to_tensor((s > cut).sum(-1).astype(np.int64))
 
 
+@with_out("linalg_cond")
 def cond(A, p=None, *, out=None):
     """The condition number of A in norm ``p`` (None/2: σ_max/σ_min, -2: σ_min/σ_max;
     'fro', 'nuc', inf, -inf, 1, -1: ‖A‖ ‖A⁻¹‖). Differentiable (leafgrad ops).
@@ -252,6 +259,7 @@ def _complex_unsupported(name):
         "compute this in PyTorch (leafgrad.bridge)" % name)
 
 
+@with_out("linalg_eigvals")
 def eigvals(A, *, out=None):
     """Eigenvalues of a square matrix. PyTorch returns them complex (complex64 for float32);
     leafgrad has no complex tensors, so this raises NotImplementedError, naming the fix
@@ -265,6 +273,7 @@ def eigvals(A, *, out=None):
     raise _complex_unsupported("linalg.eigvals")
 
 
+@with_out("linalg_eig")
 def eig(A, *, out=None):
     """Eigenvalues and eigenvectors of a square matrix: as :func:`eigvals`, PyTorch's result
     is complex, which leafgrad cannot hold, so this raises NotImplementedError with the fix.

@@ -24,6 +24,7 @@ from ._dispatch import record, record_multi, to_tensor
 from ._registry import defop
 from .linalg_fns import _float_matrices, _swap
 from .reduction import _return_type
+from ._out_wrap import with_out
 
 __all__ = ["solve_triangular", "lu_factor", "lu_factor_ex", "lu", "lu_solve", "lu_unpack",
            "lstsq", "inv_ex", "cholesky_ex", "solve_ex"]
@@ -87,6 +88,7 @@ class LinalgSolveTriangularBackward0(Node):
     backward = _solve_tri_backward
 
 
+@with_out("linalg_solve_triangular")
 def solve_triangular(A, B, *, upper, left=True, unitriangular=False, out=None):
     """X with A X = B (``left=False``: X A = B) for a triangular A, reading only its
     ``upper`` (or lower) triangle (and taking its diagonal as 1 with ``unitriangular``).
@@ -193,6 +195,7 @@ class LinalgLuFactorExBackward0(Node):
     backward = _lu_backward
 
 
+@with_out("linalg_lu_factor_ex")
 def lu_factor_ex(A, *, pivot=True, check_errors=False, out=None):
     """``(LU, pivots, info)``: the LU factors packed in one matrix (L below the diagonal,
     its unit diagonal implied; U on and above), LAPACK's 1-based int32 pivots, and info
@@ -224,6 +227,7 @@ def _set_metas(node, outs):
     node.out_metas = tuple((o.shape, o.dtype) for o in outs)
 
 
+@with_out("linalg_lu_factor")
 def lu_factor(A, *, pivot=True, out=None):
     """``(LU, pivots)`` of :func:`lu_factor_ex`; a singular matrix raises.
 
@@ -235,6 +239,7 @@ def lu_factor(A, *, pivot=True, out=None):
 
 
 @defop("lu_unpack", method=False)
+@with_out("lu_unpack")
 def lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True, *, out=None):
     """``torch.lu_unpack``: ``(P, L, U)`` with A = P L U from packed factors."""
     from .. import _creation as F
@@ -249,6 +254,7 @@ def lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True, *, out=N
     return _lu_unpack_t(P, L, U)
 
 
+@with_out("linalg_lu")
 def lu(A, *, pivot=True, out=None):
     """``(P, L, U)`` with A = P L U (L unit lower, U upper); differentiable through
     :func:`lu_factor_ex`. Shapes: A (*, m, n) -> P (*, m, m), L (*, m, k), U (*, k, n)."""
@@ -256,6 +262,7 @@ def lu(A, *, pivot=True, out=None):
     return _lu_t(*lu_unpack(LU, piv))
 
 
+@with_out("linalg_lu_solve")
 def lu_solve(LU, pivots, B, *, left=True, adjoint=False, out=None):
     """X with A X = B (``adjoint``: Aᴴ X = B; ``left=False``: X A = B) from A's
     ``lu_factor``; differentiable in LU and B (through triangular solves)."""
@@ -389,6 +396,7 @@ def _info_of(a):
     return info
 
 
+@with_out("linalg_inv_ex")
 def inv_ex(A, *, check_errors=False, out=None):
     """``(inverse, info)``: info 0, or (a singular matrix) the 1-based index of the first
     zero pivot of its LU, with a nan inverse (PyTorch returns LAPACK's partial result).
@@ -406,6 +414,7 @@ def inv_ex(A, *, check_errors=False, out=None):
     return _inv_ex_t(to_tensor(np.full(a.shape, np.nan, a.dtype)), to_tensor(info))
 
 
+@with_out("linalg_cholesky_ex")
 def cholesky_ex(A, *, upper=False, check_errors=False, out=None):
     """``(L, info)``: info 0, or the order of the first leading minor that is not
     positive definite (then L is nan there).
@@ -433,6 +442,7 @@ def cholesky_ex(A, *, upper=False, check_errors=False, out=None):
     return _cholesky_ex_t(to_tensor(np.full(a.shape, np.nan, a.dtype)), to_tensor(info))
 
 
+@with_out("linalg_solve_ex")
 def solve_ex(A, B, *, left=True, check_errors=False, out=None):
     """``(result, info)`` of :func:`linalg.solve` (info: as :func:`inv_ex`)."""
     from .linalg_fns import solve

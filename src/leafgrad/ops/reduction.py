@@ -19,6 +19,7 @@ from ._registry import defop, node
 from ._select import select
 
 from .._quiet import quiet as _quiet
+from ._out_wrap import with_out
 
 
 
@@ -286,6 +287,7 @@ def _nanarg(argf, redf):
 
 
 @defop("max", method=_max_method)
+@with_out("max")
 def max(input, dim=None, keepdim=False, *, out=None):
     """``max()`` -> tensor; ``max(dim)`` -> (values, indices); ``max(other)`` -> maximum.
 
@@ -297,6 +299,7 @@ def max(input, dim=None, keepdim=False, *, out=None):
 
 
 @defop("min", method=_min_method)
+@with_out("min")
 def min(input, dim=None, keepdim=False, *, out=None):
     """``min()`` -> tensor; ``min(dim)`` -> (values, indices); ``min(other)`` -> minimum."""
     return _extreme(input, dim, keepdim, np.min, _nanarg(np.argmin, np.min), "min",
