@@ -587,6 +587,13 @@ def _index_put_acc(a, idx, value):
     return record(_IndexPutAcc, out, (a, vt), args=(idx, tuple(np.shape(v))))
 
 
+def _one_mask(key):
+    """True for a key that is one boolean tensor (alone or in a 1-tuple)."""
+    if type(key) is tuple and len(key) == 1:
+        key = key[0]
+    return isinstance(key, Tensor) and key._data.dtype == np.bool_
+
+
 def index_put_(self, key, value, accumulate=False):
     """``self[key] = value`` (PyTorch's indexing rule, ``ops/_index.py``); with
     ``accumulate``, ``self[key] += value`` where repeated indices add up (``np.add.at``;
@@ -605,6 +612,15 @@ def index_put_(self, key, value, accumulate=False):
     idx = _parse_key(self, key)
     if not isinstance(value, Tensor):
         value = _scalars.setitem_value(value, self._data.dtype)
+    elif idx.adv is not None and value._data.dtype != self._data.dtype and not (
+            _one_mask(key) and value._data.size == 1):
+        # PyTorch: a tensor/list index goes through index_put_, which does not cast (a
+        # one-element value under a boolean mask is masked_fill_, which does)
+        raise RuntimeError(
+            "Index put requires the source and destination dtypes match, got %s for the "
+            "destination and %s for the source. Fix: convert the value first, e.g. "
+            "x[idx] = value.to(x.dtype)." % (_errors.type_name(self.dtype),
+                                              _errors.type_name(value.dtype)))
     if self._base is not None and mode.enabled:
         _enter_view(self, value)
     if (not mode.enabled or not (self._requires_grad or getattr(value, "_requires_grad", False))) \
