@@ -9,6 +9,7 @@
   with PyTorch's deprecation UserWarning otherwise.
 * ``out`` is returned, its version counter bumped (views of it see the values).
 """
+import functools
 import warnings
 
 import numpy as np
@@ -56,10 +57,11 @@ def write(out, result, name):
     return out
 
 
-def out_tuple_call(name, fn, args, kwargs, out):
-    """``out=(values, indices)`` of an op returning a pair (cummax, kthvalue, ...): each
-    part written into its tensor; returns the op's namedtuple of the two ``out`` tensors."""
-    if not (isinstance(out, (tuple, list)) and len(out) == 2
+def out_tuple_call(name, fn, args, kwargs, out, n=2):
+    """``out=(values, indices)`` of an op returning a tuple (cummax, kthvalue, qr, ...):
+    each part written into its tensor; returns the op's namedtuple of the ``out`` tensors.
+    ``n``: the length ``out`` must have (checked before computing), None for any."""
+    if not (isinstance(out, (tuple, list)) and (n is None or len(out) == n)
             and all(isinstance(o, Tensor) for o in out)):
         raise TypeError("%s(): argument 'out' must be tuple of Tensors, not %s. Fix: "
                         "out=(values, indices)" % (name, type(out).__name__))
@@ -67,4 +69,24 @@ def out_tuple_call(name, fn, args, kwargs, out):
             isinstance(a, Tensor) and a._requires_grad for a in _flat(args))):
         raise RuntimeError(_errors.out_autograd(name))
     res = fn(*args, **kwargs)
-    return type(res)(write(out[0], res[0], name), write(out[1], res[1], name))
+    if len(res) != len(out):
+        raise RuntimeError("%s(): expected out= to be a tuple of %d tensors, got %d"
+                           % (name, len(res), len(out)))
+    outs = [write(o, r, name) for o, r in zip(out, res)]
+    return type(res)(*outs) if hasattr(res, "_fields") else tuple(outs)
+
+
+def with_out(name):
+    """Decorator: the ``out=`` keyword (one tensor or a tuple) for an op written as a
+    plain function, not through a declaration's derived forms. Without it such a function
+    would accept ``out=`` and ignore it."""
+    def deco(fn):
+        @functools.wraps(fn)
+        def op(*args, out=None, **kwargs):
+            if out is None:
+                return fn(*args, **kwargs)
+            if isinstance(out, (tuple, list)):
+                return out_tuple_call(name, fn, args, kwargs, out, n=None)
+            return out_call(name, fn, args, kwargs, out)
+        return op
+    return deco

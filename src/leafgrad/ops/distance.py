@@ -5,7 +5,7 @@ import numpy as np
 
 from ._named import _named, _tname
 from ._registry import functional_ops
-from ._out_wrap import with_out
+from ._out import with_out
 
 
 @with_out("normalize")

@@ -7,7 +7,7 @@ from .._tensor import Tensor
 from ._dispatch import to_tensor
 from ._registry import defop
 from .reduction import _return_type
-from ._out_wrap import with_out
+from ._out import with_out
 
 __all__ = ["histc", "histogram"]
 

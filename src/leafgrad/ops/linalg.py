@@ -15,7 +15,7 @@ from ._out import out_call
 from ._registry import defop, node
 from ._select import select
 from .shape import TBackward0
-from ._out_wrap import with_out
+from ._out import with_out
 
 
 def _matmul_grads(ctx, g):

@@ -30,7 +30,7 @@ from ._dispatch import record, record_multi, to_tensor
 from ._registry import defop
 from .reduction import _return_type
 from .linalg_fns import _float_matrices, _swap
-from ._out_wrap import with_out
+from ._out import with_out
 
 __all__ = ["eigh", "eigvalsh", "svd", "cholesky", "slogdet", "logdet", "matrix_exp",
            "multi_dot", "matrix_power", "cross", "vecdot", "pinv"]

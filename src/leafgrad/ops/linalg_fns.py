@@ -8,7 +8,7 @@ from ..autograd.graph import Node
 from .._quiet import quiet as _quiet
 from ._dispatch import record, to_tensor
 from ._registry import defop
-from ._out_wrap import with_out
+from ._out import with_out
 
 
 

@@ -19,7 +19,7 @@ from ._dispatch import record_multi, to_tensor
 from ._registry import defop
 from .linalg_fns import _float_matrices
 from .reduction import _return_type
-from ._out_wrap import with_out
+from ._out import with_out
 
 __all__ = ["qr", "geqrf", "householder_product", "matrix_rank", "cond", "vander", "eig", "eigvals"]
 

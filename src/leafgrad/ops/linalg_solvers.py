@@ -24,7 +24,7 @@ from ._dispatch import record, record_multi, to_tensor
 from ._registry import defop
 from .linalg_fns import _float_matrices, _swap
 from .reduction import _return_type
-from ._out_wrap import with_out
+from ._out import with_out
 
 __all__ = ["solve_triangular", "lu_factor", "lu_factor_ex", "lu", "lu_solve", "lu_unpack",
            "lstsq", "inv_ex", "cholesky_ex", "solve_ex"]

@@ -19,7 +19,7 @@ from ._registry import defop, node
 from ._select import select
 
 from .._quiet import quiet as _quiet
-from ._out_wrap import with_out
+from ._out import with_out
 
 
 
