@@ -193,26 +193,37 @@ class Tensor:
         v = self._vc
         return 0 if v is None else v[0]
 
+    def _new_counter(self):
+        """Create the counter at version 0. When this tensor is the saved output of
+        its grad_fn (``exp``, ``tanh``, ... keep their result), the node starts
+        watching the counter: an in-place change from now on is detected at backward,
+        and the op did not have to make a counter for every output it saved."""
+        v = self._vc = [0]
+        fn = self._grad_fn
+        if fn is not None and fn._out is not None and fn._out_version is None \
+                and self._output_nr == 0:
+            fn._out_version = (v, 0)
+        return v
+
     def _version_counter(self):
         """The shared counter list (created at version 0 on first use)."""
         v = self._vc
         if v is None:
-            v = self._vc = [0]
+            v = self._new_counter()
         return v
 
     def _bump_version(self):
         """Record one in-place change (seen by this tensor and all its views)."""
         v = self._vc
         if v is None:
-            self._vc = [1]
-        else:
-            v[0] += 1
+            v = self._new_counter()
+        v[0] += 1
 
     def _share_version(self, other):
         """Make this tensor share ``other``'s counter (a view, a detached alias)."""
         v = other._vc
         if v is None:
-            v = other._vc = [0]
+            v = other._new_counter()
         self._vc = v
 
     @property

@@ -74,8 +74,12 @@ class Node:
         args: op-specific constants the rule needs (dims, shapes, ...).
     """
 
-    __slots__ = ("_e0", "_n0", "_rest", "needs_input_grad", "_metas", "_saved", "_saved_versions",
-                 "_out", "_out_version", "args", "_released", "_extra", "_seq", "__weakref__")
+    # Saved tensors: ``_saved`` is None (nothing), a tuple, or 1 / 2: that many saved
+    # values in the slots ``_s0``/``_s1`` (the common unary and binary cases: one
+    # object less per node for the garbage collector to walk). ``_raw_saved()`` reads them.
+    __slots__ = ("_e0", "_n0", "_rest", "needs_input_grad", "_metas", "_saved", "_s0", "_s1",
+                 "_saved_versions", "_out", "_out_version", "args", "_released", "_extra", "_seq",
+                 "__weakref__")
     n_outputs = 1
     # Optional fast rule on ndarrays, used when the backward pass is not itself
     # recorded (create_graph=False): np_backward(ctx, *grad_arrays) -> arrays.
@@ -84,7 +88,7 @@ class Node:
 
     def __init__(self):
         self._saved = None
-        self._out = None
+        self._out = self._out_version = None
         self._released = False
         self._extra = None
         self._seq = next_seq()
@@ -166,6 +170,13 @@ class Node:
             tensors = _saved_hooks.pack_saved(tensors, _tensor_cls)
         self._saved = tensors
 
+    def _raw_saved(self):
+        """What was saved, as a tuple (packed by hooks or not), or None; no checks."""
+        saved = self._saved
+        if type(saved) is int:
+            return (self._s0, self._s1) if saved == 2 else (self._s0,)
+        return saved
+
     @property
     def saved_tensors(self):
         """The tensors saved at forward time; raises once the graph was freed,
@@ -175,6 +186,8 @@ class Node:
         saved = self._saved
         if saved is None:
             return ()
+        if type(saved) is int:
+            saved = (self._s0, self._s1) if saved == 2 else (self._s0,)
         packed = False
         for t, v in zip(saved, self._saved_versions):
             if type(t) is _Packed:      # saved through hooks: unpacked below
@@ -196,12 +209,17 @@ class Node:
         that uses it can itself be differentiated)."""
         if self._released:
             raise _errors.graph_freed(self.name(), self._released)
+        if self._out is None:
+            # nothing saved: an attribute error (a custom Function's ctx then finds
+            # its own ``ctx.result`` in its __getattr__)
+            raise AttributeError("result")
         t = _tensor_cls._make_nonleaf(self._out, self, 0)
         ov = self._out_version
         if ov is not None:
-            # a list: the output's version counter, saved at version 0; or
-            # (counter, version) after an in-place op re-pointed the output
-            counter, saved = (ov, 0) if type(ov) is list else ov
+            # (the output's version counter, its version when saved): set when the
+            # output first got a counter (Tensor._new_counter) or an in-place op
+            # re-pointed the output; None: the output has had no in-place change
+            counter, saved = ov
             if counter[0] != saved:
                 raise _errors.saved_modified(t.shape, self.name(), saved, counter[0],
                                              _type_name(t))
@@ -217,7 +235,7 @@ class Node:
         if self._released:
             raise _errors.graph_freed(self.name(), self._released)
         ov = self._out_version
-        if ov is not None and ((ov[0] != 0) if type(ov) is list else (ov[1] != ov[0][0])):
+        if ov is not None and ov[1] != ov[0][0]:
             return self.result._data      # raises with the full message
         return self._out
 
@@ -225,7 +243,7 @@ class Node:
         """Drop saved tensors; ``freed_by`` describes the call that freed them."""
         if self.saves:
             self._released = freed_by or True
-            self._saved = None
+            self._saved = self._s0 = self._s1 = None
             self._out = None
 
     # -- hooks ---------------------------------------------------------------
@@ -269,7 +287,7 @@ def _saved_by_name(node, key, raw):
     if node._released:
         node.saved_tensors      # raises: the saved tensors were freed by backward()
     names = getattr(type(node), "saved_names", None) or _SAVED_NAMES.get(type(node).__name__)
-    saved = node._saved
+    saved = node._raw_saved()
     n = 0 if saved is None else len(saved)
     if names is None:
         names = ("self", "other")[:n] if n <= 2 else tuple("saved_%d" % i for i in range(n))

@@ -130,7 +130,7 @@ class SavedTensor:
         if not (callable(pack_hook) and callable(unpack_hook)):
             raise TypeError("register_hooks expects two callables (pack_hook, unpack_hook)")
         node = self._node
-        saved = list(node._saved or ())
+        saved = list(node._raw_saved() or ())
         if node._released:
             node.saved_tensors     # raises the graph-freed error
         cur = saved[self._index]

@@ -33,6 +33,7 @@ _NEEDS2 = {(a, b): (a, b) for a in (False, True) for b in (False, True)}
 _NO_META1 = (None,)
 _NO_META2 = (None, None)
 _V0 = (0,)      # the saved versions of one tensor saved at version 0
+_V00 = (0, 0)   # ... of two
 
 
 
@@ -176,51 +177,50 @@ def record(cls, out, inputs, saved=None, save_result=False, args=None):
     node._seq = _next_seq()
     node.args = args
     if saved is not None:
-        node._saved = saved
-        # versions at save time, checked at backward (a tuple of ints, which the
-        # garbage collector stops tracking after its first pass)
+        # the saved values in the node's slots (no tuple kept for one or two), and
+        # their versions at save time, checked at backward (shared tuples at version 0)
         ns = len(saved)
-        if ns == 1:             # unrolled: unary ops (a shared tuple at version 0)
-            s0 = saved[0]
+        if ns == 1:             # unrolled: unary ops
+            node._s0 = s0 = saved[0]
+            node._saved = 1
             if isinstance(s0, Tensor):
                 if type(s0) is InferenceTensor:
                     _refuse_inference()
                 vc = s0._vc
-                node._saved_versions = _V0 if vc is None else (vc[0],)
+                node._saved_versions = _V0 if vc is None or vc[0] == 0 else (vc[0],)
             else:
                 node._saved_versions = _NO_META1
         elif ns == 2:           # unrolled: binary ops
-            s0, s1 = saved
-            node._saved_versions = (
-                None if not isinstance(s0, Tensor) else 0 if s0._vc is None else s0._vc[0],
-                None if not isinstance(s1, Tensor) else 0 if s1._vc is None else s1._vc[0])
+            node._s0, node._s1 = s0, s1 = saved
+            node._saved = 2
+            v0 = None if not isinstance(s0, Tensor) else 0 if s0._vc is None else s0._vc[0]
+            v1 = None if not isinstance(s1, Tensor) else 0 if s1._vc is None else s1._vc[0]
+            node._saved_versions = _V00 if v0 == 0 and v1 == 0 else (v0, v1)
             if type(s0) is InferenceTensor or type(s1) is InferenceTensor:
                 _refuse_inference()
         else:
+            node._saved = saved
             node._saved_versions = tuple([((0 if t._vc is None else t._vc[0])
                                            if type(t) is not InferenceTensor
                                            else _refuse_inference())
                                           if isinstance(t, Tensor) else None for t in saved])
         if _hooks_active[0]:    # saved_tensors_hooks: save what the pack hook returns
             node._saved = _pack_saved(saved, Tensor)
+            node._s0 = node._s1 = None
     else:
         node._saved = None
+    # the output's version counter is made only if it is ever viewed or changed in
+    # place (then, for a saved output, the node watches it: Tensor._new_counter)
+    node._out = out if save_result else None
+    node._out_version = None
     # _make_nonleaf, inlined (one call less per op)
     res = _new(Tensor)
     res._data = out
     res._requires_grad = True
     res._grad_fn = node
-    res._grad = res._acc = res._hooks = res._post_hooks = res._base = None
+    res._grad = res._acc = res._hooks = res._post_hooks = res._base = res._vc = None
     res._output_nr = 0
     res._retains_grad = False
-    if save_result:
-        node._out = out
-        # the output's version counter (saved at version 0): an in-place change
-        # of the output before backward is detected
-        res._vc = node._out_version = [0]
-    else:
-        res._vc = None
-        node._out = None
     if _anomaly_hook[0] is not None:
         _anomaly_hook[0](node, res)
     return res
@@ -254,7 +254,7 @@ def record_multi(cls, outs, inputs, saved=None, args=None, differentiable=None):
     node.needs_input_grad = tuple(t is not None and t._requires_grad for t in inputs)
     node._metas = tuple(None if t is None else (t._data.shape, t._data.dtype) for t in inputs)
     node.args = args
-    node._out = None
+    node._out = node._out_version = None
     node._saved = saved
     if saved is not None:
         node._saved_versions = tuple((t._version if type(t) is not InferenceTensor
