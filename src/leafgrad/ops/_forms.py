@@ -10,9 +10,10 @@ from ..autograd.grad_mode import mode
 from . import inplace as _ip
 from ._registry import OPS
 # every op family: importing one declares its ops (add a new family file here)
-from . import (activation, comparison, conv, distance, elementwise, embedding,  # noqa: F401
-               histogram, indexing, joins, linalg, linalg_decomp, linalg_fns, loss, normalization, pointwise, pooling,
-               reduction, shape, sorting)
+from . import (activation, binary, comparison, conv, distance, elementwise,  # noqa: F401
+               embedding, histogram, indexing, inplace_write, joins, linalg, linalg_decomp,
+               linalg_fns, loss, normalization, pointwise, pooling, reduction, shape, sorting,
+               unary)
 
 
 def _doc_inplace(name, fn):

@@ -419,7 +419,7 @@ def torch_cross(input, other, dim=None, *, out=None):
 @defop("dist")
 def dist(input, other, p=2):
     """``torch.dist``: the p-norm of ``input - other`` (broadcast), a 0-d tensor."""
-    from .reduction import norm
+    from .linalg_fns import norm
     return norm(input - to_tensor(other), p)
 
 
