@@ -46,6 +46,7 @@ class Size(tuple):
     """``tensor.shape``: a tuple that prints as ``torch.Size([2, 3])``."""
 
     __slots__ = ()
+    __module__ = "leafgrad"     # the public name (type(t.shape) is leafgrad.Size), as torch.Size
 
     def __repr__(self):
         return "torch.Size([%s])" % ", ".join(str(int(s)) for s in self)
@@ -73,6 +74,9 @@ class Tensor:
 
     __slots__ = ("_data", "_requires_grad", "_grad", "_grad_fn", "_output_nr", "_vc",
                  "_acc", "_hooks", "_post_hooks", "_retains_grad", "_base", "_vmeta", "__weakref__")
+    # the public name: type(t) prints <class 'leafgrad.Tensor'> (torch: torch.Tensor), and
+    # pickle, typename and the bridge find the class there
+    __module__ = "leafgrad"
     # _vmeta (set only where _base is set, read only where _base is not None): a view's
     # [version its grad_fn is valid at, made in no_grad mode, base grad_fn then,
     # multi-output op name or None]; see ops/_dispatch.mark_view
