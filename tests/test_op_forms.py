@@ -25,6 +25,17 @@ LEFT_OUT = {
                         "nn.functional.embedding, which is the form"),
     "torch.batch_norm": ("ATen's form orders weight, bias before the running stats and takes "
                          "cudnn_enabled; nn.functional.batch_norm is the form"),
+    "torch.poisson_nll_loss": _ATEN_LOSS % "poisson_nll_loss",
+    "torch.triplet_margin_loss": _ATEN_LOSS % "triplet_margin_loss",
+    "torch.ctc_loss": _ATEN_LOSS % "ctc_loss",
+    "torch.instance_norm": ("ATen's form requires every argument (use_input_stats, momentum, "
+                            "eps, cudnn_enabled); nn.functional.instance_norm is the form"),
+    "torch.embedding_bag": ("ATen's form takes (weight, indices, offsets), mode as an int, and "
+                            "returns four tensors; nn.functional.embedding_bag is the form"),
+    "torch.adaptive_max_pool1d": ("ATen's form always returns (values, indices); "
+                                  "nn.functional.adaptive_max_pool1d is the form"),
+    "torch.rrelu": ("ATen's form takes generator= where nn.functional.rrelu takes inplace=; "
+                    "nn.functional.rrelu is the form"),
 }
 
 
