@@ -1280,6 +1280,10 @@ ROWS = [
         covers=("inplace.index_put_",)),
 ]
 
+# the issue-13 reductions / indexing / shape / BLAS-style families (their own file)
+from op_rows_reduce import ROWS as _REDUCE_ROWS  # noqa: E402
+ROWS += _REDUCE_ROWS
+
 
 def _setitem(x, v):
     y = x * 1

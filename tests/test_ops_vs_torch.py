@@ -19,10 +19,10 @@ from hypothesis import given, strategies as st
 import leafgrad
 from leafgrad.nn import functional as F_lg
 from leafgrad.nn import functional_pad
-from leafgrad.ops import (activation, binary, comparison, conv, distance, elementwise,
-                          embedding, indexing, inplace, inplace_write, joins, linalg, linalg_fns,
-                          loss, normalization, pointwise, pooling, reduction, shape, sorting,
-                          unary)
+from leafgrad.ops import (activation, binary, comparison, conv, cumulative, distance,
+                          elementwise, embedding, indexing, inplace, inplace_write, joins, linalg,
+                          linalg_fns, loss, normalization, pointwise, pooling, reduction, shape,
+                          sorting, stats, unary)
 
 from op_table import DOMAINS, EXEMPT, FAMILIES, ROWS, _bcast, _same
 
@@ -243,7 +243,7 @@ def test_float64_finite_differences(row, data):
 # --------------------------------------------------------------- coverage
 # each family's ops live in these modules (ops/ files split by family)
 _MODULES = {"elementwise": (elementwise, unary, binary, comparison, pointwise),
-            "reduction": (reduction, sorting),
+            "reduction": (reduction, sorting, stats, cumulative),
             "shape": (shape, joins), "indexing": (indexing,), "linalg": (linalg, linalg_fns),
             "inplace": (inplace, inplace_write), "functional": (F_lg, activation, loss, distance, normalization,
                                          embedding, functional_pad),

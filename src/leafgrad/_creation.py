@@ -89,8 +89,18 @@ def _require_cpu(d):
 
 
 
+def _require_cpu_or_meta(d):
+    """True for the 'meta' device, False for the CPU; other devices raise as _require_cpu."""
+    d = d if isinstance(d, device) else device(d)
+    if d.type == "meta":
+        return True
+    _require_cpu(d)
+    return False
+
+
 _check_device = _require_cpu
 _tensor._CPU[0] = device("cpu")
+_tensor._CPU[1] = device("meta")
 
 
 # ---------------------------------------------------------------- conversion

@@ -9,6 +9,8 @@ import math
 
 import numpy as np
 
+from ._meta import MetaArray
+
 from . import _dtype
 
 
@@ -174,7 +176,14 @@ def tensor_repr(t, prefix="tensor("):
     dt = t.dtype
     indent = len(prefix)
     suffixes = []
-    if arr.size == 0:
+    if arr.__class__ is MetaArray:
+        # PyTorch: tensor(..., device='meta', size=(2, 3)[, dtype=...])
+        suffixes.append("device='meta'")
+        suffixes.append("size=" + str(tuple(arr.shape)))
+        if dt is not _dtype.get_default_dtype():
+            suffixes.append("dtype=" + repr(dt))
+        body = "..."
+    elif arr.size == 0:
         if arr.ndim != 1:
             suffixes.append("size=" + str(tuple(arr.shape)))
         if dt is not _dtype.get_default_dtype():

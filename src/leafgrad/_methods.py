@@ -6,6 +6,8 @@ leafgrad's ops reads in one place.
 """
 import numpy as np
 
+from ._meta import MetaArray, meta_like, no_data
+
 from . import _dtype, _errors
 from ._tensor import Tensor
 from .ops import _forms
@@ -119,20 +121,29 @@ def _iop(inplace_fn, name, ufunc):
 
 
 def _to(self, *args, **kwargs):
-    """``to(dtype)``, ``to(device)``, ``to(other)``, ``to(device, dtype)``: a cast (CPU only)."""
+    """``to(dtype)``, ``to(device)``, ``to(other)``, ``to(device, dtype)``: a cast. Devices:
+    the CPU, and 'meta' (shape and dtype without values: _meta.py)."""
     dtype = kwargs.get("dtype")
     copy = kwargs.get("copy", False)
+    dev = kwargs.get("device")
     for a in args:
         if isinstance(a, _dtype.dtype):
             dtype = a
         elif isinstance(a, Tensor):
             dtype = a.dtype
+            dev = a.device
         elif a is not None:
-            from ._creation import _require_cpu
-            _require_cpu(a)
-    if kwargs.get("device") is not None:
-        from ._creation import _require_cpu
-        _require_cpu(kwargs["device"])
+            dev = a
+    to_meta = False
+    if dev is not None:
+        from ._creation import _require_cpu_or_meta
+        to_meta = _require_cpu_or_meta(dev)
+        if not to_meta and self._data.__class__ is MetaArray:
+            raise no_data("to('%s')" % dev)
+    if to_meta and self._data.__class__ is not MetaArray:
+        out = S.to_dtype(self, self.dtype if dtype is None else _dtype.to_dtype(dtype), True)
+        out._data = meta_like(out._data)
+        return out
     if dtype is None:
         return self.clone() if copy else self
     return S.to_dtype(self, _dtype.to_dtype(dtype), copy)

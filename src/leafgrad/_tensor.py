@@ -15,6 +15,8 @@ import weakref
 
 import numpy as np
 
+from ._meta import MetaArray, copy_data, no_data
+
 from . import _dtype, _errors
 from ._dtype import _FROM_NP
 from .autograd.grad_mode import mode
@@ -359,7 +361,14 @@ class Tensor:
 
     @property
     def device(self):
+        if self._data.__class__ is MetaArray:
+            return _CPU[1]
         return _CPU[0]
+
+    @property
+    def is_meta(self):
+        """True for tensors on the 'meta' device (shape and dtype, no values: _meta.py)."""
+        return self._data.__class__ is MetaArray
 
     @property
     def is_cuda(self):
@@ -426,9 +435,14 @@ class Tensor:
                 "a Tensor with %d elements cannot be converted to Scalar: item() needs a "
                 "one-element tensor. Fix: reduce it first (.sum(), .mean()) or index one "
                 "element (t[0].item())." % self._data.size)
+        if self._data.__class__ is MetaArray:
+            raise RuntimeError("Tensor.item() cannot be called on meta tensors: a tensor on "
+                               "the 'meta' device has no values. Fix: compute on the CPU.")
         return self._data.reshape(()).item()
 
     def tolist(self):
+        if self._data.__class__ is MetaArray:
+            raise no_data("tolist")
         return self._data.tolist()
 
     def numpy(self, force=False):
@@ -439,11 +453,16 @@ class Tensor:
         """
         if self._requires_grad and not force:
             raise _errors.numpy_requires_grad()
+        if self._data.__class__ is MetaArray:
+            raise TypeError("can't convert meta device type tensor to numpy: it has no values. "
+                            "Fix: compute on the CPU (drop the .to('meta')).")
         return self._data
 
     def __array__(self, dtype=None, copy=None):
         if self._requires_grad:
             raise _errors.numpy_requires_grad()
+        if self._data.__class__ is MetaArray:
+            raise TypeError("can't convert meta device type tensor to numpy: it has no values.")
         return self._data if dtype is None else self._data.astype(dtype)
 
     def __array_wrap__(self, array, context=None, return_scalar=False):
@@ -525,7 +544,8 @@ class Tensor:
             raise RuntimeError("Only Tensors created explicitly by the user (graph leaves) "
                                "support the deepcopy protocol at the moment.")
         t = type(self).__new__(type(self))
-        Tensor.__init__(t, np.array(self._data, copy=True))
+        Tensor.__init__(t, np.zeros(0))
+        t._data = copy_data(self._data)
         t._requires_grad = self._requires_grad
         if self._grad is not None:
             t._grad = Tensor._make_plain(np.array(self._grad._data, copy=True))
@@ -545,7 +565,7 @@ InferenceTensor.__name__ = InferenceTensor.__qualname__ = "Tensor"
 
 # ``torch.device('cpu')``, the device of every tensor (set by _creation, which defines
 # the device class)
-_CPU = [None]
+_CPU = [None, None]   # the cpu and meta devices (set by _creation)
 
 
 def _make_inference(arr):

@@ -7,6 +7,8 @@ and prints as ``Parameter containing:`` followed by the tensor.
 """
 import numpy as np
 
+from .._meta import copy_data
+
 from .. import _errors
 from .._tensor import Tensor
 
@@ -53,7 +55,7 @@ class Parameter(Tensor):
     def __deepcopy__(self, memo):
         if id(self) in memo:
             return memo[id(self)]
-        result = Parameter(Tensor._make_plain(np.array(self._data, copy=True)), self._requires_grad)
+        result = Parameter(Tensor._make_plain(copy_data(self._data)), self._requires_grad)
         if self._grad is not None:
             result._grad = Tensor._make_plain(np.array(self._grad._data, copy=True))
         memo[id(self)] = result

@@ -10,10 +10,10 @@ from ..autograd.grad_mode import mode
 from . import inplace as _ip
 from ._registry import OPS
 # every op family: importing one declares its ops (add a new family file here)
-from . import (activation, binary, comparison, conv, conv_transpose, distance,  # noqa: F401
-               elementwise, embedding, histogram, indexing, inplace_write, joins, linalg,
-               linalg_decomp, linalg_fns, loss, normalization, pixel_shuffle, pointwise,
-               pool3d, pooling, reduction, shape, shrink, sorting, unary)
+from . import (activation, binary, comparison, conv, conv_transpose, cumulative,  # noqa: F401
+               distance, elementwise, embedding, histogram, indexing, inplace_write, joins,
+               linalg, linalg_decomp, linalg_fns, loss, normalization, pixel_shuffle,
+               pointwise, pool3d, pooling, reduction, shape, shrink, sorting, stats, unary)
 
 
 def _doc_inplace(name, fn):

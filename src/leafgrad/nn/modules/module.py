@@ -591,8 +591,11 @@ class Module:
             else:
                 device = a
         if device is not None:
-            from ..._creation import _require_cpu
-            _require_cpu(device)
+            from ..._creation import _require_cpu_or_meta
+            if _require_cpu_or_meta(device):
+                # a skeleton for torch.func.functional_call (_meta.py)
+                return self._apply(lambda t: t.to("meta", dtype=dtype if dtype is not None and
+                                                  t.is_floating_point() else None))
         if dtype is None:
             return self
         dtype = _dtype.to_dtype(dtype)
@@ -632,7 +635,17 @@ class Module:
         _require_cpu("cuda")
 
     def to_empty(self, *, device=None, recurse=True):
-        return self
+        """Give meta parameters and buffers storage on the CPU (zeros here; PyTorch leaves
+        it uninitialised): initialise them afterwards (``reset_parameters()``)."""
+        from ..._creation import _require_cpu
+        from ..._meta import MetaArray
+        _require_cpu(device)
+
+        def alloc(t):
+            if t._data.__class__ is MetaArray:
+                t = Tensor._make_plain(np.zeros(t._data.shape, t._data.dtype))
+            return t
+        return self._apply(alloc, recurse)
 
     # ------------------------------------------------------------- state dict
     def _save_to_state_dict(self, destination, prefix, keep_vars):
