@@ -5,6 +5,7 @@ Python ints give int64, bools give bool; NumPy arrays keep their dtype.
 The random factories (``rand``, ``randn``, ...) are in ``_random_ops`` (PyTorch's
 CPU streams).
 """
+import functools
 import numbers
 import operator
 import warnings
@@ -302,22 +303,44 @@ def _finish(arr, requires_grad):
     return t
 
 
+def _with_out(name):
+    """Decorator: ``out=`` for a factory (``torch.zeros(2, 3, out=o)``): the values are made
+    in ``out``'s dtype unless ``dtype=`` is given (as PyTorch) and written into ``out``
+    (resized, PyTorch's rules: ``ops._out.out_call``), which is returned."""
+    def deco(fn):
+        takes_dtype = "dtype" in fn.__code__.co_varnames
+
+        def op(*args, out=None, **kwargs):
+            if out is None:
+                return fn(*args, **kwargs)
+            from .ops._out import out_call
+            if takes_dtype and kwargs.get("dtype") is None and isinstance(out, Tensor):
+                kwargs["dtype"] = out.dtype
+            return out_call(name, fn, args, kwargs, out)
+        functools.update_wrapper(op, fn)
+        return op
+    return deco
+
+
 def _dt(dtype):
     return (_dtype.to_dtype(dtype) or _dtype.get_default_dtype()).np
 
 
+@_with_out("zeros")
 def zeros(*size, dtype=None, device=None, requires_grad=False, out=None, layout=None):
     """Tensor of zeros; float32 unless ``dtype`` is given."""
     _require_cpu(device)
     return _finish(np.zeros(_size(size), _dt(dtype)), requires_grad)
 
 
+@_with_out("ones")
 def ones(*size, dtype=None, device=None, requires_grad=False, out=None, layout=None):
     """Tensor of ones; float32 unless ``dtype`` is given."""
     _require_cpu(device)
     return _finish(np.ones(_size(size), _dt(dtype)), requires_grad)
 
 
+@_with_out("empty")
 def empty(*size, dtype=None, device=None, requires_grad=False, out=None, layout=None,
           memory_format=None):
     """Uninitialised in PyTorch; zeros here (NumPy's empty would leak old memory)."""
@@ -325,6 +348,7 @@ def empty(*size, dtype=None, device=None, requires_grad=False, out=None, layout=
     return _finish(np.zeros(_size(size), _dt(dtype)), requires_grad)
 
 
+@_with_out("full")
 def full(size, fill_value, dtype=None, device=None, requires_grad=False, out=None, layout=None):
     """Tensor filled with ``fill_value``; the dtype follows the value (bool, int64, float32)."""
     _require_cpu(device)
@@ -363,6 +387,7 @@ def full_like(input, fill_value, dtype=None, device=None, requires_grad=False, m
     return _finish(np.full(shape, fill_value, npd), requires_grad)
 
 
+@_with_out("arange")
 def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=False, out=None,
            layout=None):
     """Values in [start, end) by ``step``: int64 for integer arguments, else float32.
@@ -395,6 +420,7 @@ def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=Fa
     return _finish(arr.astype(dtype.np), requires_grad)
 
 
+@_with_out("linspace")
 def linspace(start, end, steps, *, dtype=None, device=None, requires_grad=False, out=None):
     """``steps`` evenly spaced values from start to end inclusive (float32)."""
     _require_cpu(device)
@@ -419,6 +445,7 @@ def logspace(start, end, steps, base=10.0, *, dtype=None, device=None, requires_
                    requires_grad)
 
 
+@_with_out("eye")
 def eye(n, m=None, *, dtype=None, device=None, requires_grad=False, out=None):
     """Identity matrix n x m (float32)."""
     _require_cpu(device)

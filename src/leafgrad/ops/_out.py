@@ -9,6 +9,7 @@
   with PyTorch's deprecation UserWarning otherwise.
 * ``out`` is returned, its version counter bumped (views of it see the values).
 """
+import functools
 import warnings
 
 import numpy as np
@@ -19,14 +20,50 @@ from ..autograd.grad_mode import mode
 
 
 def out_call(name, fn, args, kwargs, out):
-    """``fn(*args, **kwargs)`` written into ``out`` (the ``out=`` path of op ``name``)."""
-    if not isinstance(out, Tensor):
-        raise TypeError("%s(): argument 'out' must be Tensor, not %s"
-                        % (name, type(out).__name__))
-    if mode.enabled and (out._requires_grad or any(
+    """``fn(*args, **kwargs)`` written into ``out`` (the ``out=`` path of op ``name``); for
+    an op with several outputs (``max(dim)``, ``svd``) ``out`` is a tuple of tensors, one
+    per output, and the result is that tuple (the op's namedtuple type where it has one).
+
+    Raises:
+        TypeError: ``out`` not a tensor (not a tuple of them for a multi-output op).
+        RuntimeError: an argument requires grad with grad mode on; see ``write``.
+    """
+    many = isinstance(out, (tuple, list))
+    outs = tuple(out) if many else (out,)
+    for o in outs:
+        if not isinstance(o, Tensor):
+            raise TypeError("%s(): argument 'out' must be Tensor, not %s"
+                            % (name, type(o).__name__))
+    if mode.enabled and (any(o._requires_grad for o in outs) or any(
             isinstance(a, Tensor) and a._requires_grad for a in _flat(args))):
         raise RuntimeError(_errors.out_autograd(name))
-    return write(out, fn(*args, **kwargs), name)
+    res = fn(*args, **kwargs)
+    if not many:
+        if isinstance(res, tuple):
+            raise TypeError(_errors.out_kind(name, "tuple of Tensors, not Tensor"))
+        return write(out, res, name)
+    if not isinstance(res, tuple) or len(res) != len(outs):
+        raise TypeError(_errors.out_kind(
+            name, "Tensor, not tuple" if not isinstance(res, tuple)
+            else "a tuple of %d Tensors, not %d" % (len(res), len(outs))))
+    for o, r in zip(outs, res):
+        write(o, r, name)
+    return type(res)(*outs) if hasattr(res, "_fields") else outs
+
+
+def takes_out(name):
+    """Decorator: ``out=`` for a function that computes its result without it (the
+    function's own ``out`` parameter stays None): with ``out`` given, the result is
+    written there by ``out_call`` (PyTorch's rules) and ``out`` is returned. No cost
+    without ``out`` beyond one call."""
+    def deco(fn):
+        def op(*args, out=None, **kwargs):
+            if out is None:
+                return fn(*args, **kwargs)
+            return out_call(name, fn, args, kwargs, out)
+        functools.update_wrapper(op, fn)
+        return op
+    return deco
 
 
 def _flat(args):

@@ -91,14 +91,17 @@ def _binary(name, fwd, node_name, da, db, save=True, floating=False, doc="", np_
                 return (da(g, None, None) if na else None), (db(g, None, None) if nb else None)
         cls.np_backward = np_backward
 
-    def make(on_ndarray):
+    def make(on_ndarray, method=False):
         # on_ndarray: None for the function; for a Tensor operator, what an
         # ndarray operand gets (see leafgrad._methods), checked inline here
-        # because a wrapper would add a Python call to every operator
+        # because a wrapper would add a Python call to every operator.
+        # method: Tensor.X, which refuses out= as PyTorch's methods do
         def op(input, other, *, out=None):
             if on_ndarray is not None and other.__class__ is _ndarray:
                 return on_ndarray(input, other)
             if out is not None:
+                if method:
+                    raise TypeError(_errors.method_out(op.__name__))
                 return out_call(op.__name__, op, (input, other), {}, out)
             if checks:      # PyTorch's argument rules, for the ops that have them
                 _check_operands(op.__name__, input, other, numbers, bool_pair)
@@ -122,12 +125,16 @@ def _binary(name, fwd, node_name, da, db, save=True, floating=False, doc="", np_
             return record(cls, out, (ta, tb))
         op.__doc__ = doc
         op.node = cls
+        op.refuses_out = method
         return op
     checks = numbers != "both" or bool_pair is not None
     op = make(None)
     op.operator = make
     if name is not None:
         forms.setdefault("inplace", True)
+        if forms.get("method", True) is True:
+            forms["method"] = m = make(None, True)
+            m.__name__ = m.__qualname__ = name
         defop(name, op, numbers=numbers, out=True, **forms)
     return op
 

@@ -11,7 +11,7 @@ from .. import _errors
 from ..autograd.graph import Node, next_seq as _next_seq
 from .._quiet import quiet as _quiet
 from ._dispatch import _anomaly_hook, record, to_tensor
-from ._out import out_call
+from ._out import out_call, takes_out
 from ._registry import defop, node
 from .shape import TBackward0
 
@@ -403,6 +403,7 @@ def kron(input, other):
 
 
 @defop("tensordot", method=False)
+@takes_out("tensordot")
 def tensordot(a, b, dims=2, out=None):
     """Contract the last ``dims`` dims of ``a`` with the first ``dims`` of ``b`` (an int),
     or the listed dims (a pair of lists/tuples, or a 2-row tensor). Shape: a's free dims

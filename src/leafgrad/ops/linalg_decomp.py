@@ -27,6 +27,7 @@ from .. import _errors
 from .._quiet import quiet as _quiet
 from ..autograd.graph import Node
 from ._dispatch import record, record_multi, to_tensor
+from ._out import takes_out
 from ._registry import defop
 from .reduction import _return_type
 from .linalg_fns import _float_matrices, _swap
@@ -82,6 +83,7 @@ class LinalgEighBackward0(Node):
         return (_plain(V @ inner @ _swap(V)),)
 
 
+@takes_out("linalg.eigh")
 def eigh(A, UPLO="L", *, out=None):
     """Eigenvalues (ascending) and eigenvectors of a symmetric matrix (or batch), reading
     the ``UPLO`` triangle. Shapes: (*, n, n) -> ((*, n), (*, n, n)).
@@ -104,6 +106,7 @@ def eigh(A, UPLO="L", *, out=None):
     return _eigh_t(*_multi(LinalgEighBackward0, (L, V), A, (L, V)))
 
 
+@takes_out("linalg.eigvalsh")
 def eigvalsh(A, UPLO="L", *, out=None):
     """Eigenvalues (ascending) of a symmetric matrix; gradient V diag(g) Vᵀ."""
     return eigh(A, UPLO).eigenvalues
@@ -140,6 +143,7 @@ class LinalgSvdBackward1(Node):
         return (_plain(gA),)
 
 
+@takes_out("linalg.svd")
 def svd(A, full_matrices=True, *, driver=None, out=None):
     """``A = U diag(S) Vh`` (S descending). Shapes: (*, m, n) -> U (*, m, m) or (*, m, k),
     S (*, k), Vh (*, n, n) or (*, k, n), k = min(m, n). Gradients need
@@ -179,6 +183,7 @@ class LinalgCholeskyExBackward0(Node):
         return (_plain(0.5 * (gA + _swap(gA))),)
 
 
+@takes_out("linalg.cholesky")
 def cholesky(A, *, upper=False, out=None):
     """The lower (``upper=True``: upper) triangular L with A = L Lᵀ, for a symmetric
     positive-definite A (or batch).
@@ -232,6 +237,7 @@ def _torch_slogdet(A):
 defop("slogdet", _torch_slogdet, grad_fn="LinalgSlogdetBackward0")
 
 
+@takes_out("linalg.slogdet")
 def slogdet(A, *, out=None):
     """(sign, log|det A|) of a square matrix (or batch); differentiable through
     log|det| (gradient g · A⁻ᵀ, differentiable again)."""
@@ -313,6 +319,7 @@ def matrix_exp(A):
 
 
 # ---------------------------------------------------- written with other ops
+@takes_out("linalg.multi_dot")
 def multi_dot(tensors, *, out=None):
     """The product of a list of matrices (the first may be 1-D, as may the last).
 
@@ -331,6 +338,7 @@ def multi_dot(tensors, *, out=None):
     return res
 
 
+@takes_out("linalg.matrix_power")
 def matrix_power(A, n, *, out=None):
     """A to the integer power n (n < 0: of the inverse; n = 0: the identity)."""
     from .. import _functions as F
@@ -355,6 +363,7 @@ def matrix_power(A, n, *, out=None):
     return result
 
 
+@takes_out("linalg.cross")
 def cross(input, other, *, dim=-1, out=None):
     """The cross product of 3-vectors along ``dim`` (broadcasting the other dims).
 
@@ -374,11 +383,13 @@ def cross(input, other, *, dim=-1, out=None):
         a.index_select(d, i2) * b.index_select(d, i1)
 
 
+@takes_out("linalg.vecdot")
 def vecdot(x, y, *, dim=-1, out=None):
     """Σ x·y along ``dim`` (real inputs), broadcasting."""
     return (x * y).sum(dim)
 
 
+@takes_out("linalg.pinv")
 def pinv(A, *, atol=None, rtol=None, hermitian=False, out=None, rcond=None):
     """The Moore-Penrose pseudo-inverse, through the reduced SVD: singular values below
     max(atol, rtol · σ_max) (default rtol: eps · max(m, n)) count as 0."""
@@ -400,6 +411,7 @@ _warned_cross = []
 
 
 @defop("cross")
+@takes_out("cross")
 def torch_cross(input, other, dim=None, *, out=None):
     """``torch.cross``: as ``linalg.cross``, but without ``dim`` it takes the first dim of
     size 3 (with PyTorch's deprecation warning)."""
@@ -423,6 +435,7 @@ def dist(input, other, p=2):
     return norm(input - to_tensor(other), p)
 
 
+@takes_out("svd")
 def _torch_svd(input, some=True, compute_uv=True, *, out=None):
     """``torch.svd`` (deprecated in PyTorch for ``linalg.svd``): ``(U, S, V)`` with V, not
     Vh; ``some=False`` gives full U and V; ``compute_uv=False`` gives zero-filled U, V."""

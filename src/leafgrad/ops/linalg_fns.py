@@ -7,6 +7,7 @@ from .. import _errors
 from ..autograd.graph import Node
 from .._quiet import quiet as _quiet
 from ._dispatch import record, to_tensor
+from ._out import takes_out
 from ._registry import defop, node
 from ._select import select
 from .reduction import _dims, _long_name, _unreduce
@@ -62,6 +63,7 @@ class LinalgInvExBackward0(Node):
         return (-(r @ (g @ r)),)
 
 
+@takes_out("linalg.inv")
 def inv(A, *, out=None):
     """Inverse of a square matrix (or of each in a batch). Shapes: (*, n, n) -> (*, n, n).
 
@@ -126,6 +128,7 @@ class LinalgDetBackward0(Node):
         return (g[..., None, None] * _det_slope(a, ctx.result_array(), cofactor=False),)
 
 
+@takes_out("linalg.det")
 def det(A, *, out=None):
     """Determinant of a square matrix (or of each in a batch). Shapes: (*, n, n) -> (*).
 
@@ -165,6 +168,7 @@ class LinalgSolveExBackward0(Node):
         return ga, (gb if nb else None)
 
 
+@takes_out("linalg.solve")
 def solve(A, B, *, left=True, out=None):
     """X with A X = B (``left=False``: X A = B), for a square A (or a batch).
 
@@ -227,6 +231,7 @@ class LinalgSvdBackward0(Node):
         return ((u * g[..., None, :]) @ vh,)
 
 
+@takes_out("linalg.svdvals")
 def svdvals(A, *, driver=None, out=None):
     """Singular values of a matrix (or of each in a batch), in descending order.
 
@@ -296,6 +301,7 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
                   save_result=True, args=(p, dims, keepdim))
 
 
+@takes_out("linalg.vector_norm")
 def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None, out=None):
     """The ord-norm of ``x`` viewed as a vector (flattened when ``dim`` is None, else
     over ``dim``): ord 2 (default), 1, inf, -inf, 0 or any real.
@@ -318,6 +324,7 @@ def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None, out=None):
 _MATRIX_ORDS = ("fro", "nuc", 2, -2, 1, -1, float("inf"), float("-inf"))
 
 
+@takes_out("linalg.matrix_norm")
 def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None, out=None):
     """Matrix norm over the two dims ``dim``: 'fro' (default), 'nuc' (sum of the
     singular values), 2 / -2 (largest / smallest singular value), 1 / -1 (max / min
@@ -360,6 +367,7 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None, out=No
     return (reduction.amax if ord > 0 else reduction.amin)(sums, d1, keepdim)
 
 
+@takes_out("linalg.norm")
 def linalg_norm(A, ord=None, dim=None, keepdim=False, *, dtype=None, out=None):
     """``torch.linalg.norm``: a vector norm (``dim`` an int, or a 1-D input) or a
     matrix norm (``dim`` a 2-tuple, or a 2-D input with ``ord`` given); with
@@ -384,4 +392,12 @@ def linalg_norm(A, ord=None, dim=None, keepdim=False, *, dtype=None, out=None):
 
 
 defop("inverse", inv)
-defop("det", det)
+
+
+@defop("det")
+def _torch_det(input):
+    """``torch.det`` / ``Tensor.det``: ``linalg.det`` without ``out=`` (PyTorch's has none)."""
+    return det(input)
+
+
+_torch_det.__name__ = _torch_det.__qualname__ = "det"

@@ -16,7 +16,7 @@ import numpy as np
 from .. import _dtype
 from .._tensor import Tensor, _wrap_dim
 from ._dispatch import record, to_tensor
-from ._out import out_call
+from ._out import out_call, takes_out
 from ._registry import defop, node
 from ._select import select
 
@@ -288,6 +288,7 @@ def _nanarg(argf, redf):
 
 
 @defop("max", method=_max_method)
+@takes_out("max")
 def max(input, dim=None, keepdim=False, *, out=None):
     """``max()`` -> tensor; ``max(dim)`` -> (values, indices); ``max(other)`` -> maximum.
 
@@ -299,6 +300,7 @@ def max(input, dim=None, keepdim=False, *, out=None):
 
 
 @defop("min", method=_min_method)
+@takes_out("min")
 def min(input, dim=None, keepdim=False, *, out=None):
     """``min()`` -> tensor; ``min(dim)`` -> (values, indices); ``min(other)`` -> minimum."""
     return _extreme(input, dim, keepdim, np.min, _nanarg(np.argmin, np.min), "min",

@@ -12,7 +12,7 @@ import math
 
 import numpy as np
 
-from .. import _dtype
+from .. import _dtype, _errors
 from .._tensor import Tensor
 from ._dispatch import record
 from ._select import select
@@ -76,30 +76,41 @@ def _unary(name, fwd, node_name, vjp, save="x", floating=True, doc="", np_ok=Fal
                 return (np_vjp(g, None, None),)
         cls.np_backward = np_backward
 
-    def op(input, *, out=None):
-        if out is not None:
-            return out_call(op.__name__, op, (input,), {}, out)
-        if not isinstance(input, Tensor):
-            raise TypeError("%s(): argument 'input' (position 1) must be Tensor, not %s"
-                            % (op.__name__, type(input).__name__))
-        x = input._data
-        if floating:
-            if x.dtype.kind not in "fc":
-                x = x.astype(_dtype.get_default_dtype().np)
-        elif x.dtype is _BOOL and bool_rule is not None:
-            x = bool_rule(x)        # PyTorch's own rule for bool tensors (or its error)
-        # every op is quiet: inf * 0, inf - inf, overflow are silent in PyTorch
-        tok = _set(_IGNORE)
-        try:
-            out = fwd(x)
-        finally:
-            _reset(tok)
-        return record(cls, out, (input,), saved=(input,) if save == "x" else None,
-                      save_result=save == "result")
-    op.__doc__ = doc
-    op.node = cls
+    def make(method):
+        # method: Tensor.X, which refuses out= as PyTorch's methods do (checked only
+        # where out is given, so neither form pays for it)
+        def op(input, *, out=None):
+            if out is not None:
+                if method:
+                    raise TypeError(_errors.method_out(op.__name__))
+                return out_call(op.__name__, op, (input,), {}, out)
+            if not isinstance(input, Tensor):
+                raise TypeError("%s(): argument 'input' (position 1) must be Tensor, not %s"
+                                % (op.__name__, type(input).__name__))
+            x = input._data
+            if floating:
+                if x.dtype.kind not in "fc":
+                    x = x.astype(_dtype.get_default_dtype().np)
+            elif x.dtype is _BOOL and bool_rule is not None:
+                x = bool_rule(x)        # PyTorch's own rule for bool tensors (or its error)
+            # every op is quiet: inf * 0, inf - inf, overflow are silent in PyTorch
+            tok = _set(_IGNORE)
+            try:
+                out = fwd(x)
+            finally:
+                _reset(tok)
+            return record(cls, out, (input,), saved=(input,) if save == "x" else None,
+                          save_result=save == "result")
+        op.__doc__ = doc
+        op.node = cls
+        op.refuses_out = method
+        return op
+    op = make(False)
     if name is not None:
         forms.setdefault("inplace", True)
+        if forms.get("method", True) is True:
+            forms["method"] = m = make(True)
+            m.__name__ = m.__qualname__ = name
         defop(name, op, out=True, **forms)
     return op
 
