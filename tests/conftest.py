@@ -1,6 +1,13 @@
 import os
 import sys
 
+# One BLAS/OpenMP thread per test process (set before NumPy and torch load): `pytest -n 2`
+# already keeps the cores busy, and BLAS threads spinning against each other on a busy
+# machine made small matmuls 20x slower. No result depends on the thread count.
+if "numpy" not in sys.modules:
+    for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+        os.environ.setdefault(_var, "1")
+
 from hypothesis import HealthCheck, settings
 
 sys.path.insert(0, os.path.dirname(__file__))   # lets tests import op_table

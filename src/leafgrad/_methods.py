@@ -176,6 +176,33 @@ def _setitem(self, key, value):
     IW.index_put_(self, key, value)
 
 
+def _legacy_new(self, *args, **kwargs):
+    """The legacy ``x.new(...)``: ``new()`` (size 0), ``new(*sizes)`` / ``new(Size)``
+    (zeros here; PyTorch leaves them uninitialised), ``new(data)`` with ``x``'s dtype. A
+    tensor or NumPy array of that dtype is shared, not copied (as PyTorch).
+
+    Raises:
+        TypeError: a tensor of another dtype (PyTorch's rule).
+    """
+    from . import _creation
+    from ._tensor import Size
+    dt = self.dtype
+    if not args:
+        return _creation.empty(0, dtype=dt)
+    a = args[0]
+    if len(args) > 1 or isinstance(a, (int, Size)) and not isinstance(a, bool):
+        return _creation.empty(*args, dtype=dt)
+    if isinstance(a, Tensor):
+        if a.dtype is not dt:
+            raise TypeError("x.new(tensor) needs a tensor of x's dtype (%s), got %s. Fix: "
+                            "convert it first (other.to(x.dtype)), or use "
+                            "x.new_tensor(other) for a copy." % (dt, a.dtype))
+        return Tensor._make_plain(a._data)
+    if isinstance(a, np.ndarray) and a.dtype == dt.np:
+        return Tensor._make_plain(a)
+    return _creation.tensor(a, dtype=dt)
+
+
 def _new_factory(kind):
     def op(self, *size, dtype=None, device=None, requires_grad=False):
         from . import _creation as C
@@ -250,6 +277,7 @@ _METHODS = {
     # uniform_, normal_, random_, bernoulli_, ...: _random_ops
     "apply_": _apply_,
     # factories
+    "new": _legacy_new,
     "new_zeros": _new_factory("zeros"), "new_ones": _new_factory("ones"),
     "new_empty": _new_factory("empty"), "new_full": _new_factory("full"),
     "new_tensor": _new_factory("tensor"),

@@ -8,3 +8,4 @@ graphviz/matplotlib when drawn."""
 from . import data, dlpack  # noqa: F401
 from .grad_report import GradReport, grad_report
 from .monitor import GradientMonitor
+from ._swap import swap_tensors  # noqa: F401

@@ -8,6 +8,7 @@ median and interquartile range per run (seconds in ``times``, ``mean``, ``median
 label, sub_label and description. (PyTorch's Callgrind and fuzzing tools are not here.)
 """
 import statistics
+import textwrap as _textwrap
 import timeit as _timeit
 
 __all__ = ["Timer", "Measurement", "Compare", "select_unit", "trim_sigfig"]
@@ -124,6 +125,13 @@ class Measurement:
         return "\n".join(lines)
 
 
+def _dedent(code):
+    if not isinstance(code, str):
+        return code
+    code = _textwrap.dedent(code)
+    return (code[1:] if code[:1] == "\n" else code).rstrip()
+
+
 class Timer:
     """``Timer(stmt='pass', setup='pass', global_setup='', timer=timeit.default_timer,
     globals=None, label=None, sub_label=None, description=None, env=None,
@@ -142,6 +150,11 @@ class Timer:
             raise ValueError("leafgrad times Python statements only (language=%r). Fix: "
                              "language='python'" % (language,))
         self._globals = dict(globals or {})
+        # as PyTorch's Timer: `torch` is defined in the statement's globals, and multi-line
+        # statements written indented inside a call are dedented
+        import leafgrad
+        self._globals.setdefault("torch", leafgrad)
+        stmt, setup = _dedent(stmt), _dedent(setup)
         self._timer = _timeit.Timer(stmt=stmt, setup=(global_setup + "\n" + setup
                                                       if isinstance(setup, str) and global_setup
                                                       else setup),
