@@ -318,6 +318,7 @@ def _with_out(name):
                 kwargs["dtype"] = out.dtype
             return out_call(name, fn, args, kwargs, out)
         functools.update_wrapper(op, fn)
+        op._params_of = fn      # its parameters are fn's (size=, as leafgrad._numpy_compat reads)
         return op
     return deco
 

@@ -103,6 +103,7 @@ def refusing_out(fn, name):
             raise TypeError(_errors.method_out(name))
         return fn(self, *args, **kwargs)
     functools.update_wrapper(method, fn)
+    method._params_of = getattr(fn, "_params_of", fn)     # for leafgrad._numpy_compat
     return method
 
 

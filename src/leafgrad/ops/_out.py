@@ -62,6 +62,7 @@ def takes_out(name):
                 return fn(*args, **kwargs)
             return out_call(name, fn, args, kwargs, out)
         functools.update_wrapper(op, fn)
+        op._params_of = fn      # its parameters are fn's (leafgrad._numpy_compat reads them)
         return op
     return deco
 
