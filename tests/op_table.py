@@ -61,6 +61,7 @@ DOMAINS = {
     "unit": lambda rng, s: rng.uniform(-0.9, 0.9, s),   # asin, atanh
     "prob": lambda rng, s: rng.uniform(0.05, 0.95, s),  # probabilities
     "frac": lambda rng, s: rng.uniform(0.1, 0.4, s) + rng.integers(-2, 3, s),  # away from integers
+    "above1": lambda rng, s: rng.uniform(1.2, 3.0, s),  # acosh
 }
 
 
@@ -823,6 +824,15 @@ def _aten(T, name):
     return getattr(elementwise, name)
 
 
+@st.composite
+def _const_of_shape(draw, lo, hi):
+    """One input's shape, and a same-shaped float array of constants in [lo, hi] (an
+    operand without a gradient: igamma's a, zeta's s)."""
+    s = draw(shape_st())
+    vals = draw(st.lists(st.floats(lo, hi), min_size=int(np.prod(s)), max_size=int(np.prod(s))))
+    return (s,), {"a" if lo < 1 else "s": np.array(vals, np.float64).reshape(s)}
+
+
 def _unary(name, dom="real", **k):
     return Row(name, lambda T, x: getattr(T, name)(x), (dom,), **k)
 
@@ -838,7 +848,8 @@ def _inplace(name, dom="real", *args, ret_x=True, **k):
         y = x.clone() if x.requires_grad else x.clone()
         r = getattr(y, name)(*args)
         return r
-    return Row(name, fn, (dom,), covers=("inplace." + name,), **k)
+    k.setdefault("covers", ("inplace." + name,))
+    return Row(name, fn, (dom,), **k)
 
 
 def _inplace2(name, doms=("real", "nonzero"), **k):
@@ -850,7 +861,8 @@ def _inplace2(name, doms=("real", "nonzero"), **k):
         b = draw(mutually_broadcastable_shapes(num_shapes=2, max_dims=3, max_side=4))
         xs, ys = b.input_shapes
         return (np.broadcast_shapes(xs, ys), ys), {}
-    return Row(name, fn, doms, gen=gen(), covers=("inplace." + name,), **k)
+    k.setdefault("covers", ("inplace." + name,))
+    return Row(name, fn, doms, gen=gen(), **k)
 
 
 ROWS = [
@@ -924,6 +936,75 @@ ROWS = [
         gen=_where_gen(), broadcasts=True),
     Row("where:scalar", lambda T, a, cond: T.where(T.tensor(cond), a, 0.0), ("real",),
         gen=_where_gen().map(lambda c: (c[0][:1], c[1])), covers=("where",)),
+    # ------------------------------------------------ special functions (ops/special*.py)
+    _unary("lgamma", "positive"), _unary("digamma", "positive"), _unary("erfc"),
+    _unary("erfinv", "unit"), _unary("sinc"), _unary("deg2rad"), _unary("rad2deg"),
+    _unary("acosh", "above1"), _unary("sgn", "nonzero"), _unary("i0"),
+    _unary("positive"), _unary("fix", "frac", covers=("trunc",)),
+    Row("lgamma:negative", lambda T, x: T.lgamma(x - 1.0), ("frac",), covers=("lgamma",)),
+    Row("digamma:negative", lambda T, x: T.digamma(x), ("frac",), covers=("digamma",)),
+    Row("polygamma", lambda T, x, n: T.polygamma(n, x), ("positive",),
+        gen=st.tuples(_same(1).map(lambda s: s[0]), st.sampled_from([0, 1, 2, 3]).map(
+            lambda n: {"n": n}))),
+    Row("polygamma:method", lambda T, x: x.polygamma(2) + x.polygamma(1), ("frac",),
+        covers=("polygamma",)),
+    Row("mvlgamma", lambda T, x, p: T.mvlgamma(x + 1.5, p), ("positive",),
+        gen=st.tuples(_same(1).map(lambda s: s[0]), st.sampled_from([1, 2, 3]).map(
+            lambda p: {"p": p}))),
+    Row("logit", lambda T, x: T.logit(x), ("prob",)),
+    Row("logit:eps", lambda T, x: T.logit(x * 1.2 - 0.1, eps=0.1), ("prob",), fd=False,
+        covers=("logit",)),
+    Row("frexp", lambda T, x: tuple(T.frexp(x * 3)), ("nonzero",)),
+    Row("special_entr", lambda T, x: T.special.entr(x), ("positive",)),
+    Row("special_erfcx", lambda T, x: T.special.erfcx(x * 2 + 2), ("real",)),
+    Row("special_ndtr", lambda T, x: T.special.ndtr(x * 2), ("real",)),
+    Row("special_ndtri", lambda T, x: T.special.ndtri(x), ("prob",)),
+    Row("special_log_ndtr", lambda T, x: T.special.log_ndtr(x * 5), ("real",)),
+    Row("special_i0e", lambda T, x: T.special.i0e(x * 4), ("nonzero",)),
+    Row("special_i1", lambda T, x: T.special.i1(x * 4), ("real",)),
+    Row("special_i1e", lambda T, x: T.special.i1e(x * 4), ("nonzero",)),
+    Row("xlogy", lambda T, a, b: T.xlogy(a, b), ("real", "positive"), gen=_bcast(2),
+        broadcasts=True),
+    Row("xlogy:zeros", lambda T, a, b: T.xlogy(a.round() * 0, b - 1.0), ("real", "positive"),
+        gen=_bcast(2), broadcasts=True, fd=False, covers=("xlogy",)),
+    Row("xlogy:number", lambda T, a: T.xlogy(2.0, a) + T.xlogy(a, 3), ("positive",),
+        covers=("xlogy",)),
+    Row("special_xlog1py", lambda T, a, b: T.special.xlog1py(a, b), ("real", "positive"),
+        gen=_bcast(2), broadcasts=True),
+    Row("hypot", lambda T, a, b: T.hypot(a, b), ("nonzero", "nonzero"), gen=_bcast(2),
+        broadcasts=True),
+    Row("copysign", lambda T, a, b: T.copysign(a, b), ("nonzero", "nonzero"), gen=_bcast(2),
+        broadcasts=True),
+    Row("copysign:number", lambda T, a: T.copysign(a, -1.5), ("nonzero",),
+        covers=("copysign",)),
+    Row("fmax", lambda T, a, b: T.fmax(a, b), ("real", "real"), gen=_bcast(2),
+        broadcasts=True),
+    Row("fmin", lambda T, a, b: T.fmin(a, b), ("real", "real"), gen=_bcast(2),
+        broadcasts=True),
+    Row("fmax:nan", lambda T, a, b: T.fmax(a, T.log(b - 1.0)) + T.fmin(T.log(b - 1.0), a),
+        ("real", "positive"), gen=_same(2), fd=False, covers=("fmax", "fmin")),
+    Row("heaviside", lambda T, a, b: T.heaviside(a.round(), b), ("frac", "real"),
+        gen=_same(2), fd=False),
+    Row("nextafter", lambda T, a, b: T.nextafter(a, b), ("real", "real"), gen=_bcast(2),
+        broadcasts=True),
+    Row("ldexp", lambda T, a, b: T.ldexp(a, b), ("real", "real"), gen=_bcast(2),
+        broadcasts=True),
+    Row("logaddexp2", lambda T, a, b: T.logaddexp2(a, b), ("real", "real"), gen=_bcast(2),
+        broadcasts=True),
+    Row("igamma", lambda T, x, a: T.igamma(T.tensor(a), x) + T.igammac(T.tensor(a * 2), x * 2),
+        ("positive",), gen=_const_of_shape(0.2, 3.0), covers=("igamma", "igammac")),
+    Row("igamma:input_grad", lambda T, a, x: T.igamma(a, x), ("positive", "positive"),
+        gen=_same(2), fd=False, covers=("igamma",)),
+    Row("special_zeta", lambda T, q, s: T.special.zeta(T.tensor(s), q), ("positive",),
+        gen=_const_of_shape(1.2, 5.0)),
+    Row("float_power", lambda T, a, b: T.float_power(a, b), ("positive", "real"),
+        gen=_bcast(2), broadcasts=True),
+    Row("float_power:number", lambda T, a: T.float_power(a, 2) + T.float_power(1.5, a),
+        ("positive",), covers=("float_power",)),
+    Row("lerp", lambda T, a, b: T.lerp(a, b, 0.3) + T.lerp(a, b, 0.8), ("real", "real"),
+        gen=_bcast(2), broadcasts=True),
+    Row("lerp:tensor_weight", lambda T, a, b, w: T.lerp(a, b, w), ("real", "real", "real"),
+        gen=_bcast(3), broadcasts=True, covers=("lerp",)),
     # -------------------------------------------------------------- reductions
     Row("sum", lambda T, x, **kw: T.sum(x, **kw), gen=_reduce_dims()),
     Row("sum:method_all", lambda T, x: x.sum(), covers=("sum",)),
@@ -1222,6 +1303,17 @@ ROWS = [
     # exp_ saves its result, which sub_ then modifies: backward raises (same class as torch)
     Row("inplace:saved_modified", lambda T, x, y: x.clone().mul_(y).add_(1.0).exp_().sub_(y),
         ("real", "real"), gen=_same(2), covers=("inplace.exp_",), fd=False),
+    # derived in-place forms of the special family (ops/_forms.py: inplace_of)
+    _inplace("lgamma_", "positive", covers=("lgamma",)),
+    _inplace("erfinv_", "unit", covers=("erfinv",)), _inplace("logit_", "prob", covers=("logit",)),
+    _inplace("sinc_", covers=("sinc",)), _inplace("polygamma_", "positive", 1,
+                                                 covers=("polygamma",)),
+    _inplace2("xlogy_", ("real", "positive"), covers=("xlogy",)),
+    _inplace2("hypot_", ("nonzero", "nonzero"), covers=("hypot",)),
+    Row("lerp_", lambda T, x, y: x.clone().lerp_(y, 0.25), ("real", "real"), gen=_same(2),
+        covers=("lerp",)),
+    Row("sin:torch_inplace", lambda T, x: T.sin_(x.clone()) + T.clamp_(x * 1, -0.5, 0.5)
+        + T.deg2rad_(x * 1)),
     # ---- ops2
     Row("diag:1d", lambda T, x, **kw: T.diag(x, **kw), gen=_diag_gen(1), covers=("diag",)),
     Row("diag:2d", lambda T, x, **kw: x.diag(**kw), gen=_diag_gen(2), covers=("diag",)),
@@ -1333,7 +1425,9 @@ EXEMPT = {
     "functional.dropout2d": "random mask; values and grads vs torch in test_random_vs_torch",
     "functional.dropout3d": "random mask; values and grads vs torch in test_random_vs_torch",
     "functional.feature_alpha_dropout": "random mask; values and grads vs torch in test_random_vs_torch",
+    "special.gcd": "integers only, no gradient; see tests/test_special_vs_torch.py",
+    "special.lcm": "integers only, no gradient; see tests/test_special_vs_torch.py",
 }
 
 FAMILIES = ("elementwise", "reduction", "shape", "indexing", "linalg", "inplace", "functional",
-            "conv")
+            "conv", "special")

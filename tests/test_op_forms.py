@@ -182,3 +182,69 @@ def test_number_rule_declared_as_pytorch_has_it():
         if rule != d.numbers:
             wrong.append((d.name, d.numbers, rule))
     assert not wrong, "declared numbers= differs from PyTorch (op, declared, PyTorch): %s" % wrong
+
+
+# ----------------------------------------------- top-level in-place functions (torch.X_)
+# torch.X_ functions PyTorch has that leafgrad leaves out, and why
+LEFT_OUT_INPLACE = {
+    "selu_": "nn.functional.selu(x, inplace=True) is the form (torch.selu_ is ATen's)",
+    "celu_": "nn.functional.celu(x, inplace=True) is the form (torch.celu_ is ATen's)",
+    "rrelu_": "nn.functional.rrelu(x, inplace=True) is the form (torch.rrelu_ is ATen's)",
+    "threshold_": "nn.functional.threshold(x, t, v, inplace=True) is the form",
+    "dropout_": "nn.functional.dropout(x, p, training, inplace=True) is the form",
+    "alpha_dropout_": "nn.functional.alpha_dropout(x, inplace=True) is the form",
+    "feature_dropout_": "nn.functional.dropout2d(x, inplace=True) is the form",
+    "feature_alpha_dropout_": "nn.functional.feature_alpha_dropout(x, inplace=True) is the form",
+    "embedding_renorm_": "nn.functional.embedding(max_norm=...) is the form",
+    "resize_as_sparse_": "sparse tensors here are torch.sparse_coo_tensor only; no resize",
+}
+
+
+def _torch_inplace_functions():
+    return sorted(n for n in dir(torch) if n.endswith("_") and not n.startswith("_")
+                  and callable(getattr(torch, n)))
+
+
+def test_every_torch_inplace_function_exists():
+    # a Tensor.X_ leafgrad lacks is the Tensor-form tests' business (the op is not here
+    # yet); once it exists, torch.X_ must follow (listed in ops/_forms.TORCH_INPLACE)
+    missing = [n for n in _torch_inplace_functions() if not hasattr(leafgrad, n)
+               and n not in LEFT_OUT_INPLACE and (hasattr(leafgrad.Tensor, n)
+                                                  or not hasattr(torch.Tensor, n))]
+    assert not missing, ("PyTorch has these torch.X_ functions: add them to "
+                         "ops/_forms.TORCH_INPLACE or list them in LEFT_OUT_INPLACE with a "
+                         "reason: %s" % missing)
+    assert len(_torch_inplace_functions()) > 50      # guards the test: torch has them
+
+
+def test_torch_inplace_functions_are_pytorchs():
+    from leafgrad.ops import _forms
+    extra = [n for n in _forms.TORCH_INPLACE if not hasattr(torch, n)]
+    assert not extra, "torch.X_ declared that PyTorch lacks: %s" % extra
+    stale = [n for n in LEFT_OUT_INPLACE if hasattr(leafgrad, n) or not hasattr(torch, n)]
+    assert not stale, "LEFT_OUT_INPLACE entries leafgrad has (or PyTorch lacks): %s" % stale
+
+
+@pytest.mark.parametrize("name,args", [("sin_", ()), ("clamp_", (-0.5, 0.5)),
+                                       ("clamp_", ()), ("deg2rad_", ()), ("xlogy_", (2.0,)),
+                                       ("logit_", (0.1,)), ("fill_", (3.0,)), ("relu_", ())])
+def test_torch_inplace_function_as_pytorch(name, args):
+    res = []
+    for T in (torch, leafgrad):
+        t = T.tensor([0.25, -0.75, 0.5])
+        try:
+            out = getattr(T, name)(t, *args)
+        except Exception as e:
+            res.append(type(e))
+            continue
+        assert out is t
+        res.append(np.asarray(t.tolist()))
+    if isinstance(res[0], type):
+        assert res[1] is res[0]
+    else:
+        np.testing.assert_allclose(res[1], res[0], rtol=1e-6)
+    with pytest.raises(TypeError):
+        getattr(leafgrad, name)(1.5, *args)
+    x = leafgrad.tensor([0.5], requires_grad=True)
+    with pytest.raises(RuntimeError):       # a leaf that requires grad, as Tensor.X_
+        getattr(leafgrad, name)(x, *args)

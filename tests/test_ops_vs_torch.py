@@ -22,7 +22,7 @@ from leafgrad.nn import functional_pad
 from leafgrad.ops import (activation, binary, comparison, conv, cumulative, distance,
                           elementwise, embedding, indexing, inplace, inplace_write, joins, linalg,
                           linalg_fns, loss, normalization, pointwise, pooling, reduction, shape,
-                          sorting, stats, unary)
+                          sorting, special, special_binary, stats, unary)
 
 from op_table import DOMAINS, EXEMPT, FAMILIES, ROWS, _bcast, _same
 
@@ -247,7 +247,7 @@ _MODULES = {"elementwise": (elementwise, unary, binary, comparison, pointwise),
             "shape": (shape, joins), "indexing": (indexing,), "linalg": (linalg, linalg_fns),
             "inplace": (inplace, inplace_write), "functional": (F_lg, activation, loss, distance, normalization,
                                          embedding, functional_pad),
-            "conv": (conv, pooling)}
+            "conv": (conv, pooling), "special": (special, special_binary)}
 
 
 def _public_ops():

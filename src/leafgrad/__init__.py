@@ -39,7 +39,7 @@ from ._legacy import (FloatTensor, DoubleTensor, HalfTensor, LongTensor, IntTens
 from . import accelerator, amp, backends, cuda  # noqa: E402
 from .amp import autocast  # noqa: E402
 from ._devices import set_default_device, get_default_device  # noqa: E402
-from . import func, functional, onnx, profiler, sparse  # noqa: E402
+from . import func, functional, onnx, profiler, sparse, special  # noqa: E402
 from . import __future__  # noqa: E402,F401  (torch.__future__: conversion flags)
 from .sparse import sparse_coo_tensor, spmm, sparse_coo  # noqa: E402
 from .autograd import profiler as _autograd_profiler  # noqa: E402,F401  (torch.autograd.profiler)

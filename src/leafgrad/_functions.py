@@ -7,6 +7,8 @@ from .ops import _forms
 from .ops.inplace_write import zero_  # noqa: F401
 
 globals().update(_forms.functions())
+# torch.sin_(t), torch.clamp_(t, ...): the Tensor.X_ forms (bound by _methods, imported first)
+globals().update(_forms.inplace_functions())
 # the keyword forms (alpha=, rounding_mode=), shared with the Tensor methods (correct's change)
 from .ops import scaled as _scaled  # noqa: E402
 for _n in ("add", "sub", "div"):     # wrappers of the declared ops (they call them)

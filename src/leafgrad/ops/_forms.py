@@ -17,7 +17,8 @@ from ._registry import OPS
 from . import (activation, binary, comparison, conv, conv_transpose, cumulative,  # noqa: F401
                distance, elementwise, embedding, histogram, indexing, inplace_write, joins,
                linalg, linalg_decomp, linalg_fns, loss, normalization, pixel_shuffle,
-               pointwise, pool3d, pooling, reduction, shape, shrink, sorting, stats, unary)
+               pointwise, pool3d, pooling, reduction, shape, shrink, sorting, special,
+               special_binary, stats, unary)
 
 
 def _doc_inplace(name, fn):
@@ -148,6 +149,42 @@ def methods():
                     ip.__doc__ = _doc_inplace(n, base)
                 out[n + "_"] = ip
     return out
+
+
+# PyTorch's top-level in-place functions (``torch.sin_(t)``): it has them for these
+# in-place forms only (there is no torch.add_ or torch.mul_); tests/test_op_forms.py
+# checks this list against torch
+TORCH_INPLACE = (
+    "abs_", "acos_", "acosh_", "arccos_", "arccosh_", "arcsin_", "arcsinh_", "arctan_",
+    "arctanh_", "asin_", "asinh_", "atan_", "atanh_", "ceil_", "clamp_", "clamp_max_",
+    "clamp_min_", "clip_", "cos_", "cosh_", "deg2rad_", "detach_", "erf_", "erfc_", "exp2_",
+    "exp_", "expm1_", "fill_", "fix_", "floor_", "frac_", "gcd_", "i0_", "index_put_", "lcm_",
+    "ldexp_", "log10_", "log1p_", "log2_", "log_", "logit_", "nan_to_num_", "neg_",
+    "negative_", "rad2deg_", "reciprocal_", "relu_", "round_", "rsqrt_", "sigmoid_", "sin_",
+    "sinc_", "sinh_", "sqrt_", "square_", "tan_", "tanh_", "trunc_", "xlogy_")
+
+
+def inplace_functions(cls=Tensor):
+    """``{name: callable}`` for ``torch.X_`` (``TORCH_INPLACE``): the bound ``Tensor.X_``
+    itself, called with the tensor first; a non-tensor input raises TypeError as in
+    PyTorch (the method would fail on it with an AttributeError)."""
+    out = {}
+    for name in TORCH_INPLACE:
+        out[name] = _tensor_first(cls.__dict__[name], name, cls)
+    return out
+
+
+def _tensor_first(method, name, cls):
+    def fn(input, *args, **kwargs):
+        if not isinstance(input, cls):
+            raise TypeError("%s(): argument 'input' (position 1) must be Tensor, not %s. Fix: "
+                            "pass a tensor (the op changes it in place)"
+                            % (name, type(input).__name__))
+        return method(input, *args, **kwargs)
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = method.__doc__
+    fn.__wrapped__ = method
+    return fn
 
 
 def install_methods(cls=Tensor, explicit=None):

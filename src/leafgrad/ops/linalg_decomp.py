@@ -410,7 +410,12 @@ def pinv(A, *, atol=None, rtol=None, hermitian=False, out=None, rcond=None):
 _warned_cross = []
 
 
-@defop("cross")
+def _cross_method(self, other, dim=None):
+    """``Tensor.cross``: ``torch.cross`` without ``out=`` (PyTorch's methods take none)."""
+    return torch_cross(self, other, dim)
+
+
+@defop("cross", method=_cross_method)
 @takes_out("cross")
 def torch_cross(input, other, dim=None, *, out=None):
     """``torch.cross``: as ``linalg.cross``, but without ``dim`` it takes the first dim of

@@ -196,7 +196,7 @@ ceil = _unary("ceil", np.ceil, "CeilBackward0", _zero, save=None, floating=False
 round_ = _unary("round", np.round, "RoundBackward0", _zero, save=None, floating=False,
                 doc="Round half to even (as PyTorch); gradient 0.")
 trunc = _unary("trunc", np.trunc, "TruncBackward0", _zero, save=None, floating=False,
-               doc="Truncate; gradient 0.")
+               doc="Truncate; gradient 0.", aliases=("fix",))
 frac = _unary_np("frac", lambda x: x - np.trunc(x), "FracBackward0", lambda g, x, r: g, save=None,
               doc="x - trunc(x). d/dx = 1.")
 sin = _unary("sin", np.sin, "SinBackward0", lambda g, x, r: g * x.cos(), doc="Sine. d/dx = cos x.")
