@@ -833,6 +833,27 @@ def _const_of_shape(draw, lo, hi):
     return (s,), {"a" if lo < 1 else "s": np.array(vals, np.float64).reshape(s)}
 
 
+@st.composite
+def _poly_gen(draw):
+    """A shape and a polynomial degree n (an int, or an integer tensor of the same shape)."""
+    s = draw(shape_st())
+    if draw(st.booleans()):
+        return (s,), {"n": draw(st.integers(-1, 12))}
+    n = draw(st.lists(st.integers(0, 12), min_size=int(np.prod(s)), max_size=int(np.prod(s))))
+    return (s,), {"n": np.array(n, np.int64).reshape(s)}
+
+
+def _degree(T, n):
+    return T.tensor(n) if isinstance(n, np.ndarray) else n
+
+
+def _poly_row(name):
+    # the shifted polynomials live on [0, 1]
+    shift = name.startswith("shifted")
+    return Row("special_" + name, lambda T, x, n: getattr(T.special, name)(
+        x * 0.5 + 0.5 if shift else x, _degree(T, n)), gen=_poly_gen())
+
+
 def _unary(name, dom="real", **k):
     return Row(name, lambda T, x: getattr(T, name)(x), (dom,), **k)
 
@@ -1005,6 +1026,24 @@ ROWS = [
         gen=_bcast(2), broadcasts=True),
     Row("lerp:tensor_weight", lambda T, a, b, w: T.lerp(a, b, w), ("real", "real", "real"),
         gen=_bcast(3), broadcasts=True, covers=("lerp",)),
+    # torch.special functions without a derivative in PyTorch (values only)
+    Row("special_modified_bessel_i0", lambda T, x: T.special.modified_bessel_i0(x * 5)),
+    Row("special_modified_bessel_i1", lambda T, x: T.special.modified_bessel_i1(x * 5)),
+    Row("special_modified_bessel_k0", lambda T, x: T.special.modified_bessel_k0(x * 3),
+        ("positive",)),
+    Row("special_modified_bessel_k1", lambda T, x: T.special.modified_bessel_k1(x * 3),
+        ("positive",)),
+    Row("special_scaled_modified_bessel_k0", lambda T, x: T.special.scaled_modified_bessel_k0(
+        x * 20), ("positive",)),
+    Row("special_scaled_modified_bessel_k1", lambda T, x: T.special.scaled_modified_bessel_k1(
+        x * 20), ("positive",)),
+    Row("special_spherical_bessel_j0", lambda T, x: T.special.spherical_bessel_j0(x * 4)),
+    *[_poly_row(n) for n in ("chebyshev_polynomial_t", "chebyshev_polynomial_u",
+                             "chebyshev_polynomial_v", "chebyshev_polynomial_w",
+                             "shifted_chebyshev_polynomial_t", "shifted_chebyshev_polynomial_u",
+                             "shifted_chebyshev_polynomial_v", "shifted_chebyshev_polynomial_w",
+                             "hermite_polynomial_h", "hermite_polynomial_he",
+                             "laguerre_polynomial_l", "legendre_polynomial_p")],
     # -------------------------------------------------------------- reductions
     Row("sum", lambda T, x, **kw: T.sum(x, **kw), gen=_reduce_dims()),
     Row("sum:method_all", lambda T, x: x.sum(), covers=("sum",)),

@@ -22,7 +22,8 @@ from leafgrad.nn import functional_pad
 from leafgrad.ops import (activation, binary, comparison, conv, cumulative, distance,
                           elementwise, embedding, indexing, inplace, inplace_write, joins, linalg,
                           linalg_fns, loss, normalization, pointwise, pooling, reduction, shape,
-                          sorting, special, special_binary, stats, unary)
+                          sorting, special, special_bessel, special_binary, special_poly, stats,
+                          unary)
 
 from op_table import DOMAINS, EXEMPT, FAMILIES, ROWS, _bcast, _same
 
@@ -247,7 +248,8 @@ _MODULES = {"elementwise": (elementwise, unary, binary, comparison, pointwise),
             "shape": (shape, joins), "indexing": (indexing,), "linalg": (linalg, linalg_fns),
             "inplace": (inplace, inplace_write), "functional": (F_lg, activation, loss, distance, normalization,
                                          embedding, functional_pad),
-            "conv": (conv, pooling), "special": (special, special_binary)}
+            "conv": (conv, pooling), "special": (special, special_binary,
+                                                             special_bessel, special_poly)}
 
 
 def _public_ops():

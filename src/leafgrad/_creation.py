@@ -5,12 +5,13 @@ Python ints give int64, bools give bool; NumPy arrays keep their dtype.
 The random factories (``rand``, ``randn``, ...) are in ``_random_ops`` (PyTorch's
 CPU streams).
 """
-import functools
 import numbers
 import operator
 import warnings
 
 import numpy as np
+
+from ._factory_out import takes_out
 
 from . import _dtype, _errors, _scalars
 from . import _tensor
@@ -303,45 +304,25 @@ def _finish(arr, requires_grad):
     return t
 
 
-def _with_out(name):
-    """Decorator: ``out=`` for a factory (``torch.zeros(2, 3, out=o)``): the values are made
-    in ``out``'s dtype unless ``dtype=`` is given (as PyTorch) and written into ``out``
-    (resized, PyTorch's rules: ``ops._out.out_call``), which is returned."""
-    def deco(fn):
-        takes_dtype = "dtype" in fn.__code__.co_varnames
-
-        def op(*args, out=None, **kwargs):
-            if out is None:
-                return fn(*args, **kwargs)
-            from .ops._out import out_call
-            if takes_dtype and kwargs.get("dtype") is None and isinstance(out, Tensor):
-                kwargs["dtype"] = out.dtype
-            return out_call(name, fn, args, kwargs, out)
-        functools.update_wrapper(op, fn)
-        op._params_of = fn      # its parameters are fn's (size=, as leafgrad._numpy_compat reads)
-        return op
-    return deco
-
-
 def _dt(dtype):
     return (_dtype.to_dtype(dtype) or _dtype.get_default_dtype()).np
 
 
-@_with_out("zeros")
+@takes_out("zeros")
 def zeros(*size, dtype=None, device=None, requires_grad=False, out=None, layout=None):
     """Tensor of zeros; float32 unless ``dtype`` is given."""
     _require_cpu(device)
     return _finish(np.zeros(_size(size), _dt(dtype)), requires_grad)
 
 
-@_with_out("ones")
+@takes_out("ones")
 def ones(*size, dtype=None, device=None, requires_grad=False, out=None, layout=None):
     """Tensor of ones; float32 unless ``dtype`` is given."""
     _require_cpu(device)
     return _finish(np.ones(_size(size), _dt(dtype)), requires_grad)
 
 
-@_with_out("empty")
+@takes_out("empty")
 def empty(*size, dtype=None, device=None, requires_grad=False, out=None, layout=None,
           memory_format=None):
     """Uninitialised in PyTorch; zeros here (NumPy's empty would leak old memory)."""
@@ -349,7 +330,7 @@ def empty(*size, dtype=None, device=None, requires_grad=False, out=None, layout=
     return _finish(np.zeros(_size(size), _dt(dtype)), requires_grad)
 
 
-@_with_out("full")
+@takes_out("full")
 def full(size, fill_value, dtype=None, device=None, requires_grad=False, out=None, layout=None):
     """Tensor filled with ``fill_value``; the dtype follows the value (bool, int64, float32)."""
     _require_cpu(device)
@@ -388,7 +369,7 @@ def full_like(input, fill_value, dtype=None, device=None, requires_grad=False, m
     return _finish(np.full(shape, fill_value, npd), requires_grad)
 
 
-@_with_out("arange")
+@takes_out("arange")
 def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=False, out=None,
            layout=None):
     """Values in [start, end) by ``step``: int64 for integer arguments, else float32.
@@ -411,17 +392,33 @@ def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=Fa
     if dtype is None:
         dtype = _dtype.int64 if all(isinstance(v, int) for v in vals) else _dtype.get_default_dtype()
     dtype = _dtype.to_dtype(dtype)
-    if dtype.np.kind in "iu":
-        for v in vals:
-            _scalars.check_scalar_write(v, dtype.np)
     import math
-    n = max(0, math.ceil((end - start) / step))
-    arr = (start + np.arange(n, dtype=np.float64) * step) if dtype.is_floating_point else \
-        np.arange(start, end, step)
+    if dtype.np.kind not in "iu":
+        n = max(0, math.ceil((end - start) / step))
+        arr = start + np.arange(n, dtype=np.float64) * step
+        return _finish(arr.astype(dtype.np), requires_grad)
+    # integer dtypes, as PyTorch's CPU kernel (RangeUtils.h, RangeFactoriesKernel.cpp):
+    # start and step are truncated to int64 and the values are start + i * step, cast
+    # (wrapping) to the dtype; the length is ceil((end - start) / step) in doubles, except
+    # for int64, where end is truncated too and the length is an integer division
+    for v in vals:
+        _scalars.check_scalar_write(v, np.dtype(np.int64))      # the kernel's int64 scalars
+    xs, xe, xst = int(start), int(end), int(step)
+    if dtype is _dtype.int64:
+        if xst == 0:
+            raise ValueError("step must be nonzero: with an integer dtype the step %r is "
+                             "truncated to 0. Fix: pass an integer step, or a float dtype"
+                             % (step,))
+        sgn = (xst > 0) - (xst < 0)
+        num = xe - xs + xst - sgn
+        n = abs(num) // abs(xst) * (1 if (num >= 0) == (xst > 0) else -1)  # C++ division
+    else:
+        n = math.ceil((end - start) / step)
+    arr = xs + np.arange(max(0, n), dtype=np.int64) * xst
     return _finish(arr.astype(dtype.np), requires_grad)
 
 
-@_with_out("linspace")
+@takes_out("linspace")
 def linspace(start, end, steps, *, dtype=None, device=None, requires_grad=False, out=None):
     """``steps`` evenly spaced values from start to end inclusive (float32)."""
     _require_cpu(device)
@@ -446,7 +443,7 @@ def logspace(start, end, steps, base=10.0, *, dtype=None, device=None, requires_
                    requires_grad)
 
 
-@_with_out("eye")
+@takes_out("eye")
 def eye(n, m=None, *, dtype=None, device=None, requires_grad=False, out=None):
     """Identity matrix n x m (float32)."""
     _require_cpu(device)

@@ -14,9 +14,10 @@ import math
 
 import numpy as np
 
+from ._factory_out import takes_out
+
 from . import _dtype, _random as R
 from ._random import Generator, default_generator, gen as _gen
-from ._creation import _with_out
 from ._tensor import Tensor
 from .autograd.grad_mode import mode
 
@@ -96,7 +97,7 @@ def _contig(arr):
 
 
 # ------------------------------------------------------------------ factories
-@_with_out("rand")
+@takes_out("rand")
 def rand(*size, generator=None, dtype=None, device=None, requires_grad=False, out=None,
          layout=None, pin_memory=False):
     """Uniform [0, 1) samples, PyTorch's stream (float32: 24 random bits, float64: 53).
@@ -112,7 +113,7 @@ def rand(*size, generator=None, dtype=None, device=None, requires_grad=False, ou
     return _new(shape, d, requires_grad, R.uniform(g, _numel(shape), d.np, 0.0, 1.0))
 
 
-@_with_out("randn")
+@takes_out("randn")
 def randn(*size, generator=None, dtype=None, device=None, requires_grad=False, out=None,
           layout=None, pin_memory=False):
     """Standard normal samples, PyTorch's stream (16-wide Box-Muller from 16 elements)."""
@@ -144,7 +145,7 @@ def _int_draw(g, n, low, high, npdtype, what="random_"):
     return R.int_from_to(g, n, low, high - low, npdtype)
 
 
-@_with_out("randint")
+@takes_out("randint")
 def randint(*args, size=None, low=None, high=None, generator=None, dtype=None, device=None,
             requires_grad=False, out=None, layout=None, pin_memory=False):
     """Integers in [low, high): ``randint(high, size)`` or ``randint(low, high, size)``
@@ -189,7 +190,7 @@ def randint_like(input, low=0, high=None, *, dtype=None, layout=None, device=Non
                    generator=generator, requires_grad=requires_grad, device=device)
 
 
-@_with_out("randperm")
+@takes_out("randperm")
 def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False, out=None,
              layout=None, pin_memory=False):
     """A random permutation of 0..n-1 (int64 unless ``dtype``), PyTorch's shuffle.
@@ -215,7 +216,7 @@ def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False,
     return _new((n,), d, requires_grad, R.randperm(_gen(generator), n).astype(d.np))
 
 
-@_with_out("normal")
+@takes_out("normal")
 def normal(mean=0.0, std=1.0, size=None, *, generator=None, out=None, dtype=None, layout=None,
            device=None, pin_memory=False, requires_grad=False):
     """Normal samples; ``mean``/``std`` floats (with ``size``) or tensors (broadcast).
@@ -265,7 +266,7 @@ def _check_p(p, what="bernoulli_"):
                            "probability between 0 and 1" % (what, p))
 
 
-@_with_out("bernoulli")
+@takes_out("bernoulli", has_dtype=False, any_out=True)
 def bernoulli(input, p=None, *, generator=None, out=None):
     """0/1 samples with probabilities ``input`` (or the float ``p``), dtype of input.
 
@@ -291,7 +292,7 @@ def _check_probs(p):
                            "or x.clamp(0, 1))")
 
 
-@_with_out("multinomial")
+@takes_out("multinomial", has_dtype=False, long_out=True)
 def multinomial(input, num_samples, replacement=False, *, generator=None, out=None):
     """Indices sampled from the rows of ``input`` (weights, not necessarily normalised).
 

@@ -18,7 +18,7 @@ from . import (activation, binary, comparison, conv, conv_transpose, cumulative,
                distance, elementwise, embedding, histogram, indexing, inplace_write, joins,
                linalg, linalg_decomp, linalg_fns, loss, normalization, pixel_shuffle,
                pointwise, pool3d, pooling, reduction, shape, shrink, sorting, special,
-               special_binary, stats, unary)
+               special_bessel, special_binary, special_poly, stats, unary)
 
 
 def _doc_inplace(name, fn):
