@@ -7,3 +7,16 @@ def builtin_name(cls):
         if c.__module__ == "builtins":
             return c.__name__
     return cls.__name__
+
+
+def raised(calls):
+    """For each zero-argument call: "ok", or the builtin name of the exception it raised
+    (compared between leafgrad and torch)."""
+    out = []
+    for c in calls:
+        try:
+            c()
+            out.append("ok")
+        except Exception as e:      # noqa: BLE001 - compared with torch
+            out.append(builtin_name(type(e)))
+    return out

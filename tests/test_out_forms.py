@@ -1,7 +1,7 @@
 """``out=`` as PyTorch: every Tensor method refuses it (PyTorch's methods take none), a
 function takes it only where PyTorch's has an out= overload, and every function that
 takes it writes its result there (none ignores it). Values written are checked against
-real PyTorch for each mechanism (the unary/binary factories, ``takes_out``, tuples,
+real PyTorch for each mechanism (the unary/binary factories, ``with_out``, tuples,
 the factories of ``_creation``/``_random_ops``)."""
 import ast
 import os

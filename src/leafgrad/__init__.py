@@ -15,7 +15,7 @@ from ._tensor import Tensor, Size
 from . import _methods  # noqa: F401  (binds the Tensor methods)
 from ._creation import (arange, as_tensor, device, empty, empty_like, eye, from_numpy, full,
                         full_like, linspace, logspace, ones, ones_like, scalar_tensor, tensor,
-                        tril_indices, zeros, zeros_like)
+                        tril_indices, triu_indices, zeros, zeros_like)
 from ._random_ops import (Generator, bernoulli, default_generator, get_rng_state, initial_seed,
                           manual_seed, multinomial, normal, poisson, rand, rand_like, randint,
                           randint_like, randn, randn_like, randperm, seed, set_rng_state)
@@ -27,25 +27,51 @@ from ._errors import (LeafgradError, GraphFreedError, NoGradError, UnusedInputEr
                       ShapeError, DtypeError)
 from ._functions import *  # noqa: F401,F403  (torch.exp, torch.sum, ...)
 from ._functions import abs, all, any, max, min, pow, round, sum  # noqa: F401  (shadow builtins on purpose)
-from . import autograd, linalg, nn, optim, random, utils  # noqa: E402
+from . import autograd, linalg, random  # noqa: E402
 autograd._load_upper()
 from .autograd.anomaly_mode import is_anomaly_enabled, is_anomaly_check_nan_enabled  # noqa: E402
-from ._serialization import save, load  # noqa: E402
-from . import serialization  # noqa: E402,F401  (torch.serialization)
 from ._interop import asarray, from_dlpack  # noqa: E402  (also binds Tensor.__dlpack__)
 
 from ._legacy import (FloatTensor, DoubleTensor, HalfTensor, LongTensor, IntTensor,  # noqa: E402
                       ShortTensor, CharTensor, ByteTensor, BoolTensor)
-from . import accelerator, amp, backends, cuda  # noqa: E402
-from .amp import autocast  # noqa: E402
 from ._devices import set_default_device, get_default_device  # noqa: E402
-from . import func, functional, onnx, profiler, sparse, special  # noqa: E402
 from . import __future__  # noqa: E402,F401  (torch.__future__: conversion flags)
-from .sparse import sparse_coo_tensor, spmm, sparse_coo  # noqa: E402
-from .autograd import profiler as _autograd_profiler  # noqa: E402,F401  (torch.autograd.profiler)
-from .func import vmap  # noqa: E402
-from .functional import (atleast_1d, atleast_2d, atleast_3d, block_diag,  # noqa: E402
-                         cartesian_prod, chain_matmul, unravel_index)
+
+# Loaded on first use (PEP 562), so that ``import leafgrad`` stays short: the
+# submodules above the ops (nn, optim, utils, serialization, ...) and the names
+# taken from them. name -> (module, attribute or None for the module itself).
+_LAZY = {name: ("leafgrad." + name, None) for name in (
+    "nn", "optim", "utils", "serialization", "accelerator", "amp", "backends", "cuda", "func",
+    "functional", "onnx", "profiler", "sparse", "special")}
+_LAZY.update({"save": ("leafgrad._serialization", "save"),
+              "load": ("leafgrad._serialization", "load"),
+              "autocast": ("leafgrad.amp", "autocast"),
+              "vmap": ("leafgrad.func", "vmap")})
+_LAZY.update({name: ("leafgrad.sparse", name) for name in ("sparse_coo_tensor", "spmm",
+                                                            "sparse_coo")})
+_LAZY.update({name: ("leafgrad.functional", name) for name in (
+    "atleast_1d", "atleast_2d", "atleast_3d", "block_diag", "cartesian_prod", "chain_matmul",
+    "unravel_index")})
+
+
+def __getattr__(name):
+    spec = _LAZY.get(name)
+    if spec is None:
+        raise AttributeError("module 'leafgrad' has no attribute '%s'" % name)
+    import importlib
+    mod = importlib.import_module(spec[0])
+    value = mod if spec[1] is None else getattr(mod, spec[1])
+    # the same NumPy-style keyword aliases as the eager functions (see _numpy_compat)
+    from . import _numpy_compat
+    value = _numpy_compat._compat(value, {})
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LAZY))
+
+
 strided = "torch.strided"
 contiguous_format = preserve_format = "contiguous_format"
 

@@ -22,7 +22,7 @@ __all__ = ["tensor", "as_tensor", "from_numpy", "zeros", "ones", "full", "empty"
            "linspace", "logspace", "eye", "rand", "randn", "randint", "randperm", "normal",
            "zeros_like", "ones_like", "full_like", "empty_like", "rand_like", "randn_like",
            "randint_like", "manual_seed", "seed", "initial_seed", "Generator", "device",
-           "get_rng_state", "set_rng_state", "scalar_tensor", "tril_indices"]
+           "get_rng_state", "set_rng_state", "scalar_tensor", "tril_indices", "triu_indices"]
 
 
 _DEVICE_TYPES = ("cpu", "cuda", "ipu", "xpu", "mkldnn", "opengl", "opencl", "ideep", "hip", "ve",
@@ -450,10 +450,33 @@ def eye(n, m=None, *, dtype=None, device=None, requires_grad=False, out=None):
     return _finish(np.eye(n, n if m is None else m, dtype=_dt(dtype)), requires_grad)
 
 
-def tril_indices(row, col, offset=0, *, dtype=None, device=None):
+def _tri_indices(name, np_fn, row, col, offset, dtype, device):
     _require_cpu(device)
-    r, c = np.tril_indices(row, offset, col)
-    return Tensor._make_plain(np.stack([r, c]).astype(np.int64))
+    dt = _dtype.int64 if dtype is None else _dtype.to_dtype(dtype)
+    if dt not in (_dtype.int64, _dtype.int32):
+        raise NotImplementedError("\"%s\" not implemented for '%s'. Fix: dtype=torch.long "
+                                  "(or torch.int32)" % (name, _errors.type_name(dt)))
+    for what, v in (("row", row), ("col", col)):
+        if v < 0:
+            raise RuntimeError("%s must be non-negative, got%d. Fix: a size >= 0" % (what, v))
+    r, c = np_fn(row, offset, col)
+    return Tensor._make_plain(np.stack([r, c]).astype(dt.np).reshape(2, -1))
+
+
+def tril_indices(row, col, offset=0, *, dtype=None, device=None):
+    """The (2, N) row and column indices of the lower triangle of a row x col matrix (on
+    and below diagonal ``offset``), row-major; int64, or int32 with ``dtype``.
+
+    Raises:
+        RuntimeError: a negative size. NotImplementedError: a dtype other than int64/int32.
+    """
+    return _tri_indices("tril_indices", np.tril_indices, row, col, offset, dtype, device)
+
+
+def triu_indices(row, col, offset=0, *, dtype=None, device=None):
+    """The (2, N) indices of the upper triangle (on and above diagonal ``offset``), as
+    ``tril_indices``."""
+    return _tri_indices("triu_indices", np.triu_indices, row, col, offset, dtype, device)
 
 
 # The generator and the random factories live in _random / _random_ops (PyTorch's

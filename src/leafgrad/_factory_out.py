@@ -44,6 +44,5 @@ def takes_out(name, has_dtype=True, long_out=False, any_out=False):
             if any_out:
                 res = res._data.astype(out._data.dtype)
             return write(out, res, name)
-        factory._params_of = fn     # its parameters are fn's (size=, for leafgrad._numpy_compat)
         return factory
     return deco

@@ -10,6 +10,7 @@ import math
 import numpy as np
 
 from ._meta import MetaArray
+from .autograd._fw_state import active as _fw_level
 
 from . import _dtype
 
@@ -198,4 +199,9 @@ def tensor_repr(t, prefix="tensor("):
         suffixes.append("grad_fn=<%s>" % fn.name().rpartition("::")[2])
     elif t._requires_grad:
         suffixes.append("requires_grad=True")
+    level = _fw_level[0]
+    if level is not None:       # a dual tensor (autograd.forward_ad): PyTorch's f"tangent={t}"
+        tangent = level.tangent(t)
+        if tangent is not None:
+            suffixes.append("tangent=%s" % format(tangent, ""))
     return _add_suffixes(prefix + body, suffixes, indent)

@@ -251,6 +251,13 @@ _METHODS = {
     "__xor__": _or_numpy(C.bitwise_xor, np.bitwise_xor),
     "__rand__": _no_ndarray_left(C.bitwise_and, "&"),
     "__ror__": _no_ndarray_left(C.bitwise_or, "|"),
+    # shifts (issue 13): bitwise_left_shift / bitwise_right_shift and their in-place forms
+    "__lshift__": _or_numpy(C.bitwise_left_shift, np.left_shift),
+    "__rshift__": _or_numpy(C.bitwise_right_shift, np.right_shift),
+    "__rlshift__": _no_ndarray_left(lambda s, o: C.bitwise_left_shift(o, s), "<<"),
+    "__rrshift__": _no_ndarray_left(lambda s, o: C.bitwise_right_shift(o, s), ">>"),
+    "__ilshift__": _iop(lambda s, o: s.bitwise_left_shift_(o), "<<=", np.left_shift),
+    "__irshift__": _iop(lambda s, o: s.bitwise_right_shift_(o), ">>=", np.right_shift),
     "__eq__": C.eq, "__ne__": _ne, "__lt__": _no_ndarray_compare(C.lt),
     "__le__": _no_ndarray_compare(C.le), "__gt__": _no_ndarray_compare(C.gt),
     "__ge__": _no_ndarray_compare(C.ge),

@@ -19,8 +19,10 @@ _CO_VARARGS = inspect.CO_VARARGS
 
 
 def _params(fn):
-    # the out= wrappers (ops._out.takes_out, ...) take their function's parameters
-    code = getattr(fn, "_params_of", fn).__code__
+    # the innermost function's parameters (an out= decorator's wrapper takes *args, **kwargs)
+    while hasattr(fn, "__wrapped__"):
+        fn = fn.__wrapped__
+    code = fn.__code__
     n = code.co_argcount + code.co_kwonlyargcount
     names = code.co_varnames[:n]
     varargs = code.co_varnames[n] if code.co_flags & _CO_VARARGS else None

@@ -165,10 +165,14 @@ class Generator:
     # ----------------------------------------------------------- raw draws
     def u32(self, n):
         """``n`` draws of ``random()`` (uint32 values in a uint64 array)."""
+        if vmap_randomness[-1] == "error":
+            _vmap_refuse()
         return self._bg.random_raw(n)
 
     def u64(self, n):
         """``n`` draws of ``random64()``: two 32-bit draws, the first is the high word."""
+        if vmap_randomness[-1] == "error":
+            _vmap_refuse()
         w = self._bg.random_raw(2 * n).view(np.uint32)[::2]    # the 32-bit values
         out = np.empty(n, np.uint64)
         halves = out.view(np.uint32)                            # little endian: low, high
@@ -181,6 +185,17 @@ class Generator:
 
     def __reduce__(self):
         return (_rebuild_generator, (self.get_state()._data.tobytes(),))
+
+
+# torch.func.vmap's randomness mode of the innermost vmap running (None outside vmap):
+# every draw of random bits refuses in "error" mode, as PyTorch
+vmap_randomness = [None]
+
+
+def _vmap_refuse():
+    raise RuntimeError("vmap: called random operation while in randomness error mode. Please "
+                       "either use the 'same' or 'different' randomness flags on vmap or perform "
+                       "the randomness operation out of vmap")
 
 
 def _rebuild_generator(state):

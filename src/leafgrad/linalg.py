@@ -9,7 +9,13 @@ from .ops.linalg_fns import det, inv, matrix_norm, solve, svdvals, vector_norm  
 from .ops.linalg_fns import linalg_norm as norm  # noqa: F401
 from .ops.linalg_decomp import (cholesky, cross, eigh, eigvalsh, matrix_exp,  # noqa: F401
                                 matrix_power, multi_dot, pinv, slogdet, svd, vecdot)
+from .ops.linalg_qr import (cond, eig, eigvals, householder_product, matrix_rank,  # noqa: F401
+                            qr, vander)
+from .ops.linalg_solvers import (cholesky_ex, inv_ex, lstsq, lu, lu_factor,  # noqa: F401
+                                 lu_factor_ex, lu_solve, solve_ex, solve_triangular)
 
 __all__ = ["LinAlgError", "cholesky", "cross", "det", "eigh", "eigvalsh", "inv", "matmul",
            "matrix_exp", "matrix_norm", "matrix_power", "multi_dot", "norm", "pinv", "slogdet",
-           "solve", "svd", "svdvals", "vecdot", "vector_norm"]
+           "solve", "svd", "svdvals", "vecdot", "vector_norm", "cholesky_ex", "inv_ex", "lstsq",
+           "lu", "lu_factor", "lu_factor_ex", "lu_solve", "solve_ex", "solve_triangular", "cond",
+           "eig", "eigvals", "householder_product", "matrix_rank", "qr", "vander"]

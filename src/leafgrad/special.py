@@ -6,8 +6,7 @@ declared as ``special_X`` (ATen's names) and appear below as ``X``; the others a
 same functions as ``torch.X`` under PyTorch's names (``expit`` is ``sigmoid``,
 ``gammaln`` is ``lgamma``, ``psi`` is ``digamma``, ...).
 
-Not here (PyTorch 2.13 has them, leafgrad does not yet): ``bessel_j0``, ``bessel_j1``,
-``bessel_y0``, ``bessel_y1`` and ``airy_ai``; see docs/pytorch-surface.md.
+Not here (PyTorch 2.13 has it, leafgrad does not yet): ``airy_ai``.
 """
 from .ops._registry import OPS
 

@@ -33,6 +33,9 @@ FRAGILE = {
     "max_pool1d", "inv", "inv:method", "det", "det:method", "solve", "svdvals",
     "matrix_norm", "matrix_norm:svd", "linalg_norm", "cdist", "argmax", "argmin",
     "argmax:flat", "max:full", "min:full",
+    # which of tied elements kthvalue / nanmedian / mode / cummax / cummin return
+    "kthvalue", "kthvalue:method", "nanmedian:full", "nanmedian:plain", "nanmedian:dim",
+    "nanmedian:dim_nan", "mode", "cummax", "cummin",
 }
 
 _SPECIAL = np.array([0.0, -0.0, math.inf, -math.inf, math.nan, 1e30, -1e30, 1e-30, 1.0, -2.5])

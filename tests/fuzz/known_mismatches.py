@@ -97,7 +97,56 @@ def _hardtanh_grad_at_nan(T):
     return x.grad
 
 
+def _gelu_float32_inf(T):
+    return T.nn.functional.gelu(T.tensor([float("inf")] * 16))
+
+
+def _norm_second_order_at_tiny(T):
+    x = T.tensor(1e-30, dtype=T.float64, requires_grad=True)
+    (g,) = T.autograd.grad(T.linalg.vector_norm(x, 1.5), x, create_graph=True)
+    return T.autograd.grad(g, x)[0]
+
+
+def _var_mean_mean_at_inf(T):
+    return T.var_mean(T.tensor([[-float("inf"), -1.8], [-1.3, float("inf")]]), 1)[1]
+
+
+def _kron_then_inplace(T):
+    a = T.tensor([1.5, 3.0], dtype=T.float64, requires_grad=True) * 1
+    b = T.tensor([[2.0]], dtype=T.float64, requires_grad=True)
+    y = T.kron(a, b)
+    a[0].clamp_(-2.0, 2.0)
+    y.sum().backward()
+    return b.grad
+
+
 KNOWN = {
+    "var_mean_welford_mean_at_inf": Known(
+        "var_mean / std_mean: PyTorch's mean comes from its Welford pass, so an inf that is "
+        "the first element of a slice makes the mean nan (-inf, then -inf + inf), one that "
+        "comes later gives inf; leafgrad's mean is the plain mean (inf, as torch.mean). "
+        "Order-dependent kernel detail; the fuzzer gives these rows fresh leaves of their "
+        "own domain while listed",
+        _var_mean_mean_at_inf, fragile=("var_mean", "var_mean:unbiased_positional", "std_mean")),
+    "kron_saves_a_view_of_its_input": Known(
+        "kron saves reshaped views of its inputs for MulBackward0 (PyTorch's kron keeps "
+        "copies), so changing an input in place after kron raises SavedTensorModifiedError "
+        "in leafgrad at backward where PyTorch returns the gradient; tolerated while listed",
+        _kron_then_inplace,
+        tolerate=r"leafgrad raised SavedTensorModifiedError.*saved by MulBackward0.*torch did not"),
+    "norm_second_order_cancels_at_tiny_values": Known(
+        "the second derivative of a p-norm (p not 1, 2) at |x| = 1e-30 is the difference of "
+        "two terms of size 1e30 that cancel exactly in the formula; PyTorch's rounding "
+        "leaves 0 (p = 1.5) or +-1e14 (p = 0.5, 2), leafgrad's (same norm_backward formula, "
+        "op for op) leaves +-1e14 at other p: last-bit rounding of the composed pow/abs/div "
+        "rules, amplified 1e30 times. The fuzzer gives norm/vector_norm fresh leaves of "
+        "their own domain while listed",
+        _norm_second_order_at_tiny, fragile=("norm", "vector_norm")),
+    "gelu_float32_at_inf": Known(
+        "PyTorch's vectorized float32 gelu kernel gives nan at +inf (its erf approximation; "
+        "a 1-element tensor takes the scalar path and gives inf); leafgrad gives the limit "
+        "inf in every case. The fuzzer gives gelu fresh leaves of its own domain while listed",
+        _gelu_float32_inf, fragile=("gelu",)),
     "inplace_on_size0_view": Known(
         "issue 10 item 6 (owner: correct): an in-place op through some views (of a "
         "size-0 or 0-d tensor, a diagonal, an expanded tensor) raises 'leafgrad cannot "
@@ -143,31 +192,18 @@ KNOWN = {
 # one of these rows is not counted as a failure; test_listed_findings_still_differ
 # fuzzes each row again without that allowance and requires a mismatch still.
 FINDINGS = {
-    "hardswish": "grad nan at other places than torch (inf/nan inputs)",
     "binary_cross_entropy": "grad inf at other places than torch",
-    "adaptive_avg_pool2d": "value nan at other places than torch",
-    "log_softmax:large": "value nan at other places than torch",
     "huber_loss": "grad nan at other places than torch",
     "smooth_l1_loss": "grad nan at other places than torch",
     "conv2d": "grad nan at other places than torch",
+    "conv1d": "grad nan at other places than torch (inf/nan inputs, as conv2d)",
     "binary_cross_entropy_with_logits": "second-order grads differ",
-    "std": "value inf at other places than torch (large magnitudes)",
-    "nll_loss": "value nan at other places than torch",
-    "mish": "second-order grad nan at other places than torch",
     "kl_div": "value and grad nan at other places than torch",
-    "cosine_embedding_loss": "value nan / second-order grads differ",
-    "logsigmoid": "second-order grads differ",
     "hinge_embedding_loss": "value and grad differ",
     "elu": "grad nan at other places than torch",
     "div_": "second-order grad nan at other places than torch",
+    "div": "second-order grad nan where torch gives -0 / -inf (divisor -inf or -0, as div_)",
     "cumprod": "grad nan at other places than torch (inf/nan/zero inputs)",
-    "prod": "grad and second-order grad nan at other places than torch",
-    "fmod": "second-order grad nan at other places than torch",
-    "softmax": "value nan at other places than torch",
-    "softmax:torch_fn": "value nan at other places than torch",
-    "softmin": "value nan at other places than torch",
-    "log_softmax": "value nan at other places than torch",
-    "sum_to_size": "NumPy RuntimeWarning 'invalid value encountered in reduce' leaks",
 }
 
 

@@ -23,13 +23,15 @@ from .anomaly_mode import (detect_anomaly, set_detect_anomaly, is_anomaly_enable
 __all__ = ["backward", "grad", "no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled",
            "inference_mode", "is_inference_mode_enabled", "Function", "once_differentiable",
            "functional", "graph", "Node", "detect_anomaly", "set_detect_anomaly",
-           "gradcheck", "gradgradcheck", "Variable"]
+           "gradcheck", "gradgradcheck", "Variable", "forward_ad"]
 
 # name -> the upper-layer submodule that defines it (None: the submodule itself)
 _LAZY = {"backward": "_api", "grad": "_api", "Variable": "_api",
          "Function": "function", "once_differentiable": "function",
          "gradcheck": "gradcheck", "gradgradcheck": "gradcheck",
-         "functional": None, "function": None}
+         "functional": None, "function": None, "forward_ad": None, "profiler": None}
+# not bound by _load_upper: loaded when first used
+_ON_USE = ("profiler",)
 
 
 def __getattr__(name):
@@ -46,7 +48,8 @@ def _load_upper():
     """Bind every upper-layer name now (leafgrad/__init__ calls this once the
     Tensor exists, so ``autograd.gradcheck`` is the function, not its module)."""
     for name in _LAZY:
-        __getattr__(name)
+        if name not in _ON_USE:
+            __getattr__(name)
 
 
 def __dir__():

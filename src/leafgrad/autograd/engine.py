@@ -58,6 +58,9 @@ from .._dtype import from_numpy_dtype
 from .._quiet import quiet
 from .anomaly_mode import _Checker, _State as _anomaly_state
 from .graph import AccumulateGrad
+# the passes in progress, innermost last (graph.register_multi_grad_hook asks which nodes
+# the current one runs, as PyTorch's _will_engine_execute_node)
+from .graph import running_passes as running
 from .grad_mode import mode
 
 
@@ -96,13 +99,16 @@ def run_backward(roots, root_grads, retain_graph, create_graph, inputs=None,
         capture.check_used(needed)
     run = _Pass(tensor_cls, create_graph, retain_graph, freed_by, deps, needed, capture,
                 accumulate)
+    run.roots = root_edges
     prev_enabled = mode.enabled
     mode.enabled = create_graph
     q = quiet()
     q.__enter__()
+    running.append(run)
     try:
         run.execute(root_edges, root_grads)
     finally:
+        running.pop()
         q.__exit__(None, None, None)
         mode.enabled = prev_enabled
     return () if capture is None else capture.finish(run.wrap)
@@ -142,7 +148,9 @@ def _count_deps(roots, check_freed=True):
             stack.append(r)
     visited_roots = set(stack)
     while stack:
-        for child in stack.pop()._edges[::2]:
+        node = stack.pop()
+        rest = node._rest
+        for child in ((node._e0,) + rest[::2]) if rest else (node._e0,):
             if child is None:
                 continue
             n = deps.get(child)
@@ -174,7 +182,7 @@ def _collect(roots, targets):
     while stack:
         node = stack.pop()
         order.append(node)
-        for child in node._edges[::2]:
+        for child in _children(node):
             if child is not None:
                 n = remaining[child] - 1
                 remaining[child] = n
@@ -185,7 +193,7 @@ def _collect(roots, targets):
         if node in targets:
             needed.add(node)
             continue
-        for child in node._edges[::2]:
+        for child in _children(node):
             if child in needed:
                 needed.add(node)
                 break
@@ -193,7 +201,7 @@ def _collect(roots, targets):
     for node in needed:
         if node._released:
             raise _errors.graph_freed(node.name(), node._released)
-        for child in node._edges[::2]:
+        for child in _children(node):
             if child in needed:
                 deps[child] = deps.get(child, 0) + 1
     return deps, needed
@@ -328,7 +336,8 @@ class _Pass:
                 del grads
             # -- send each input its gradient (summed with what is there); a node
             # whose last gradient arrived is ready, a leaf accumulates at once
-            edges = node._edges
+            rest = node._rest
+            edges = (node._e0, node._n0, *rest) if rest else (node._e0, node._n0)
             for i in range(0, len(edges), 2):
                 child = edges[i]
                 if child is None or (needed is not None and child not in needed):
@@ -380,12 +389,12 @@ class _Pass:
             if len(grads) == 1:
                 g = grads[0]
                 if g is None:
-                    return (None,) * (len(node._edges) >> 1), grads
+                    return (None,) * node._n_inputs(), grads
                 gdt = g.dtype
             else:
                 gdt = _first_dtype(grads)
                 if gdt is None:
-                    return (None,) * (len(node._edges) >> 1), grads
+                    return (None,) * node._n_inputs(), grads
             out = rule(*grads)
             if len(out) == 1:       # one input, fitting already: the common case
                 g = out[0]
@@ -411,7 +420,7 @@ class _Pass:
                 if r is not None:
                     grads = list(r)
         if (grads[0] is None) if len(grads) == 1 else all(g is None for g in grads):
-            return (None,) * (len(node._edges) >> 1)
+            return (None,) * node._n_inputs()
         if node.n_outputs > 1 and any(g is None for g in grads):
             grads = _materialize(node, grads, self.wrap)
         checker = None if not self.anomaly else (node._anomaly or _Checker(node, None))
@@ -476,10 +485,17 @@ class _Pass:
 class _GraphRoot:
     """The pass's first node (PyTorch's GraphRoot): its edges lead to the roots."""
 
-    __slots__ = ("_edges",)
+    __slots__ = ("_e0", "_n0", "_rest")
 
     def __init__(self, root_edges):
-        self._edges = tuple([x for edge in root_edges for x in edge])
+        flat = [x for edge in root_edges for x in edge] or [None, -1]
+        self._e0, self._n0, self._rest = flat[0], flat[1], tuple(flat[2:])
+
+
+def _children(node):
+    """The input nodes of ``node`` (None where an input needs no gradient)."""
+    rest = node._rest
+    return ((node._e0,) + rest[::2]) if rest else (node._e0,)
 
 
 def _seq(node):

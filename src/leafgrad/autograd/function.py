@@ -14,6 +14,7 @@ import numpy as np
 from .. import _errors
 from .grad_mode import mode
 from .graph import Node
+from ._fw_state import active as _fw_level
 
 __all__ = ["Function", "FunctionCtx", "BackwardCFunction", "once_differentiable"]
 
@@ -67,6 +68,13 @@ class BackwardCFunction(Node, FunctionCtx):
             object.__setattr__(self, name, value)
         except AttributeError:
             self._ctx_dict[name] = value
+
+    def __delattr__(self, name):
+        # ``del ctx.result`` (PyTorch's forward-AD tutorial frees what jvp used)
+        try:
+            del self._ctx_dict[name]
+        except KeyError:
+            object.__delattr__(self, name)
 
     # Node has its own save_for_backward; ctx's (which validates) wins here.
     save_for_backward = FunctionCtx.save_for_backward
@@ -175,8 +183,14 @@ class Function(metaclass=_FunctionMeta):
         node._to_save = node._non_diff = node._dirty = None
         node.needs_input_grad = needs
         node.args = None
+        # forward AD: inputs with tangents make the outputs' tangents come from cls.jvp;
+        # inside forward the inputs show no tangent (as PyTorch)
+        fw = prev_fw = _fw_level[0]
+        if fw is not None and not fw.any_dual(tensor_args):
+            fw = None
         prev = mode.enabled
         mode.enabled = False
+        _fw_level[0] = None
         try:
             if cls.setup_context is not Function.setup_context:
                 out = cls.forward(*args, **kwargs)
@@ -185,9 +199,13 @@ class Function(metaclass=_FunctionMeta):
                 out = cls.forward(node, *args, **kwargs)
         finally:
             mode.enabled = prev
+            _fw_level[0] = prev_fw
         single = not isinstance(out, tuple)
         outs = (out,) if single else out
+        out_tangents = fw.function_jvp(cls, node, args, outs) if fw is not None else None
         if not record:
+            if out_tangents is not None:
+                _set_tangents(fw, outs, out_tangents)
             return out
         from ..ops._dispatch import _edge
         dirty = node._dirty or ()
@@ -234,7 +252,16 @@ class Function(metaclass=_FunctionMeta):
             swap = {id(o): r for o, r in zip(outs, results)}
             saved = tuple(swap.get(id(t), t) for t in saved)
             Node.save_for_backward(node, *saved)
+        if out_tangents is not None:
+            _set_tangents(fw, results, out_tangents)
         return results[0] if single else tuple(results)
+
+
+def _set_tangents(fw, outs, tangents):
+    from .._tensor import Tensor
+    for o, t in zip(outs, tangents):
+        if isinstance(o, Tensor) and t is not None and o._data.dtype.kind in "fc":
+            fw.set(o, t)
 
 
 class _DelayedError(Node):

@@ -92,6 +92,9 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
         eps: the finite-difference step.
         atol, rtol: tolerances (|analytical - numerical| <= atol + rtol * |numerical|).
         raise_exception: raise on a mismatch (else return False).
+        check_forward_ad: also check the Jacobians forward AD gives
+            (``autograd.forward_ad``: one dual evaluation per input element).
+        check_backward_ad: check reverse mode's (default True).
 
     Returns:
         True when every Jacobian matches.
@@ -113,8 +116,45 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
                           "point or complex. This check will likely fail if all the inputs are "
                           "not of double precision floating point or complex. " % i,
                           UserWarning, stacklevel=2)
-    ana, n_out = _analytical(func, inputs, diff)
     num = _numerical(func, inputs, diff, eps)
+    modes = []
+    if check_backward_ad:
+        modes.append(("", _analytical))
+    if check_forward_ad:
+        modes.append(("(forward AD) ", _forward))
+    for label, jacobian in modes:
+        ana, n_out = jacobian(func, inputs, diff)
+        if not _compare(ana, num, n_out, diff, atol, rtol, label, raise_exception):
+            return False
+    return True
+
+
+def _forward(fn, inputs, diff):
+    """The Jacobians by forward AD: one dual evaluation per input element."""
+    from .._tensor import Tensor
+    from . import forward_ad
+    n_out = len(_float_outputs(fn(*inputs)))
+    jac = []
+    for i in diff:
+        x = inputs[i]
+        cols = []
+        for k in range(x._data.size):
+            seed = np.zeros(x._data.shape, x._data.dtype)
+            seed.reshape(-1)[k] = 1
+            with forward_ad.dual_level():
+                args = list(inputs)
+                args[i] = forward_ad.make_dual(x, Tensor._make_plain(seed))
+                outs = _float_outputs(fn(*args))
+                cols.append([np.zeros(o._data.size) if t is None else
+                             t._data.astype(np.float64).reshape(-1)
+                             for o, t in ((o, forward_ad.unpack_dual(o).tangent)
+                                          for o in outs)])
+        jac.append([np.array([c[o] for c in cols]).T.reshape(-1, x._data.size)
+                    for o in range(n_out)])
+    return jac, n_out
+
+
+def _compare(ana, num, n_out, diff, atol, rtol, label, raise_exception):
     for o in range(n_out):
         for j, i in enumerate(diff):
             a, n = ana[j][o], num[j][o].reshape(ana[j][o].shape)
@@ -122,13 +162,13 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
             bad |= np.isnan(a) != np.isnan(n)
             if bad.any():
                 k = np.unravel_index(np.argmax(np.where(bad, np.abs(a - n), -1.0)), a.shape)
-                msg = ("Jacobian mismatch for output %d with respect to input %d,\n"
+                msg = ("%sJacobian mismatch for output %d with respect to input %d,\n"
                        "worst element: d output[%d] / d input[%d] (flattened indices) is %.6g "
                        "from autograd but %.6g by finite differences (atol=%g, rtol=%g). "
                        "Usually the backward formula of an op in the function is wrong, or "
                        "the inputs are not float64 (use .double()).\n"
                        "numerical:%s\nanalytical:%s\n"
-                       % (o, i, k[0], k[1], a[k], n[k], atol, rtol, _fmt(n.T), _fmt(a.T)))
+                       % (label, o, i, k[0], k[1], a[k], n[k], atol, rtol, _fmt(n.T), _fmt(a.T)))
                 if raise_exception:
                     raise GradcheckError(msg)
                 return False

@@ -10,16 +10,21 @@ Each op's node class is declared next to its forward in ``leafgrad.ops``;
 its ``backward(ctx, *grad_outputs)`` returns one gradient (or ``None``) per
 input and is written with leafgrad ops, so ``create_graph=True`` records it.
 """
+import functools
 import itertools
+import weakref
 
 from .. import _errors
 
 
-__all__ = ["Node", "AccumulateGrad", "RemovableHandle"]
+__all__ = ["Node", "AccumulateGrad", "RemovableHandle", "register_multi_grad_hook"]
 
 # PyTorch's sequence_nr: one increasing number per recorded node; the engine
 # runs the ready node with the highest number first (see engine.py, step 2).
 next_seq = itertools.count(1).__next__
+
+# The rest-of-edges of a binary op with a number on one side (shared: no tuple per node)
+_NO_EDGE = (None, 0)
 
 # The Tensor class, given by leafgrad._tensor through ``use_tensor_class``
 # (this module sits below it and cannot import it): ``Node.result`` builds one.
@@ -69,7 +74,7 @@ class Node:
         args: op-specific constants the rule needs (dims, shapes, ...).
     """
 
-    __slots__ = ("_edges", "needs_input_grad", "_metas", "_saved", "_saved_versions",
+    __slots__ = ("_e0", "_n0", "_rest", "needs_input_grad", "_metas", "_saved", "_saved_versions",
                  "_out", "_out_version", "args", "_released", "_extra", "_seq", "__weakref__")
     n_outputs = 1
     # Optional fast rule on ndarrays, used when the backward pass is not itself
@@ -104,9 +109,31 @@ class Node:
     _anomaly = property(lambda self: self._extra and self._extra.anomaly,
                         lambda self, v: setattr(self._get_extra(), "anomaly", v))
 
-    # Edges are stored flat, (node0, nr0, node1, nr1, ...): one tuple per node
-    # instead of one plus one per input, i.e. fewer objects for the garbage
-    # collector to walk on deep graphs. ``next_functions`` is built on demand.
+    # Edges: the first one in two slots (``_e0``: node or None, ``_n0``: its output
+    # number; ``_n0 = -1``: no inputs at all), the others flat in ``_rest``
+    # (node1, nr1, node2, nr2, ...; the shared ``()`` or ``(None, 0)`` for most ops).
+    # A one-input node, or a binary op with a number on one side, is then one
+    # object for the garbage collector to walk instead of two (deep graphs).
+    # ``_edges`` (all of them flat) and ``next_functions`` are built on demand.
+    @property
+    def _edges(self):
+        """All edges flat: (node0, nr0, node1, nr1, ...)."""
+        if self._n0 < 0:
+            return ()
+        return (self._e0, self._n0) + self._rest
+
+    @_edges.setter
+    def _edges(self, flat):
+        flat = tuple(flat)
+        if flat:
+            self._e0, self._n0 = flat[0], flat[1]
+            self._rest = _NO_EDGE if flat[2:] == _NO_EDGE else flat[2:]
+        else:
+            self._e0, self._n0, self._rest = None, -1, ()
+
+    def _n_inputs(self):
+        return 0 if self._n0 < 0 else 1 + (len(self._rest) >> 1)
+
     @property
     def next_functions(self):
         """tuple of ``(node or None, output_nr)``, one per input (as PyTorch)."""
@@ -115,7 +142,7 @@ class Node:
 
     @next_functions.setter
     def next_functions(self, edges):
-        self._edges = tuple([x for edge in edges for x in edge])
+        self._edges = [x for edge in edges for x in edge]
 
     def name(self):
         """The node's PyTorch name, e.g. ``'MulBackward0'``."""
@@ -277,8 +304,108 @@ class AccumulateGrad(Node):
     def __init__(self, variable):
         Node.__init__(self)
         self.variable = variable
-        self._edges = ()
+        self._e0, self._n0, self._rest = None, -1, ()
         self.needs_input_grad = ()
+
+
+class _MultiHandle(RemovableHandle):
+    """The handle of ``register_multi_grad_hook``: ``remove()`` removes every hook."""
+
+    __slots__ = ("handles",)
+
+    def __init__(self, handles):
+        self.handles = handles
+
+    def remove(self):
+        for h in self.handles:
+            h.remove()
+
+
+def _grad_fn_or_acc(t):
+    if t._grad_fn is not None:
+        return t._grad_fn
+    if not t._requires_grad:
+        raise AssertionError("Expected gradient function to be set (a tensor that does not "
+                             "require grad). Fix: pass only tensors "
+                             "that require grad")
+    return t._grad_accumulator()
+
+
+# the engine's passes in progress, innermost last (the engine pushes and pops them)
+running_passes = []
+
+
+def _will_execute(run, node):
+    """Whether pass ``run`` runs ``node`` (reachable from its roots, and needed for the
+    requested inputs)."""
+    if node is None or (run.needed is not None and node not in run.needed):
+        return False
+    return node in run.deps or any(node is n for n, _ in run.roots)
+
+
+def _current_pass():
+    if not running_passes:
+        raise AssertionError("expected this hook to be called inside a backward call")
+    return running_passes[-1]
+
+
+def register_multi_grad_hook(tensors, fn, *, mode="all"):
+    """Call ``fn`` once per backward pass, after the gradients of ``tensors``.
+
+    ``mode="all"``: ``fn(grads)`` once every tensor of ``tensors`` that this pass
+    computes a gradient for has it (``grads``: one entry per tensor, None for those the
+    pass does not reach, or does not need for the requested ``inputs``). ``mode="any"``:
+    ``fn(grad)`` with the first of their gradients. Returns a handle whose ``remove()``
+    unregisters the hooks.
+
+    Raises:
+        ValueError: an unknown ``mode``. AssertionError ("all"): a tensor that does not
+            require grad. RuntimeError ("all"): inside ``autograd.grad`` for a leaf among
+            its ``inputs`` (PyTorch does not support it either).
+
+    Source: torch/autograd/graph.py (register_multi_grad_hook).
+    """
+    supported = ("all", "any")
+    if mode not in supported:
+        raise ValueError("Expects mode to be one of %s but got %s" % (supported, mode))
+    tensors = tuple(tensors)
+    if mode == "all":
+        nodes = [_grad_fn_or_acc(t) for t in tensors]
+        state = weakref.WeakKeyDictionary()     # pass -> [calls so far, expected, buffer]
+
+        def inner(idx):
+            def hook(grad):
+                run = _current_pass()
+                st = state.get(run)
+                if st is None:
+                    if not run.accumulate and any(type(n) is AccumulateGrad and
+                                                  n in run.needed for n in nodes):
+                        raise RuntimeError(
+                            "A leaf node was passed to _will_engine_execute_node but we are "
+                            "currently running autograd.grad(). This is currently not "
+                            "supported. Fix: use .backward(inputs=...) with a multi-grad hook "
+                            "on leaves, or hook non-leaf tensors only")
+                    st = state[run] = [0, sum(_will_execute(run, n) for n in nodes),
+                                       [None] * len(tensors)]
+                st[2][idx] = grad
+                st[0] += 1
+                if st[0] == st[1]:
+                    del state[run]
+                    fn(st[2])
+            return hook
+        handles = tuple(t.register_hook(inner(i)) for i, t in enumerate(tensors))
+    else:
+        ran = weakref.WeakKeyDictionary()
+
+        @functools.wraps(fn)
+        def wrapped(grad):
+            run = _current_pass()
+            if ran.get(run):
+                return
+            ran[run] = True
+            fn(grad)
+        handles = tuple(t.register_hook(wrapped) for t in tensors if t.requires_grad)
+    return _MultiHandle(handles)
 
 
 from . import saved_hooks as _saved_hooks  # noqa: E402

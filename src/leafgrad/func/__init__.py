@@ -11,8 +11,7 @@ signatures, return structures (pytrees of tuples, lists and dicts) and errors:
   trick), so they give the values forward mode gives, to rounding;
 * ``vmap`` runs the function once per batch element and stacks the results (correct
   for any function; PyTorch's batching rules give the same values). Random operations
-  inside ``vmap`` are not refused as PyTorch's ``randomness='error'`` does: each batch
-  element draws in turn (PyTorch's ``'different'``).
+  inside follow ``randomness`` as PyTorch (refused by default).
 
 Source: torch/_functorch/eager_transforms.py, apis.py, vmap.py, functional_call.py.
 """

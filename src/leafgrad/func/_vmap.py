@@ -2,8 +2,10 @@
 
 Runs ``func`` once per batch element (``select`` views of the mapped inputs, so
 gradients flow back to the batched tensors) and stacks the outputs along
-``out_dims``. Shapes, values and errors are torch.func.vmap's.
+``out_dims``. Shapes, values and errors are torch.func.vmap's, and so is the
+``randomness`` rule (random operations inside refused by default).
 """
+from .. import _random
 from .._tensor import Tensor
 from . import _pytree
 
@@ -19,7 +21,10 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
         in_dims: int or None (every positional argument), or a pytree prefix of the
             arguments (None: not mapped). Keyword arguments are never mapped.
         out_dims: int, or a tuple with one entry per output.
-        randomness: 'error', 'different' or 'same' (accepted; each element draws in turn).
+        randomness: 'error' (a random operation inside raises RuntimeError, as PyTorch),
+            'different' (each element draws in turn: for uniform draws the numbers of one
+            batched draw, as PyTorch), 'same' (every element draws the same numbers; the
+            default generator only).
         chunk_size: accepted (the loop already runs one element at a time).
 
     Raises:
@@ -76,9 +81,17 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
                              "dimension, got sizes %s for the mapped dimension" % sizes)
         size = sizes[0]
         results = []
-        for b in range(size):
-            sample = [x if d is None else x.select(d, b) for x, d in zip(leaves, norm)]
-            results.append(func(*_pytree.unflatten(sample, spec), **kwargs))
+        gen = _random.default_generator
+        state = gen.get_state() if randomness == "same" else None
+        _random.vmap_randomness.append(randomness)
+        try:
+            for b in range(size):
+                if state is not None and b:
+                    gen.set_state(state)        # 'same': every element draws the same numbers
+                sample = [x if d is None else x.select(d, b) for x, d in zip(leaves, norm)]
+                results.append(func(*_pytree.unflatten(sample, spec), **kwargs))
+        finally:
+            _random.vmap_randomness.pop()
         return _stack_outputs(results, out_dims, func, size)
     return wrapped
 

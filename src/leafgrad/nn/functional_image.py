@@ -11,7 +11,9 @@ All are compositions of differentiable ops, so every order of derivative exists:
   ``area_pixel_compute_source_index`` / ``nearest_idx`` (aten/src/ATen/native/UpSample.h),
   computed in the input's float type (float32 for 'nearest', as PyTorch). Bicubic: Keys'
   cubic convolution with A = -0.75, taps clamped to the border (PyTorch's kernel).
-  'area' is adaptive average pooling.
+  'area' is adaptive average pooling. ``antialias=True`` (bilinear, bicubic): PyTorch's
+  separable filter (triangle / cubic with a = -0.5) stretched by the scale when
+  downsampling, normalised per output pixel (UpSampleKernel.cpp, _compute_weights_aa).
 * ``unfold``/``fold``: a grouped convolution /
   transposed convolution with a one-hot weight (one output channel per kernel tap).
 """
@@ -102,6 +104,41 @@ def _linear_taps(n_in, n_out, scale, align_corners, dt, cubic):
     return idx, [w.astype(dt) for w in weights]
 
 
+def _aa_filter(x, cubic):
+    """PyTorch's antialias filters (UpSampleKernel.cpp): the triangle, or Keys' cubic with
+    a = -0.5."""
+    x = np.abs(x)
+    if not cubic:
+        return np.where(x < 1, 1 - x, 0).astype(x.dtype)
+    a = x.dtype.type(-0.5)
+    c1 = ((a + 2) * x - (a + 3)) * x * x + 1
+    c2 = ((a * x - 5 * a) * x + 8 * a) * x - 4 * a
+    return np.where(x < 1, c1, np.where(x < 2, c2, 0)).astype(x.dtype)
+
+
+def _aa_taps(n_in, n_out, scale, align_corners, dt, cubic):
+    """(indices, weights) per tap for ``antialias=True`` (PyTorch's _compute_weights_aa):
+    a filter stretched by the scale when downsampling, normalised per output pixel."""
+    s = _scale(n_in, n_out, scale, align_corners, dt)
+    support = dt.type((4 if cubic else 2) * 0.5) * (s if s >= 1 else dt.type(1))
+    invscale = dt.type(1) / s if s >= 1 else dt.type(1)
+    rows = []
+    for i in range(n_out):
+        center = s * dt.type(i + 0.5)
+        xmin = max(int(center - support + dt.type(0.5)), 0)
+        xsize = min(int(center + support + dt.type(0.5)), n_in) - xmin
+        j = np.arange(xsize)
+        w = _aa_filter(((j + xmin).astype(dt) - center + dt.type(0.5)) * invscale, cubic)
+        total = w.sum(dtype=dt)
+        if total != 0:
+            w = (w / total).astype(dt)
+        rows.append((xmin, w))
+    k = max(len(w) for _, w in rows)
+    idx = [np.array([min(x0 + t, n_in - 1) for x0, _ in rows]) for t in range(k)]
+    wts = [np.array([w[t] if t < len(w) else 0 for _, w in rows], dt) for t in range(k)]
+    return idx, wts
+
+
 def _along(x, dim, idx, weights):
     """sum_j x.index_select(dim, idx[j]) * weights[j] (weights broadcast along ``dim``)."""
     shape = [1] * x.dim()
@@ -127,8 +164,8 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
     Raises:
         ValueError: both or neither of size/scale_factor, a size of the wrong length,
             align_corners with a non-interpolating mode, an unknown mode.
-        NotImplementedError: a mode that needs another input rank (PyTorch's class), or
-            antialias=True.
+        NotImplementedError: a mode that needs another input rank (PyTorch's class).
+        ValueError: antialias=True other than for 4-D bilinear / bicubic (as PyTorch).
     """
     if not isinstance(input, Tensor):
         raise TypeError("interpolate(): argument 'input' must be Tensor, not %s"
@@ -154,9 +191,10 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
     if mode in _LINEAR and _LINEAR[mode] != nd:
         raise NotImplementedError("Got %dD input, but %s mode needs %dD input"
                                   % (input.dim(), mode, _LINEAR[mode] + 2))
-    if antialias:
-        raise NotImplementedError("interpolate(antialias=True) is not supported by leafgrad. "
-                                  "Fix: use antialias=False.")
+    if antialias and not (mode in ("bilinear", "bicubic") and input.dim() == 4):
+        raise ValueError("Anti-alias option is restricted to bilinear, bicubic, and lanczos "
+                         "modes and requires a 4-D tensor as input (leafgrad has no 'lanczos' "
+                         "mode yet)")
     out_size, scales = _output_size(input, size, scale_factor, nd)
     if recompute_scale_factor:
         scales = None
@@ -178,9 +216,11 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
             idx = _nearest_index(n_in, n_out, sc, mode == "nearest-exact")
             x = x.index_select(2 + d, Tensor._make_plain(idx))
         else:
-            idx, w = _linear_taps(n_in, n_out, sc, align_corners, dt, mode == "bicubic")
+            taps = _aa_taps if antialias else _linear_taps
+            idx, w = taps(n_in, n_out, sc, align_corners, dt, mode == "bicubic")
             x = _along(x, 2 + d, idx, w)
-    return _named(x, "Upsample%s%dDBackward0" % (_NAMES[mode], nd))
+    return _named(x, ("Upsample%s%dDAaBackward0" if antialias else "Upsample%s%dDBackward0")
+                  % (_NAMES[mode], nd))
 
 
 def upsample(input, size=None, scale_factor=None, mode="nearest", align_corners=None):

@@ -14,8 +14,9 @@ from .._tensor import InferenceTensor, Tensor, _make_inference
 from .._tensor import _sync_view as _sync
 from ..autograd.saved_hooks import active as _hooks_active, pack_saved as _pack_saved
 from ..autograd.anomaly_mode import record_hook as _anomaly_hook
+from ..autograd._fw_state import active as _fw_level
 from ..autograd.grad_mode import mode
-from ..autograd.graph import next_seq as _next_seq
+from ..autograd.graph import _NO_EDGE, next_seq as _next_seq
 
 _ndarray = np.ndarray
 _asarray = np.asarray
@@ -24,7 +25,6 @@ _make_plain = Tensor._make_plain
 _make_nonleaf = Tensor._make_nonleaf
 _NUMBER = (int, float, bool)
 _I64 = np.dtype(np.int64)
-_NO_EDGE = (None, 0)
 _TRUE1 = (True,)
 _NEEDS2 = {(a, b): (a, b) for a in (False, True) for b in (False, True)}
 # Metadata is kept only for inputs whose shape or dtype differ from the output
@@ -32,6 +32,7 @@ _NEEDS2 = {(a, b): (a, b) for a in (False, True) for b in (False, True)}
 # tuples per node, which matters for the garbage collector on deep graphs.
 _NO_META1 = (None,)
 _NO_META2 = (None, None)
+_V0 = (0,)      # the saved versions of one tensor saved at version 0
 
 
 
@@ -72,6 +73,10 @@ def record(cls, out, inputs, saved=None, save_result=False, args=None):
     """
     if type(out) is not _ndarray:
         out = _asarray(out)
+    if _fw_level[0] is not None:    # forward AD: the result's tangent (autograd/forward_ad.py)
+        res = _fw_level[0].record(cls, out, inputs, saved, save_result, args)
+        if res is not None:
+            return res
     if not mode.enabled:
         return _make_plain(out) if not mode.inference else _make_inference(out)
     # Unrolled for one and two inputs (most ops): the generic generator
@@ -87,8 +92,13 @@ def record(cls, out, inputs, saved=None, save_result=False, args=None):
             return _make_plain(out)
         node = _new(cls)
         fn = t._grad_fn
-        node._edges = ((fn, t._output_nr) if fn is not None
-                       else (t._grad_accumulator(), 0))
+        if fn is not None:
+            node._e0 = fn
+            node._n0 = t._output_nr
+        else:
+            node._e0 = t._grad_accumulator()
+            node._n0 = 0
+        node._rest = ()
         node.needs_input_grad = _TRUE1
         d = t._data
         node._metas = _NO_META1 if (d.shape == out.shape and d.dtype == out.dtype) \
@@ -105,24 +115,24 @@ def record(cls, out, inputs, saved=None, save_result=False, args=None):
         if not (ra or rb):
             return _make_plain(out)
         node = _new(cls)
-        # flat edges (node, output_nr) per input, built without temporary pairs
+        # the first edge in slots, the second a pair (shared when b needs no grad)
         if ra:
             fa = a._grad_fn
             if fa is None:
-                fa, na = a._grad_accumulator(), 0
+                node._e0 = a._grad_accumulator()
+                node._n0 = 0
             else:
-                na = a._output_nr
+                node._e0 = fa
+                node._n0 = a._output_nr
         else:
-            fa, na = None, 0
+            node._e0 = None
+            node._n0 = 0
         if rb:
             fb = b._grad_fn
-            if fb is None:
-                fb, nb = b._grad_accumulator(), 0
-            else:
-                nb = b._output_nr
-            node._edges = (fa, na, fb, nb)
+            node._rest = ((fb, b._output_nr) if fb is not None
+                          else (b._grad_accumulator(), 0))
         else:
-            node._edges = (fa, na, None, 0)
+            node._rest = _NO_EDGE
         node.needs_input_grad = _NEEDS2[ra, rb]
         sa = None if a is None or (a._data.shape == out.shape and a._data.dtype == out.dtype) \
             else (a._data.shape, a._data.dtype)
@@ -157,7 +167,8 @@ def record(cls, out, inputs, saved=None, save_result=False, args=None):
         if True not in needs:
             return _make_plain(out)
         node = _new(cls)
-        node._edges = tuple(edges)
+        node._e0, node._n0 = edges[0], edges[1]
+        node._rest = tuple(edges[2:])
         node.needs_input_grad = tuple(needs)
         node._metas = tuple(metas)
     node._released = False
@@ -168,7 +179,17 @@ def record(cls, out, inputs, saved=None, save_result=False, args=None):
         node._saved = saved
         # versions at save time, checked at backward (a tuple of ints, which the
         # garbage collector stops tracking after its first pass)
-        if len(saved) == 2:     # unrolled: binary ops
+        ns = len(saved)
+        if ns == 1:             # unrolled: unary ops (a shared tuple at version 0)
+            s0 = saved[0]
+            if isinstance(s0, Tensor):
+                if type(s0) is InferenceTensor:
+                    _refuse_inference()
+                vc = s0._vc
+                node._saved_versions = _V0 if vc is None else (vc[0],)
+            else:
+                node._saved_versions = _NO_META1
+        elif ns == 2:           # unrolled: binary ops
             s0, s1 = saved
             node._saved_versions = (
                 None if not isinstance(s0, Tensor) else 0 if s0._vc is None else s0._vc[0],
@@ -214,6 +235,10 @@ def record_multi(cls, outs, inputs, saved=None, args=None, differentiable=None):
     outs = [o if type(o) is _ndarray else _asarray(o) for o in outs]
     if differentiable is None:
         differentiable = (True,) * len(outs)
+    if _fw_level[0] is not None:
+        res = _fw_level[0].record_multi(cls, outs, inputs, saved, args, differentiable)
+        if res is not None:
+            return res
     if not mode.enabled or not any(t is not None and t._requires_grad for t in inputs):
         make = _make_inference if mode.inference and not mode.enabled else _make_plain
         return tuple(make(o) for o in outs)

@@ -11,13 +11,15 @@ import functools
 from .. import _errors
 from .._tensor import Tensor
 from ..autograd.grad_mode import mode
+from ..autograd._fw_state import active as _fw_level
 from . import inplace as _ip
 from ._registry import OPS
 # every op family: importing one declares its ops (add a new family file here)
-from . import (activation, binary, comparison, conv, conv_transpose, cumulative,  # noqa: F401
-               distance, elementwise, embedding, histogram, indexing, inplace_write, joins,
-               linalg, linalg_decomp, linalg_fns, loss, normalization, pixel_shuffle,
-               pointwise, pool3d, pooling, reduction, shape, shrink, sorting, special,
+from . import (activation, binary, blas, comparison, conv, conv_transpose,  # noqa: F401
+               cumulative, distance, elementwise, embedding, histogram, index_extra,
+               indexing, inplace_write, joins, linalg, linalg_decomp, linalg_fns, linalg_qr,
+               linalg_solvers, loss, normalization, pixel_shuffle, pointwise, pool3d, pooling,
+               quantile, reduction, search, shape, shape_extra, shrink, sorting, special,
                special_bessel, special_binary, special_poly, stats, unary)
 
 
@@ -74,6 +76,8 @@ def view_inplace_of(fn, name):
             _ip._check_leaf(self, name)
         new = fn(self, *args, **kwargs)
         self._data = new._data
+        if _fw_level[0] is not None:     # forward AD: self takes the new tangent
+            _fw_level[0].set(self, _fw_level[0].tangent(new))
         node = new._grad_fn
         if node is not None and self._requires_grad:
             node.__class__ = _inplace_node_class(type(node))
@@ -104,7 +108,6 @@ def refusing_out(fn, name):
             raise TypeError(_errors.method_out(name))
         return fn(self, *args, **kwargs)
     functools.update_wrapper(method, fn)
-    method._params_of = getattr(fn, "_params_of", fn)     # for leafgrad._numpy_compat
     return method
 
 
@@ -155,7 +158,7 @@ def methods():
 # in-place forms only (there is no torch.add_ or torch.mul_); tests/test_op_forms.py
 # checks this list against torch
 TORCH_INPLACE = (
-    "abs_", "acos_", "acosh_", "arccos_", "arccosh_", "arcsin_", "arcsinh_", "arctan_",
+    "abs_", "acos_", "acosh_", "addmv_", "arccos_", "arccosh_", "arcsin_", "arcsinh_", "arctan_",
     "arctanh_", "asin_", "asinh_", "atan_", "atanh_", "ceil_", "clamp_", "clamp_max_",
     "clamp_min_", "clip_", "cos_", "cosh_", "deg2rad_", "detach_", "erf_", "erfc_", "exp2_",
     "exp_", "expm1_", "fill_", "fix_", "floor_", "frac_", "gcd_", "i0_", "index_put_", "lcm_",

@@ -22,49 +22,24 @@ from ..autograd.grad_mode import mode
 def out_call(name, fn, args, kwargs, out):
     """``fn(*args, **kwargs)`` written into ``out`` (the ``out=`` path of op ``name``); for
     an op with several outputs (``max(dim)``, ``svd``) ``out`` is a tuple of tensors, one
-    per output, and the result is that tuple (the op's namedtuple type where it has one).
+    per output (``out_tuple_call``).
 
     Raises:
-        TypeError: ``out`` not a tensor (not a tuple of them for a multi-output op).
+        TypeError: ``out`` not a tensor, or one tensor for an op with several outputs.
         RuntimeError: an argument requires grad with grad mode on; see ``write``.
     """
-    many = isinstance(out, (tuple, list))
-    outs = tuple(out) if many else (out,)
-    for o in outs:
-        if not isinstance(o, Tensor):
-            raise TypeError("%s(): argument 'out' must be Tensor, not %s"
-                            % (name, type(o).__name__))
-    if mode.enabled and (any(o._requires_grad for o in outs) or any(
+    if isinstance(out, (tuple, list)):
+        return out_tuple_call(name, fn, args, kwargs, out, n=None)
+    if not isinstance(out, Tensor):
+        raise TypeError("%s(): argument 'out' must be Tensor, not %s"
+                        % (name, type(out).__name__))
+    if mode.enabled and (out._requires_grad or any(
             isinstance(a, Tensor) and a._requires_grad for a in _flat(args))):
         raise RuntimeError(_errors.out_autograd(name))
     res = fn(*args, **kwargs)
-    if not many:
-        if isinstance(res, tuple):
-            raise TypeError(_errors.out_kind(name, "tuple of Tensors, not Tensor"))
-        return write(out, res, name)
-    if not isinstance(res, tuple) or len(res) != len(outs):
-        raise TypeError(_errors.out_kind(
-            name, "Tensor, not tuple" if not isinstance(res, tuple)
-            else "a tuple of %d Tensors, not %d" % (len(res), len(outs))))
-    for o, r in zip(outs, res):
-        write(o, r, name)
-    return type(res)(*outs) if hasattr(res, "_fields") else outs
-
-
-def takes_out(name):
-    """Decorator: ``out=`` for a function that computes its result without it (the
-    function's own ``out`` parameter stays None): with ``out`` given, the result is
-    written there by ``out_call`` (PyTorch's rules) and ``out`` is returned. No cost
-    without ``out`` beyond one call."""
-    def deco(fn):
-        def op(*args, out=None, **kwargs):
-            if out is None:
-                return fn(*args, **kwargs)
-            return out_call(name, fn, args, kwargs, out)
-        functools.update_wrapper(op, fn)
-        op._params_of = fn      # its parameters are fn's (leafgrad._numpy_compat reads them)
-        return op
-    return deco
+    if isinstance(res, tuple):
+        raise TypeError(_errors.out_kind(name, "tuple of Tensors, not Tensor"))
+    return write(out, res, name)
 
 
 def _flat(args):
@@ -92,3 +67,38 @@ def write(out, result, name):
     np.copyto(dst, arr, casting="unsafe")
     out._bump_version()
     return out
+
+
+def out_tuple_call(name, fn, args, kwargs, out, n=2):
+    """``out=(values, indices)`` of an op returning a tuple (cummax, kthvalue, qr, ...):
+    each part written into its tensor; returns the op's namedtuple of the ``out`` tensors.
+    ``n``: the length ``out`` must have (checked before computing), None for any."""
+    if not (isinstance(out, (tuple, list)) and (n is None or len(out) == n)
+            and all(isinstance(o, Tensor) for o in out)):
+        raise TypeError("%s(): argument 'out' must be tuple of Tensors, not %s. Fix: "
+                        "out=(values, indices)" % (name, type(out).__name__))
+    if mode.enabled and (any(o._requires_grad for o in out) or any(
+            isinstance(a, Tensor) and a._requires_grad for a in _flat(args))):
+        raise RuntimeError(_errors.out_autograd(name))
+    res = fn(*args, **kwargs)
+    if not isinstance(res, tuple):
+        raise TypeError(_errors.out_kind(name, "Tensor, not tuple"))
+    if len(res) != len(out):
+        raise RuntimeError("%s(): expected out= to be a tuple of %d tensors, got %d"
+                           % (name, len(res), len(out)))
+    outs = [write(o, r, name) for o, r in zip(out, res)]
+    return type(res)(*outs) if hasattr(res, "_fields") else tuple(outs)
+
+
+def with_out(name):
+    """Decorator: the ``out=`` keyword (one tensor or a tuple) for an op written as a
+    plain function, not through a declaration's derived forms. Without it such a function
+    would accept ``out=`` and ignore it."""
+    def deco(fn):
+        @functools.wraps(fn)
+        def op(*args, out=None, **kwargs):
+            if out is None:
+                return fn(*args, **kwargs)
+            return out_call(name, fn, args, kwargs, out)
+        return op
+    return deco

@@ -75,12 +75,11 @@ def softmax(input, dim=None, _stacklevel=3, dtype=None):
     """exp(x) / sum(exp(x)) along ``dim``, computed with the max subtracted (stable).
     d/dx: (g - sum(g y)) y."""
     input, x, d = _prep(input, dim, dtype, "softmax")
-    if x.ndim == 0:
-        out = np.ones_like(x)
-    elif x.size == 0:   # nothing to normalize (x.max would refuse an empty dim)
+    if x.size == 0:   # nothing to normalize (x.max would refuse an empty dim)
         out = x.copy()
     else:
         with _quiet():
+            # 0-d too: exp(x - x) is nan at inf or nan, as PyTorch's kernel
             e = np.exp(x - x.max(axis=d, keepdims=True))
             out = e / e.sum(axis=d, keepdims=True)
     return record(SoftmaxBackward0, out, (input,), save_result=True, args=d if x.ndim else 0)
@@ -89,9 +88,7 @@ def softmax(input, dim=None, _stacklevel=3, dtype=None):
 def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
     """x - logsumexp(x) along ``dim`` (stable). d/dx: g - softmax(x) sum(g)."""
     input, x, d = _prep(input, dim, dtype, "log_softmax")
-    if x.ndim == 0:
-        out = np.zeros_like(x)
-    elif x.size == 0:   # nothing to normalize (x.max would refuse an empty dim)
+    if x.size == 0:   # nothing to normalize (x.max would refuse an empty dim)
         out = x.copy()
     else:
         with _quiet():
@@ -215,21 +212,92 @@ def celu(input, alpha=1.0, inplace=False):
                 back_args=(alpha, 1.0, 1.0 / float(np.float32(alpha))))
 
 
+def _smooth(kernel, node_name, value, deriv, doc):
+    """A pointwise op with value ``value(x)`` (ndarray, PyTorch's forward kernel) whose
+    gradient is ``g * deriv(x)``: ``deriv`` of recorded tensor ops, so the rule has
+    PyTorch's formula and operation order (an inf upstream gradient times a finite
+    derivative stays inf) and is itself differentiable. Integer input raises as there."""
+    op = E._unary(None, value, node_name, lambda g, x, r: g * deriv(x))
+
+    def f(input):
+        if input._data.dtype.kind not in "fc":
+            raise NotImplementedError("\"%s\" not implemented for '%s'. Fix: call .float() "
+                                      "first." % (kernel, _tname(input._data.dtype)))
+        return op(input)
+    f.__doc__ = doc
+    return f
+
+
+_SQRT1_2 = float(np.sqrt(0.5))
+_GELU_BETA = float(1 / np.sqrt(2 * np.pi))   # PyTorch's kBeta: the normal pdf at 0
+
+
+def _gelu_np(x):
+    return x * 0.5 * (1 + E._erf_np(x * _SQRT1_2))
+
+
+def _gelu_d_np(x):
+    # PyTorch's gelu_backward (approximate='none'): cdf + x pdf
+    return 0.5 * (1 + E._erf_np(x * _SQRT1_2)) + x * (np.exp(-0.5 * x * x) * _GELU_BETA)
+
+
+def _gelu_dd(x):
+    # PyTorch's gelu_double_backward: 2 pdf - x^2 pdf
+    sq = x * x
+    pdf = (sq * -0.5).exp() * _GELU_BETA
+    return 2 * pdf - sq * pdf
+
+
+_gelu_d = E._unary(None, _gelu_d_np, "GeluBackwardBackward0", lambda g, x, r: g * _gelu_dd(x))
+_gelu_exact = _smooth("GeluKernelImpl", "GeluBackward0", _gelu_np, _gelu_d, "x Phi(x).")
+
+
 def gelu(input, approximate="none"):
-    """x Phi(x); ``approximate='tanh'`` uses the tanh formula (Hendrycks & Gimpel, 2016)."""
+    """x Phi(x); ``approximate='tanh'`` uses the tanh formula (Hendrycks & Gimpel, 2016).
+    Gradient and its gradient: PyTorch's gelu_backward and gelu_double_backward."""
     if approximate == "tanh":
         c = float(np.sqrt(2 / np.pi))
         return 0.5 * input * (1 + E.tanh(c * (input + 0.044715 * input ** 3)))
-    return 0.5 * input * (1 + E.erf(input * float(1 / np.sqrt(2))))
+    return _gelu_exact(input)
+
+
+def _silu_np(x):
+    return x / (1 + np.exp(-x))
+
+
+def _silu_d(x):
+    # PyTorch's infinitely_differentiable_silu_backward: s (1 + x (1 - s))
+    s = x.sigmoid()
+    return s * (1 + x * (1 - s))
+
+
+_silu = _smooth("silu_cpu", "SiluBackward0", _silu_np, _silu_d,
+                "x sigmoid(x) (swish). Gradient: PyTorch's silu_backward.")
 
 
 def silu(input, inplace=False):
-    """x sigmoid(x) (swish)."""
-    return input * E.sigmoid(input)
+    return _silu(input)
+
+
+def _mish_np(x):
+    return x * np.tanh(np.log1p(np.exp(x)))
+
+
+def _mish_d(x):
+    # PyTorch's infinitely_differentiable_mish_backward: tsp + x s (1 - tsp^2), with
+    # tsp = tanh(log1p(exp(x))) (no softplus threshold: a second order nan where exp(x)
+    # overflows, as there)
+    s = x.sigmoid()
+    tsp = x.exp().log1p().tanh()
+    return tsp + x * s * (1 - tsp * tsp)
+
+
+_mish = _smooth("mish_cpu", "MishBackward0", _mish_np, _mish_d,
+                "x tanh(softplus(x)) (Misra, 2019). Gradient: PyTorch's mish_backward.")
 
 
 def mish(input, inplace=False):
-    return input * E.tanh(softplus(input))
+    return _mish(input)
 
 
 def _softplus_grad_np(g, xd, beta, th):
@@ -290,9 +358,30 @@ def softplus(input, beta=1.0, threshold=20.0):
                   args=(beta, threshold))
 
 
-def logsigmoid(input):
-    """log(sigmoid(x)) = -softplus(-x), stable."""
-    return -softplus(-input)
+def _logsigmoid_np(x):
+    # PyTorch's log_sigmoid kernel: min(x, 0) - log1p(exp(-|x|))
+    return np.minimum(x, 0) - np.log1p(np.exp(-np.abs(x)))
+
+
+def _logsigmoid_d_np(x):
+    # PyTorch's log_sigmoid_backward: (x < 0) - sign z / (1 + z), z = exp(-|x|)
+    z = np.exp(-np.abs(x))
+    neg = x < 0
+    return np.where(neg, 1, 0).astype(x.dtype) - np.where(neg, 1, -1).astype(x.dtype) * (
+        z / (1 + z))
+
+
+def _logsigmoid_dd(x):
+    # PyTorch's log_sigmoid_double_backward: (s - 1) s
+    s = x.sigmoid()
+    return (s - 1) * s
+
+
+_logsigmoid_d = E._unary(None, _logsigmoid_d_np, "LogSigmoidBackwardBackward0",
+                         lambda g, x, r: g * _logsigmoid_dd(x))
+logsigmoid = _smooth("log_sigmoid_cpu", "LogSigmoidBackward0", _logsigmoid_np, _logsigmoid_d,
+                     "log(sigmoid(x)), stable (PyTorch's kernel). Gradient and its gradient: "
+                     "PyTorch's log_sigmoid_backward and log_sigmoid_double_backward.")
 
 
 def softsign(input):
@@ -382,10 +471,7 @@ def glu(input, dim=-1):
     return a * E.sigmoid(b)
 
 
-logsigmoid = _renamed(logsigmoid, "LogSigmoidBackward0")
-gelu = _renamed(gelu, "GeluBackward0")
-silu = _renamed(silu, "SiluBackward0")
-mish = _renamed(mish, "MishBackward0")
+gelu = _renamed(gelu, "GeluBackward0")   # the tanh form is composite
 
 
 # ------------------------------------------------------------ inplace=True

@@ -14,7 +14,7 @@ import numpy as np
 
 from .._tensor import Tensor
 from .. import _errors
-from ._dispatch import binary_operands, broadcast_error, record
+from ._dispatch import _fw_level, binary_operands, broadcast_error, record
 from ._select import select
 from . import inplace as IP
 from ._out import out_call
@@ -117,6 +117,9 @@ def _binary(name, fwd, node_name, da, db, save=True, floating=False, doc="", np_
                 t, args = (ta, (xb, True)) if tb is None else (tb, (xa, False))
                 return record(one, out, (t,), saved=(t,) if save else None, args=args)
             if save:
+                if _fw_level[0] is not None:    # forward AD's tangent may need either operand
+                    return record(cls, out, (ta, tb), saved=(input if ta is None else ta,
+                                                             other if tb is None else tb))
                 ra = ta is not None and ta._requires_grad
                 rb = tb is not None and tb._requires_grad
                 sa = input if ta is None else (ta if (ra and a_ra) or (rb and a_rb) else None)
@@ -326,11 +329,20 @@ def _int_div_check(np_fn):
     return f
 
 
+def _rounded_quotient(a, b, rounding):
+    # PyTorch's fmod/remainder rules: -g * a.div(b, rounding_mode=...), whose own
+    # derivative is zeros_like(grad): a constant here, so a second-order gradient
+    # through it is 0, never nan from differentiating a / b at b = 0 or inf; and its
+    # values at inf are div's (inf // 2 is nan, 1 // -inf is -1), not floor(a / b)'s
+    a, b = (x.detach() if isinstance(x, Tensor) else x for x in (a, b))
+    return _div_mode(a, b, rounding_mode=rounding)
+
+
 fmod = _binary("fmod", _int_div_check(np.fmod), "FmodBackward0", lambda g, a, b: g,
-               lambda g, a, b: -g * (a / b).trunc(), numbers="other", bool_pair="fmod_cpu",
-               doc="C-style remainder (sign of the dividend).")
+               lambda g, a, b: -g * _rounded_quotient(a, b, "trunc"), numbers="other",
+               bool_pair="fmod_cpu", doc="C-style remainder (sign of the dividend).")
 remainder = _binary("remainder", _int_div_check(np.remainder), "RemainderBackward0",
-                    lambda g, a, b: g, lambda g, a, b: -g * (a / b).floor(),
+                    lambda g, a, b: g, lambda g, a, b: -g * _rounded_quotient(a, b, "floor"),
                     bool_pair="remainder_cpu",
                     doc="Python-style remainder (sign of the divisor).")
 

@@ -52,9 +52,21 @@ _BITWISE = "Bitwise %s of integer or bool tensors (or a tensor and a number)."
 bitwise_and = _compare("bitwise_and", np.bitwise_and, "both", _BITWISE % "and")
 bitwise_or = _compare("bitwise_or", np.bitwise_or, "both", _BITWISE % "or")
 bitwise_xor = _compare("bitwise_xor", np.bitwise_xor, "both", _BITWISE % "xor")
-bitwise_left_shift = _compare("bitwise_left_shift", np.left_shift, "both",
+
+
+def _no_bool(np_fn):
+    # PyTorch has no shift kernel for bool (bool << bool raises); TypeError becomes the
+    # NotImplementedError above
+    def f(a, b):
+        if np.result_type(a, b) == np.bool_:
+            raise TypeError("bool")
+        return np_fn(a, b)
+    return f
+
+
+bitwise_left_shift = _compare("bitwise_left_shift", _no_bool(np.left_shift), "both",
                               "``input << other`` elementwise, for integer tensors.")
-bitwise_right_shift = _compare("bitwise_right_shift", np.right_shift, "both",
+bitwise_right_shift = _compare("bitwise_right_shift", _no_bool(np.right_shift), "both",
                                "``input >> other`` elementwise (arithmetic shift), for integer "
                                "tensors.")
 

@@ -677,16 +677,28 @@ def _avg_adjoint_k(g, p):
     return _pool_adjoint(g, gm, lambda t: gf)
 
 
+# p: per pooled (trailing) axis, (input size, PyTorch's windows [lo, hi) per output).
+# Window sums, not a product with an averaging matrix: an inf or nan input must reach
+# only the outputs whose window holds it (inf * 0 would be nan), as PyTorch's loops.
 @_quietly
 def _adaptive_k(x, p):
-    rows, cols = p
-    return _np_matmul(_np_matmul(rows, x), cols.T)
+    for ax, (_, wins) in enumerate(p, -len(p)):
+        x = np.concatenate([x[(Ellipsis, slice(lo, hi)) + (slice(None),) * (-1 - ax)]
+                            .sum(ax, keepdims=True) / (hi - lo) for lo, hi in wins], ax)
+    return x
 
 
 @_quietly
 def _adaptive_adjoint_k(g, p):
-    rows, cols = p
-    return _np_matmul(_np_matmul(rows.T, g), cols)
+    for ax, (n_in, wins) in enumerate(p, -len(p)):
+        shape = list(g.shape)
+        shape[ax] = n_in
+        out = np.zeros(shape, g.dtype)
+        rest = (slice(None),) * (-1 - ax)
+        for o, (lo, hi) in enumerate(wins):
+            out[(Ellipsis, slice(lo, hi)) + rest] += g[(Ellipsis, slice(o, o + 1)) + rest] / (hi - lo)
+        g = out
+    return g
 
 
 _MAX_POOL = _linear_pair("MaxPool2DWithIndicesBackward0", _gather_k, _scatter_k)

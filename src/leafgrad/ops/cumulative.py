@@ -14,6 +14,7 @@ from .. import _errors
 from .._quiet import quiet as _quiet
 from .._tensor import Tensor, _wrap_dim
 from ._dispatch import record, to_tensor
+from ._out import out_call, out_tuple_call
 from ._registry import defop, node
 from .indexing import _gather_backward, _take_along
 from .reduction import _return_type
@@ -42,8 +43,8 @@ def _cum_extreme(input, dim, acc, name, cls):
     return _return_type(name)(_take_along(cls, input, d, idx), Tensor._make_plain(idx))
 
 
-@defop("cummax")
-def cummax(input, dim):
+@defop("cummax", out=True)
+def cummax(input, dim, *, out=None):
     """Running maximum along ``dim`` and the index it came from: ``(values, indices)``.
 
     Shapes: both as the input; indices int64. Among equal values the latest index is
@@ -52,12 +53,16 @@ def cummax(input, dim):
     Raises:
         IndexError: ``dim`` out of range.
     """
+    if out is not None:
+        return out_tuple_call("cummax", cummax, (input, dim), {}, out)
     return _cum_extreme(input, dim, np.maximum.accumulate, "cummax", CummaxBackward0)
 
 
-@defop("cummin")
-def cummin(input, dim):
+@defop("cummin", out=True)
+def cummin(input, dim, *, out=None):
     """Running minimum along ``dim`` and its index (see ``cummax``)."""
+    if out is not None:
+        return out_tuple_call("cummin", cummin, (input, dim), {}, out)
     return _cum_extreme(input, dim, np.minimum.accumulate, "cummin", CumminBackward0)
 
 
@@ -85,8 +90,8 @@ def _logcumsumexp_backward(ctx, g):
 LogcumsumexpBackward0 = node("LogcumsumexpBackward0", _logcumsumexp_backward, saves=True)
 
 
-@defop("logcumsumexp")
-def logcumsumexp(input, dim):
+@defop("logcumsumexp", out=True)
+def logcumsumexp(input, dim, *, out=None):
     """``log(cumsum(exp(x)))`` along ``dim``, computed stably (pairwise ``logaddexp``).
 
     Shapes and dtype as the input.
@@ -95,6 +100,8 @@ def logcumsumexp(input, dim):
         NotImplementedError: integer or bool input (no kernel, as PyTorch).
         IndexError: ``dim`` out of range.
     """
+    if out is not None:
+        return out_call("logcumsumexp", logcumsumexp, (input, dim), {}, out)
     x = input._data
     if x.dtype.kind not in "fc":
         raise NotImplementedError("\"logcumsumexp_out_cpu\" not implemented for '%s'. "

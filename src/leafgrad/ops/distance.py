@@ -4,11 +4,11 @@
 import numpy as np
 
 from ._named import _named, _tname
-from ._out import takes_out
 from ._registry import functional_ops
+from ._out import with_out
 
 
-@takes_out("normalize")
+@with_out("normalize")
 def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
     """x / max(||x||_p, eps) along ``dim``."""
     return input / input.norm(p, dim, keepdim=True).clamp_min(eps).expand_as(input)

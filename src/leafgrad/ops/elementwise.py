@@ -8,5 +8,5 @@ nothing and only gathers them, so ``from .elementwise import exp, mul, where`` a
 from .binary import *                                           # noqa: F401,F403
 from .unary import *                                            # noqa: F401,F403
 from .binary import _binary, _binary_np, _is_bool               # noqa: F401
-from .unary import (_neg_method, _sigmoid_np, _sign_np, _unary, _unary_np,  # noqa: F401
+from .unary import (_erf_np, _neg_method, _sigmoid_np, _sign_np, _unary, _unary_np,  # noqa: F401
                     _zero)

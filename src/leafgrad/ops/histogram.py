@@ -5,9 +5,9 @@ import numpy as np
 from .. import _errors
 from .._tensor import Tensor
 from ._dispatch import to_tensor
-from ._out import takes_out
 from ._registry import defop
 from .reduction import _return_type
+from ._out import with_out
 
 __all__ = ["histc", "histogram"]
 
@@ -21,7 +21,7 @@ def _floating(input, kernel):
 
 
 @defop("histc", out=False)
-@takes_out("histc")
+@with_out("histc")
 def histc(input, bins=100, min=0, max=0, *, out=None):
     """Counts of ``input``'s elements in ``bins`` equal-width bins over [min, max] (both 0:
     the data's range; equal: widened by 1 on each side); values outside are ignored, the
@@ -47,7 +47,7 @@ def histc(input, bins=100, min=0, max=0, *, out=None):
 
 
 @defop("histogram")
-@takes_out("histogram")
+@with_out("histogram")
 def histogram(input, bins=100, *, range=None, weight=None, density=False, out=None):
     """``(hist, bin_edges)``: counts (or weight sums; ``density``: normalised to integrate to
     1) of ``input`` in ``bins`` equal bins over ``range`` (default: the data's range), or in

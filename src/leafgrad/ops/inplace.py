@@ -20,7 +20,7 @@ from .. import _errors, _scalars
 from .. import _tensor
 from .._tensor import InferenceTensor, Tensor
 from ..autograd.grad_mode import mode
-from ._dispatch import record
+from ._dispatch import _fw_level, record
 from ._index import Index, of_arrays
 from ..autograd.graph import Node
 
@@ -76,6 +76,20 @@ def _write(self, arr):
     self._bump_version()
 
 
+def _fw_dual(*tensors):
+    """Forward AD is active and one of ``tensors`` has a tangent (the in-place fast
+    paths then take the recorded path, which computes tangents)."""
+    lv = _fw_level[0]
+    return lv is not None and lv.any_dual([t for t in tensors if isinstance(t, Tensor)])
+
+
+def _fw_carry(src, dst):
+    """Forward AD: ``dst``, overwritten in place by ``src``'s values, takes its tangent."""
+    lv = _fw_level[0]
+    if lv is not None:
+        lv.carry(src, dst)
+
+
 def _run_recorded(self, fn, others):
     """``fn`` on a recorded copy of self's value (the old value stays in the graph); the
     result is written into self and returned."""
@@ -83,8 +97,11 @@ def _run_recorded(self, fn, others):
         old = Tensor._make_nonleaf(self._data.copy(), self._grad_fn, self._output_nr)
     else:
         old = Tensor._make_plain(self._data.copy())
+    if _fw_level[0] is not None:
+        _fw_level[0].set(old, _fw_level[0].tangent(self))
     new = fn(old, *others)
     _write(self, new._data)
+    _fw_carry(new, self)
     node = new._grad_fn
     if node is not None and node._out is not None:   # the saved result is now self
         node._out_version = (self._version_counter(), self._version)
@@ -114,6 +131,7 @@ def apply(self, name, fn, *others):
     finally:
         mode.enabled = prev
     _write(self, new._data)
+    _fw_carry(new, self)
     return self
 
 
@@ -272,7 +290,8 @@ def _arith(np_fn, name, fallback):
         if self._base is not None and mode.enabled:
             _enter_view(self, other)
         if (mode.enabled and (self._requires_grad or (isinstance(other, Tensor)
-                                                      and other._requires_grad))):
+                                                      and other._requires_grad))) or (
+                _fw_level[0] is not None and _fw_dual(self, other)):
             return apply(self, name, fallback, other)
         x = self._data
         o = other._data if isinstance(other, Tensor) else other

@@ -12,7 +12,7 @@ from ..autograd.graph import Node
 from ._dispatch import record, to_tensor
 from ._registry import node
 from ._select import select
-from .inplace import CopySlices, _check_inference, _enter_view, _value_grad, apply
+from .inplace import CopySlices, _check_inference, _enter_view, _fw_dual, _value_grad, apply
 
 
 def _fill_backward(ctx, g):
@@ -44,7 +44,7 @@ def fill_(self, value, _name="fill_"):
         value = _scalars.check_scalar_write(value, self._data.dtype)
     if self._base is not None and mode.enabled:
         _enter_view(self, value)
-    if not mode.enabled or not self._requires_grad:
+    if (not mode.enabled or not self._requires_grad) and not _fw_dual(self, value):
         if isinstance(value, Tensor) and value._data.ndim:
             raise RuntimeError("fill_ only supports 0-dimension value tensor but got tensor "
                                "with %d dimensions." % value._data.ndim)
@@ -97,7 +97,8 @@ def copy_(self, src, non_blocking=False):
     _check_inference(self)
     if self._base is not None and mode.enabled:
         _enter_view(self, src)
-    if not mode.enabled or not (self._requires_grad or getattr(src, "_requires_grad", False)):
+    if (not mode.enabled or not (self._requires_grad or getattr(src, "_requires_grad", False))) \
+            and not _fw_dual(self, src):
         s = src._data if isinstance(src, Tensor) else np.asarray(src)
         try:
             np.copyto(self._data, np.broadcast_to(s, self._data.shape), casting="unsafe")
@@ -172,6 +173,13 @@ def _index_put_acc(a, idx, value):
     return record(_IndexPutAcc, out, (a, vt), args=(idx, tuple(np.shape(v))))
 
 
+def _one_mask(key):
+    """True for a key that is one boolean tensor (alone or in a 1-tuple)."""
+    if type(key) is tuple and len(key) == 1:
+        key = key[0]
+    return isinstance(key, Tensor) and key._data.dtype == np.bool_
+
+
 def index_put_(self, key, value, accumulate=False):
     """``self[key] = value`` (PyTorch's indexing rule, ``ops/_index.py``); with
     ``accumulate``, ``self[key] += value`` where repeated indices add up (``np.add.at``;
@@ -190,9 +198,19 @@ def index_put_(self, key, value, accumulate=False):
     idx = _parse_key(self, key)
     if not isinstance(value, Tensor):
         value = _scalars.setitem_value(value, self._data.dtype)
+    elif idx.adv is not None and value._data.dtype != self._data.dtype and not (
+            _one_mask(key) and value._data.size == 1):
+        # PyTorch: a tensor/list index goes through index_put_, which does not cast (a
+        # one-element value under a boolean mask is masked_fill_, which does)
+        raise RuntimeError(
+            "Index put requires the source and destination dtypes match, got %s for the "
+            "destination and %s for the source. Fix: convert the value first, e.g. "
+            "x[idx] = value.to(x.dtype)." % (_errors.type_name(self.dtype),
+                                              _errors.type_name(value.dtype)))
     if self._base is not None and mode.enabled:
         _enter_view(self, value)
-    if not mode.enabled or not (self._requires_grad or getattr(value, "_requires_grad", False)):
+    if (not mode.enabled or not (self._requires_grad or getattr(value, "_requires_grad", False))) \
+            and not _fw_dual(self, value):
         _put(self._data, idx, value._data if isinstance(value, Tensor) else value, accumulate)
         self._bump_version()
         return self

@@ -10,9 +10,10 @@ import numpy as np
 from .. import _errors
 from ..autograd.graph import Node, next_seq as _next_seq
 from .._quiet import quiet as _quiet
-from ._dispatch import _anomaly_hook, record, to_tensor
-from ._out import out_call, takes_out
+from ._dispatch import _anomaly_hook, _fw_level, record, to_tensor
+from ._out import out_call, with_out
 from ._registry import defop, node
+from ._select import select
 from .shape import TBackward0
 
 
@@ -334,6 +335,12 @@ def linear(input, weight, bias=None):
         cls = LinearAddmm if x.ndim == 2 else LinearView        # PyTorch's node names
     else:
         cls = LinearMm if x.ndim == 2 else LinearSqueeze if x.ndim == 1 else LinearUnsafeView
+    if _fw_level[0] is not None:
+        # forward AD computes tangents from the recorded inputs: record W^T itself (the
+        # edge the fast path below builds by hand)
+        wt = weight.t()
+        return record(cls, out, (input, wt) if bias is None else (bias, input, wt),
+                      saved=(input, weight))
     res = record(cls, out, (input, weight) if bias is None else (bias, input, weight),
                  saved=(input, weight))
     if weight._requires_grad and res._grad_fn is not None:
@@ -403,7 +410,7 @@ def kron(input, other):
 
 
 @defop("tensordot", method=False)
-@takes_out("tensordot")
+@with_out("tensordot")
 def tensordot(a, b, dims=2, out=None):
     """Contract the last ``dims`` dims of ``a`` with the first ``dims`` of ``b`` (an int),
     or the listed dims (a pair of lists/tuples, or a 2-row tensor). Shape: a's free dims
@@ -506,8 +513,10 @@ def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
 
 
 def _trace_backward(ctx, g):
+    # PyTorch's trace_backward puts g on the diagonal of zeros (selects, so an inf or
+    # nan g leaves the off-diagonal 0; g * eye would make it nan)
     shape = ctx.args
-    return (g * to_tensor(np.eye(shape[0], shape[1], dtype=g._data.dtype)),)
+    return (select(np.eye(shape[0], shape[1], dtype=bool), g.expand(shape)),)
 
 
 class TraceBackward0(Node):
@@ -519,7 +528,7 @@ class TraceBackward0(Node):
 @defop("trace")
 def trace(input):
     """Sum of the main diagonal of a 2-D tensor: a 0-d tensor (integer inputs give
-    int64). Gradient: ``g * eye`` (PyTorch's trace_backward).
+    int64). Gradient: g on the diagonal, 0 elsewhere (PyTorch's trace_backward).
 
     Raises:
         RuntimeError: for an input that is not 2-D.

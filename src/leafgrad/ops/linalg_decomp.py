@@ -27,10 +27,10 @@ from .. import _errors
 from .._quiet import quiet as _quiet
 from ..autograd.graph import Node
 from ._dispatch import record, record_multi, to_tensor
-from ._out import takes_out
 from ._registry import defop
 from .reduction import _return_type
 from .linalg_fns import _float_matrices, _swap
+from ._out import with_out
 
 __all__ = ["eigh", "eigvalsh", "svd", "cholesky", "slogdet", "logdet", "matrix_exp",
            "multi_dot", "matrix_power", "cross", "vecdot", "pinv"]
@@ -83,7 +83,7 @@ class LinalgEighBackward0(Node):
         return (_plain(V @ inner @ _swap(V)),)
 
 
-@takes_out("linalg.eigh")
+@with_out("linalg_eigh")
 def eigh(A, UPLO="L", *, out=None):
     """Eigenvalues (ascending) and eigenvectors of a symmetric matrix (or batch), reading
     the ``UPLO`` triangle. Shapes: (*, n, n) -> ((*, n), (*, n, n)).
@@ -106,7 +106,7 @@ def eigh(A, UPLO="L", *, out=None):
     return _eigh_t(*_multi(LinalgEighBackward0, (L, V), A, (L, V)))
 
 
-@takes_out("linalg.eigvalsh")
+@with_out("linalg_eigvalsh")
 def eigvalsh(A, UPLO="L", *, out=None):
     """Eigenvalues (ascending) of a symmetric matrix; gradient V diag(g) Vᵀ."""
     return eigh(A, UPLO).eigenvalues
@@ -143,7 +143,7 @@ class LinalgSvdBackward1(Node):
         return (_plain(gA),)
 
 
-@takes_out("linalg.svd")
+@with_out("linalg_svd")
 def svd(A, full_matrices=True, *, driver=None, out=None):
     """``A = U diag(S) Vh`` (S descending). Shapes: (*, m, n) -> U (*, m, m) or (*, m, k),
     S (*, k), Vh (*, n, n) or (*, k, n), k = min(m, n). Gradients need
@@ -183,7 +183,7 @@ class LinalgCholeskyExBackward0(Node):
         return (_plain(0.5 * (gA + _swap(gA))),)
 
 
-@takes_out("linalg.cholesky")
+@with_out("linalg_cholesky")
 def cholesky(A, *, upper=False, out=None):
     """The lower (``upper=True``: upper) triangular L with A = L Lᵀ, for a symmetric
     positive-definite A (or batch).
@@ -237,7 +237,7 @@ def _torch_slogdet(A):
 defop("slogdet", _torch_slogdet, grad_fn="LinalgSlogdetBackward0")
 
 
-@takes_out("linalg.slogdet")
+@with_out("linalg_slogdet")
 def slogdet(A, *, out=None):
     """(sign, log|det A|) of a square matrix (or batch); differentiable through
     log|det| (gradient g · A⁻ᵀ, differentiable again)."""
@@ -319,7 +319,7 @@ def matrix_exp(A):
 
 
 # ---------------------------------------------------- written with other ops
-@takes_out("linalg.multi_dot")
+@with_out("linalg_multi_dot")
 def multi_dot(tensors, *, out=None):
     """The product of a list of matrices (the first may be 1-D, as may the last).
 
@@ -338,7 +338,7 @@ def multi_dot(tensors, *, out=None):
     return res
 
 
-@takes_out("linalg.matrix_power")
+@with_out("linalg_matrix_power")
 def matrix_power(A, n, *, out=None):
     """A to the integer power n (n < 0: of the inverse; n = 0: the identity)."""
     from .. import _functions as F
@@ -363,7 +363,7 @@ def matrix_power(A, n, *, out=None):
     return result
 
 
-@takes_out("linalg.cross")
+@with_out("linalg_cross")
 def cross(input, other, *, dim=-1, out=None):
     """The cross product of 3-vectors along ``dim`` (broadcasting the other dims).
 
@@ -383,13 +383,13 @@ def cross(input, other, *, dim=-1, out=None):
         a.index_select(d, i2) * b.index_select(d, i1)
 
 
-@takes_out("linalg.vecdot")
+@with_out("linalg_vecdot")
 def vecdot(x, y, *, dim=-1, out=None):
     """Σ x·y along ``dim`` (real inputs), broadcasting."""
     return (x * y).sum(dim)
 
 
-@takes_out("linalg.pinv")
+@with_out("linalg_pinv")
 def pinv(A, *, atol=None, rtol=None, hermitian=False, out=None, rcond=None):
     """The Moore-Penrose pseudo-inverse, through the reduced SVD: singular values below
     max(atol, rtol · σ_max) (default rtol: eps · max(m, n)) count as 0."""
@@ -416,7 +416,7 @@ def _cross_method(self, other, dim=None):
 
 
 @defop("cross", method=_cross_method)
-@takes_out("cross")
+@with_out("cross")
 def torch_cross(input, other, dim=None, *, out=None):
     """``torch.cross``: as ``linalg.cross``, but without ``dim`` it takes the first dim of
     size 3 (with PyTorch's deprecation warning)."""
@@ -440,7 +440,7 @@ def dist(input, other, p=2):
     return norm(input - to_tensor(other), p)
 
 
-@takes_out("svd")
+@with_out("svd")
 def _torch_svd(input, some=True, compute_uv=True, *, out=None):
     """``torch.svd`` (deprecated in PyTorch for ``linalg.svd``): ``(U, S, V)`` with V, not
     Vh; ``some=False`` gives full U and V; ``compute_uv=False`` gives zero-filled U, V."""

@@ -1,13 +1,15 @@
 """``torch.linalg``: inv, det, solve, svdvals and the vector/matrix norms (and ``torch.norm``), with PyTorch's
 backward formulas (derivatives.yaml: linalg_inv_ex, linalg_det, linalg_solve_ex, svdvals).
 """
+import math
+
 import numpy as np
 
 from .. import _errors
 from ..autograd.graph import Node
 from .._quiet import quiet as _quiet
 from ._dispatch import record, to_tensor
-from ._out import takes_out
+from ._out import with_out
 from ._registry import defop, node
 from ._select import select
 from .reduction import _dims, _long_name, _unreduce
@@ -63,7 +65,7 @@ class LinalgInvExBackward0(Node):
         return (-(r @ (g @ r)),)
 
 
-@takes_out("linalg.inv")
+@with_out("linalg_inv")
 def inv(A, *, out=None):
     """Inverse of a square matrix (or of each in a batch). Shapes: (*, n, n) -> (*, n, n).
 
@@ -128,7 +130,7 @@ class LinalgDetBackward0(Node):
         return (g[..., None, None] * _det_slope(a, ctx.result_array(), cofactor=False),)
 
 
-@takes_out("linalg.det")
+@with_out("det")
 def det(A, *, out=None):
     """Determinant of a square matrix (or of each in a batch). Shapes: (*, n, n) -> (*).
 
@@ -168,7 +170,7 @@ class LinalgSolveExBackward0(Node):
         return ga, (gb if nb else None)
 
 
-@takes_out("linalg.solve")
+@with_out("linalg_solve")
 def solve(A, B, *, left=True, out=None):
     """X with A X = B (``left=False``: X A = B), for a square A (or a batch).
 
@@ -231,7 +233,7 @@ class LinalgSvdBackward0(Node):
         return ((u * g[..., None, :]) @ vh,)
 
 
-@takes_out("linalg.svdvals")
+@with_out("linalg_svdvals")
 def svdvals(A, *, driver=None, out=None):
     """Singular values of a matrix (or of each in a batch), in descending order.
 
@@ -262,9 +264,14 @@ def _norm_backward(ctx, g):
         return (g * x.sign() * mask / mask.sum(dims, keepdim=True),)
     if p == 0:
         return (select(False, g),)      # zeros_like(self), whatever g holds
+    # PyTorch's norm_backward op for op (the rounding of a second derivative that cancels
+    # to 0 depends on it); its masked_fill_s select (an inf g stays out)
     ax = x.abs()
-    # masked_fill_(norm == 0, 0) in PyTorch: selects (an inf g stays out)
-    return (select(r != 0, g * x.sign() * ax ** (p - 1) / r.masked_fill(r == 0, 1.0) ** (p - 1)),)
+    if p < 1:
+        scaled = x.sign() * select(x != 0, ax ** (p - 1))
+        return (scaled * g * r ** (1 - p),)
+    scaled = x.sign() * ax ** (p - 1) if p < 2 else x * ax ** (p - 2)
+    return (scaled * select(r != 0, g / r ** (p - 1)),)
 
 
 LinalgVectorNormBackward0 = node("LinalgVectorNormBackward0", _norm_backward, saves=True)
@@ -297,11 +304,15 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
             out = (ax != 0).sum(axis=dims, keepdims=keepdim).astype(x.dtype)
         else:
             out = (ax ** p).sum(axis=dims, keepdims=keepdim) ** (1.0 / p)
+        if p != 0 and math.prod(x.shape[d] for d in dims) == 1:
+            # PyTorch's norm of one element is |x| for every p (no power: no overflow
+            # of 1e30 ** 2 in float32, exactly |x|)
+            out = ax.sum(axis=dims, keepdims=keepdim)
     return record(LinalgVectorNormBackward0, np.asarray(out, x.dtype), (input,), saved=(input,),
                   save_result=True, args=(p, dims, keepdim))
 
 
-@takes_out("linalg.vector_norm")
+@with_out("linalg_vector_norm")
 def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None, out=None):
     """The ord-norm of ``x`` viewed as a vector (flattened when ``dim`` is None, else
     over ``dim``): ord 2 (default), 1, inf, -inf, 0 or any real.
@@ -324,7 +335,7 @@ def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None, out=None):
 _MATRIX_ORDS = ("fro", "nuc", 2, -2, 1, -1, float("inf"), float("-inf"))
 
 
-@takes_out("linalg.matrix_norm")
+@with_out("linalg_matrix_norm")
 def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None, out=None):
     """Matrix norm over the two dims ``dim``: 'fro' (default), 'nuc' (sum of the
     singular values), 2 / -2 (largest / smallest singular value), 1 / -1 (max / min
@@ -367,7 +378,7 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None, out=No
     return (reduction.amax if ord > 0 else reduction.amin)(sums, d1, keepdim)
 
 
-@takes_out("linalg.norm")
+@with_out("linalg_norm")
 def linalg_norm(A, ord=None, dim=None, keepdim=False, *, dtype=None, out=None):
     """``torch.linalg.norm``: a vector norm (``dim`` an int, or a 1-D input) or a
     matrix norm (``dim`` a 2-tuple, or a 2-D input with ``ord`` given); with

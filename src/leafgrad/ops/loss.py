@@ -529,8 +529,18 @@ def hinge_embedding_loss(input, target, margin=1.0, reduction="mean", **kw):
 
 
 def cosine_embedding_loss(input1, input2, target, margin=0.0, reduction="mean", **kw):
-    cos = cosine_similarity(input1, input2, 1)
-    return _reduce(E.where(target == 1, 1 - cos, clamp(cos - margin, min=0.0)), reduction)
+    """1 - cos where target is 1, max(0, cos - margin) where it is -1 (0 elsewhere).
+
+    PyTorch's composite op for op (ATen Loss.cpp): cos = sum(x1 x2) / sqrt((|x1|^2 +
+    1e-12)(|x2|^2 + 1e-12)), so the gradients at inf / 1e30 inputs are PyTorch's."""
+    d = input1.dim() - 1
+    prod_sum = (input1 * input2).sum(d)
+    mag1 = (input1 * input1).sum(d) + 1e-12
+    mag2 = (input2 * input2).sum(d) + 1e-12
+    cos = prod_sum / (mag1 * mag2).sqrt()
+    pos = E.where(target == 1, 1 - cos, 0.0)
+    neg = E.where(target == -1, clamp(cos - margin, min=0.0), 0.0)
+    return _reduce(pos + neg, reduction)
 
 
 binary_cross_entropy_with_logits = _renamed(binary_cross_entropy_with_logits,

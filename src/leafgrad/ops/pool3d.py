@@ -7,7 +7,7 @@ with a 3-d geometry and PyTorch's 3-d node names. Output size per dim as PyTorch
 MaxPool3d docs: floor((in + 2 p - d (k - 1) - 1) / s + 1) (ceil with ``ceil_mode``,
 dropping a window that would start in the right padding).
 
-``adaptive_avg_pool3d``: three averaging matrices (PyTorch's windows [floor(o in / out),
+``adaptive_avg_pool3d``: window sums along each dim in turn (PyTorch's windows [floor(o in / out),
 ceil((o + 1) in / out))), one per dim. ``adaptive_max_pool1d/2d``: each window's
 elements gathered (``index_select``; windows shorter than the longest repeat their last
 element, which changes no max) and reduced with ``max(dim)``, whose rule sends the
@@ -19,26 +19,16 @@ from .. import _errors
 from .._tensor import Tensor
 from ._named import _named
 from ._registry import functional_ops
-from .conv import (_avg_adjoint_k, _avg_k, _check_tensor, _gather_k, _geometry, _ints,
-                   _linear_pair, _pool_out, _pool_rows, _scatter_k)
-from .pooling import (_adaptive_matrix, _argmax_taps, _default_stride, _make_pool_geom,
+from .conv import (_adaptive_adjoint_k, _adaptive_k, _avg_adjoint_k, _avg_k, _check_tensor,
+                   _gather_k, _geometry, _ints, _linear_pair, _pool_out, _pool_rows, _scatter_k)
+from .pooling import (_adaptive_windows, _argmax_taps, _default_stride, _make_pool_geom,
                       _pool_input)
 
 _MAX_POOL3 = _linear_pair("MaxPool3DWithIndicesBackward0", _gather_k, _scatter_k)
 _AVG_POOL3 = _linear_pair("AvgPool3DBackward0", _avg_k, _avg_adjoint_k)
 
 
-def _adaptive3_k(x, p):
-    a, b, c = p
-    return np.einsum("pd,qh,rw,...dhw->...pqr", a, b, c, x, optimize=True)
-
-
-def _adaptive3_adjoint_k(g, p):
-    a, b, c = p
-    return np.einsum("pd,qh,rw,...pqr->...dhw", a, b, c, g, optimize=True)
-
-
-_ADAPTIVE_AVG3 = _linear_pair("AdaptiveAvgPool3DBackward0", _adaptive3_k, _adaptive3_adjoint_k)
+_ADAPTIVE_AVG3 = _linear_pair("AdaptiveAvgPool3DBackward0", _adaptive_k, _adaptive_adjoint_k)
 
 
 def _input5(fn, input):
@@ -129,8 +119,8 @@ def adaptive_avg_pool3d(input, output_size):
         raise NotImplementedError("\"adaptive_avg_pool3d\" not implemented for '%s'. Fix: call "
                                   ".float() first." % _errors.type_name(input.dtype))
     size = _sizes("adaptive_avg_pool3d", x, output_size, 3)
-    p = tuple(_adaptive_matrix(x.shape[-3 + i], size[i], x.dtype) for i in range(3))
-    return _ADAPTIVE_AVG3.forward(input, _adaptive3_k(x, p), p)
+    p = tuple(_adaptive_windows(x.shape[-3 + i], size[i]) for i in range(3))
+    return _ADAPTIVE_AVG3.forward(input, _adaptive_k(x, p), p)
 
 
 def _windows(n_in, n_out):

@@ -7,7 +7,7 @@ from .. import _errors
 from .._tensor import Tensor
 from ._registry import functional_ops
 from .reduction import mean
-from .conv import (_ADAPTIVE_AVG, _AVG_POOL, _CACHE_SIZE, _MAX_POOL, _Geom, _adaptive_k, _avg_k,
+from .conv import (_ADAPTIVE_AVG, _AVG_POOL, _MAX_POOL, _Geom, _adaptive_k, _avg_k,
                    _check_tensor, _copy, _geometry, _ints, _pool_out, _pool_rows, _scratch)
 
 
@@ -191,23 +191,11 @@ def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
                       (0, _one(padding)), ceil_mode, count_include_pad).squeeze(-2)
 
 
-_MATRICES = {}
-
-
-def _adaptive_matrix(n_in, n_out, dtype):
-    """(n_out, n_in): row o averages PyTorch's adaptive window
+def _adaptive_windows(n_in, n_out):
+    """(n_in, windows): output o averages PyTorch's adaptive window
     [floor(o * n_in / n_out), ceil((o + 1) * n_in / n_out))."""
-    key = (n_in, n_out, dtype)
-    a = _MATRICES.get(key)
-    if a is None:
-        if len(_MATRICES) >= _CACHE_SIZE:
-            _MATRICES.clear()
-        a = np.zeros((n_out, n_in), dtype)
-        for o in range(n_out):
-            lo, hi = (o * n_in) // n_out, -((-(o + 1) * n_in) // n_out)
-            a[o, lo:hi] = 1.0 / (hi - lo)
-        _MATRICES[key] = a
-    return a
+    return n_in, tuple(((o * n_in) // n_out, -((-(o + 1) * n_in) // n_out))
+                       for o in range(n_out))
 
 
 def adaptive_avg_pool2d(input, output_size):
@@ -234,8 +222,7 @@ def adaptive_avg_pool2d(input, output_size):
     if x.dtype.kind not in "fc":
         raise NotImplementedError("\"adaptive_avg_pool2d\" not implemented for '%s'. Fix: call "
                                   ".float() first." % _errors.type_name(input.dtype))
-    p = (_adaptive_matrix(x.shape[-2], size[0], x.dtype),
-         _adaptive_matrix(x.shape[-1], size[1], x.dtype))
+    p = (_adaptive_windows(x.shape[-2], size[0]), _adaptive_windows(x.shape[-1], size[1]))
     return _ADAPTIVE_AVG.forward(input, _adaptive_k(x, p), p)
 
 

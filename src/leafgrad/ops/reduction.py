@@ -16,7 +16,7 @@ import numpy as np
 from .. import _dtype
 from .._tensor import Tensor, _wrap_dim
 from ._dispatch import record, to_tensor
-from ._out import out_call, takes_out
+from ._out import out_call, with_out
 from ._registry import defop, node
 from ._select import select
 
@@ -288,7 +288,7 @@ def _nanarg(argf, redf):
 
 
 @defop("max", method=_max_method)
-@takes_out("max")
+@with_out("max")
 def max(input, dim=None, keepdim=False, *, out=None):
     """``max()`` -> tensor; ``max(dim)`` -> (values, indices); ``max(other)`` -> maximum.
 
@@ -300,7 +300,7 @@ def max(input, dim=None, keepdim=False, *, out=None):
 
 
 @defop("min", method=_min_method)
-@takes_out("min")
+@with_out("min")
 def min(input, dim=None, keepdim=False, *, out=None):
     """``min()`` -> tensor; ``min(dim)`` -> (values, indices); ``min(other)`` -> minimum."""
     return _extreme(input, dim, keepdim, np.min, _nanarg(np.argmin, np.min), "min",
@@ -415,10 +415,14 @@ def _var_np(x, dims, c, keepdim, n, name):
         warnings.warn("%s(): degrees of freedom is <= 0. Correction should be strictly less "
                       "than the reduction factor (input numel divided by output numel)." % name,
                       UserWarning, stacklevel=4)
+    # float32 accumulates in float64, as PyTorch's CPU Welford kernel (acc type double):
+    # the squares of 1e30 do not overflow, and std takes the root before rounding back
+    if x.dtype == np.float32:
+        x = x.astype(np.float64)
     with _quiet():
         m = x.sum(axis=dims, keepdims=True) / n if n else np.full((1,) * x.ndim, np.nan, x.dtype)
         d = x - m
-        return ((d * d).sum(axis=dims, keepdims=keepdim) / (n - c if n > c else 0)).astype(x.dtype)
+        return (d * d).sum(axis=dims, keepdims=keepdim) / (n - c if n > c else 0)
 
 
 @defop("var")
@@ -426,7 +430,9 @@ def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
     """Variance with Bessel's correction by default (``correction=1``)."""
     x, dims, keepdim, c, n = _var_args(input, dim, unbiased, keepdim, correction)
     out = _var_np(x, dims, c, keepdim, n, "var")
-    return record(VarBackward0, np.asarray(out, x.dtype), (input,), saved=(input,),
+    with _quiet():      # a float64 variance beyond float32's range is inf, silently
+        out = np.asarray(out, x.dtype)
+    return record(VarBackward0, out, (input,), saved=(input,),
                   args=(dims, keepdim, c, n))
 
 

@@ -1,6 +1,6 @@
 """torch.special's Bessel functions without gradients: modified_bessel_i0/i1/k0/k1,
-scaled_modified_bessel_k0/k1, spherical_bessel_j0 (PyTorch has no derivative for these:
-the result does not require grad).
+scaled_modified_bessel_k0/k1, spherical_bessel_j0, bessel_j0/j1/y0/y1 (PyTorch has no
+derivative for these: the result does not require grad).
 
 Formulas (standard results, NumPy here):
 * I0, I1: the kernels of ``ops/_special_np.py`` (series, then Hankel's expansion).
@@ -129,3 +129,97 @@ special_scaled_modified_bessel_k1 = _make("scaled_modified_bessel_k1",
 special_spherical_bessel_j0 = _make("spherical_bessel_j0", _spherical_j0,
                                     "Spherical Bessel function j0(x) = sin(x)/x (1 at 0). "
                                     "No gradient.")
+
+
+# ------------------------------------------------------ Bessel J0, J1, Y0, Y1
+# |x| < 25: J by the trapezoidal rule over a full period of (1/2pi) int cos(n t - x sin t)
+# (exponentially convergent: 96 points); Y by the series below 2, else by Schlafli's
+# integrals with Gauss-Legendre nodes. |x| >= 25: Hankel's asymptotic expansion (A&S 9.2.5).
+_GL_X, _GL_W = np.polynomial.legendre.leggauss(96)
+
+
+def _gauss(f, lo, hi, shape_nd):
+    t = ((hi - lo) / 2 * _GL_X + (hi + lo) / 2).reshape((-1,) + (1,) * shape_nd)
+    w = ((hi - lo) / 2 * _GL_W).reshape((-1,) + (1,) * shape_nd)
+    return (w * f(t)).sum(axis=0)
+
+
+def _hankel(x, order):
+    mu = 4.0 * order * order
+    p, q = np.ones_like(x), np.zeros_like(x)
+    term = np.ones_like(x)
+    for k in range(1, 60):
+        term = term * (mu - (2 * k - 1) ** 2) / (k * 8 * x)
+        if k % 2:
+            q = q + (term if k % 4 == 1 else -term)
+        else:
+            p = p + (term if k % 4 == 0 else -term)
+    chi = x - (0.5 * order + 0.25) * math.pi
+    amp = np.sqrt(2 / (math.pi * x))
+    return amp * (p * np.cos(chi) - q * np.sin(chi)), amp * (p * np.sin(chi) + q * np.cos(chi))
+
+
+def _bessel_j(x, order):
+    x = np.asarray(x, np.float64)
+    a = np.abs(x)
+    small = a < 25
+    xs = np.where(small, a, 0.0)
+    n = 96
+    th = (2 * math.pi * np.arange(n) / n).reshape((-1,) + (1,) * x.ndim)
+    js = np.cos(order * th - xs * np.sin(th)).mean(axis=0)
+    jl = _hankel(np.where(small, 25.0, a), order)[0]
+    out = np.where(small, js, jl)
+    out = np.where(np.isinf(x), math.nan, out)        # PyTorch's value at +-inf
+    if order == 1:
+        out = np.where(x < 0, -out, out)
+    return np.where(np.isnan(x), math.nan, out)
+
+
+def _bessel_y_small(x, order):
+    # A&S 9.1.13 (Y0) and 9.1.11 (Y1) for 0 < x < 2
+    q = x * x / 4
+    lg = np.log(x / 2)
+    if order == 0:
+        term, harm, total = np.ones_like(x), 0.0, np.zeros_like(x)
+        for k in range(1, 30):
+            term = -term * q / (k * k)
+            harm += 1.0 / k
+            total = total - term * harm
+        return 2 / math.pi * ((lg + _EULER) * _bessel_j(x, 0) + total)
+    term, total, hk = x / 2, np.zeros_like(x), 0.0
+    for k in range(0, 30):
+        if k:
+            term = -term * q / (k * (k + 1))
+            hk += 1.0 / k
+        total = total + (2 * (-_EULER + hk) + 1.0 / (k + 1)) * term
+    return -2 / (math.pi * x) + 2 / math.pi * lg * _bessel_j(x, 1) - total / math.pi
+
+
+def _bessel_y(x, order):
+    x = np.asarray(x, np.float64)
+    small = (x > 0) & (x < 2)
+    mid = (x >= 2) & (x < 25)
+    ys = _bessel_y_small(np.where(small, x, 1.0), order)
+    xm = np.where(mid, x, 2.0)
+    first = _gauss(lambda t: np.sin(xm * np.sin(t) - order * t), 0.0, math.pi, x.ndim)
+    top = 2 * math.asinh(372.5 / 2)
+    if order == 0:
+        second = 2 * _gauss(lambda t: np.exp(-xm * np.sinh(t)), 0.0, top, x.ndim)
+    else:
+        second = _gauss(lambda t: 2 * np.sinh(t) * np.exp(-xm * np.sinh(t)), 0.0, top, x.ndim)
+    ym = (first - second) / math.pi
+    yl = _hankel(np.where(x >= 25, x, 25.0), order)[1]
+    out = np.where(small, ys, np.where(mid, ym, yl))
+    out = np.where(x == 0, -math.inf, np.where(x == math.inf, math.nan, out))   # PyTorch's
+    return np.where((x < 0) | np.isnan(x), math.nan, out)
+
+
+special_bessel_j0 = _make("bessel_j0", lambda x: _bessel_j(x, 0),
+                          "Bessel function of the first kind J0(x). No gradient.")
+special_bessel_j1 = _make("bessel_j1", lambda x: _bessel_j(x, 1),
+                          "Bessel function of the first kind J1(x). No gradient.")
+special_bessel_y0 = _make("bessel_y0", lambda x: _bessel_y(x, 0),
+                          "Bessel function of the second kind Y0(x) (-inf at 0, nan below). "
+                          "No gradient.")
+special_bessel_y1 = _make("bessel_y1", lambda x: _bessel_y(x, 1),
+                          "Bessel function of the second kind Y1(x). No gradient.")

@@ -13,8 +13,8 @@ import numpy as np
 from .. import _errors
 from .._tensor import Tensor, _wrap_dim
 from ._dispatch import record
+from ._out import out_call, out_tuple_call
 from ._registry import defop, node
-from .pointwise import where
 from .reduction import (_dims, _empty_check, _evenly_distribute_backward, _index_backward,
                         _return_type, amax, amin, mean, std, sum, var)
 from .sorting import sort
@@ -51,14 +51,16 @@ def var_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
     return _moments(var, input, dim, unbiased, keepdim, correction)
 
 
-@defop("aminmax")
-def aminmax(input, *, dim=None, keepdim=False):
+@defop("aminmax", out=True)
+def aminmax(input, *, dim=None, keepdim=False, out=None):
     """``(min, max)`` namedtuple over ``dim`` (all elements when None). Each gradient
     is split evenly among the elements equal to its result (derivatives.yaml, aminmax).
 
     Raises:
         RuntimeError: an empty input (or an empty ``dim``).
     """
+    if out is not None:
+        return out_tuple_call("aminmax", aminmax, (input,), {"dim": dim, "keepdim": keepdim}, out)
     x = input._data
     if x.size == 0:
         raise RuntimeError("aminmax(): cannot compute aminmax over an empty dimension as the "
@@ -68,24 +70,39 @@ def aminmax(input, *, dim=None, keepdim=False):
                                                    amax(input, d, keepdim))
 
 
-@defop("nansum")
-def nansum(input, dim=None, keepdim=False, *, dtype=None):
+def _nan_zeroed_backward(ctx, g):
+    # derivatives.yaml's nansum_backward multiplies: g * self.isnan().logical_not(), so
+    # an inf upstream gradient at a NaN input gives nan there (a select would give 0)
+    return (g * Tensor._make_plain(ctx.args),)
+
+
+NanZeroedBackward = node("MulBackward0", _nan_zeroed_backward, saves=False)
+
+
+@defop("nansum", out=True)
+def nansum(input, dim=None, keepdim=False, *, dtype=None, out=None):
     """Sum over ``dim`` treating NaN as zero (integer inputs give int64, as ``sum``).
-    Gradient: ``g`` where the input is not NaN, 0 at NaNs (derivatives.yaml, nansum)."""
+    Gradient: ``g * (input is not NaN)`` (derivatives.yaml, nansum_backward)."""
+    if out is not None:
+        return out_call("nansum", nansum, (input, dim, keepdim), {"dtype": dtype}, out)
     x = input._data
     if x.dtype.kind in "fc":
-        input = where(Tensor._make_plain(np.isnan(x)), 0.0, input)
+        nan = np.isnan(x)
+        input = record(NanZeroedBackward, np.where(nan, x.dtype.type(0), x), (input,),
+                       args=(~nan).astype(x.dtype))
     return sum(input, dim, keepdim, dtype=dtype)
 
 
-@defop("nanmean")
-def nanmean(input, dim=None, keepdim=False, *, dtype=None):
+@defop("nanmean", out=True)
+def nanmean(input, dim=None, keepdim=False, *, dtype=None, out=None):
     """Mean of the non-NaN values over ``dim`` (NaN where all are NaN): ``nansum`` /
     count of non-NaN values, as PyTorch computes it.
 
     Raises:
         RuntimeError: for integer inputs.
     """
+    if out is not None:
+        return out_call("nanmean", nanmean, (input, dim, keepdim), {"dtype": dtype}, out)
     _float_check(input, "nanmean")
     keep = Tensor._make_plain(~np.isnan(input._data))
     return nansum(input, dim, keepdim, dtype=dtype) / sum(keep, dim, keepdim)
@@ -125,8 +142,8 @@ def _selected(cls, name, input, dim, keepdim, index_fn):
     return _return_type(name)(v, Tensor._make_plain(idx.copy()))
 
 
-@defop("nanmedian")
-def nanmedian(input, dim=None, keepdim=False):
+@defop("nanmedian", out=True)
+def nanmedian(input, dim=None, keepdim=False, *, out=None):
     """Lower median of the non-NaN values (NaN only when all are NaN).
 
     ``nanmedian()`` -> 0-d tensor (gradient split among the elements equal to it,
@@ -136,6 +153,8 @@ def nanmedian(input, dim=None, keepdim=False):
     Raises:
         IndexError: an empty ``dim``.
     """
+    if out is not None:
+        return out_tuple_call("nanmedian", nanmedian, (input, dim, keepdim), {}, out)
     x = input._data
     if dim is None:
         flat = x.reshape(-1)
@@ -146,14 +165,16 @@ def nanmedian(input, dim=None, keepdim=False):
     return _selected(NanmedianBackward1, "nanmedian", input, dim, keepdim, _nan_lower_median)
 
 
-@defop("kthvalue")
-def kthvalue(input, k, dim=-1, keepdim=False):
+@defop("kthvalue", out=True)
+def kthvalue(input, k, dim=-1, keepdim=False, *, out=None):
     """The ``k``-th smallest value along ``dim`` (1-based; NaN counts as the largest) and
     its index; the gradient goes to that index (KthvalueBackward0).
 
     Raises:
         RuntimeError: ``k`` outside ``1..size(dim)``.
     """
+    if out is not None:
+        return out_tuple_call("kthvalue", kthvalue, (input, k, dim, keepdim), {}, out)
     x = input._data
     n = x.shape[_wrap_dim(dim, x.ndim)] if x.ndim else 1
     if not 1 <= k <= n:
@@ -183,15 +204,19 @@ def _mode_index(x, d):
     return np.expand_dims(out.reshape(a.shape[:-1]), d)
 
 
-@defop("mode")
-def mode(input, dim=-1, keepdim=False):
+@defop("mode", out=True)
+def mode(input, dim=-1, keepdim=False, *, out=None):
     """The most frequent value along ``dim`` (the smallest of equally frequent ones) and
     an index where it occurs (which one is not specified); gradient to that index
     (ModeBackward0)."""
+    if out is not None:
+        return out_tuple_call("mode", mode, (input, dim, keepdim), {}, out)
     return _selected(ModeBackward0, "mode", input, dim, keepdim, _mode_index)
 
 
-@defop("msort")
-def msort(input):
+@defop("msort", out=True)
+def msort(input, *, out=None):
     """``sort(input, dim=0).values`` (SortBackward0)."""
+    if out is not None:
+        return out_call("msort", msort, (input,), {}, out)
     return sort(input, 0)[0]

@@ -9,9 +9,16 @@ parametrizations (PyTorch's ``torch/nn/utils/parametrizations.py``).
   ``_v`` drawn from N(0, 1), normalised, then 15 iterations at registration and
   ``n_power_iterations`` per forward in training mode.
 
-``orthogonal`` is not available yet (it needs ``matrix_exp``/``householder_product``).
+* orthogonal: Q = exp(A), the Cayley map, or Householder reflectors (PyTorch's
+  ``_Orthogonal``, with the dynamic trivialization of Lezcano-Casado 2019,
+  arXiv:1909.09501).
 """
+import numpy as _np
+
+from ... import _creation as _C
 from ... import _functions as _F
+from ... import linalg as _linalg
+from ...ops import linalg_qr as _linalg_qr
 from ...autograd.grad_mode import no_grad
 from .. import functional as F
 from ..modules.module import Module
@@ -114,9 +121,115 @@ def spectral_norm(module, name="weight", n_power_iterations=1, eps=1e-12, dim=No
     return module
 
 
+def _is_orthogonal(Q):
+    n, k = Q.shape[-2:]
+    eps = 10.0 * n * _np.finfo(Q._data.dtype).eps
+    return bool(_F.allclose(Q.mT @ Q, _C.eye(k, dtype=Q.dtype), atol=eps))
+
+
+def _make_orthogonal(A):
+    """The Q of A = Q R with diag(R) >= 0 (A tall), through geqrf."""
+    X, tau = _linalg_qr.geqrf(A)
+    Q = _linalg_qr.householder_product(X, tau)
+    return Q * _F.sign(X.diagonal(0, -2, -1)).unsqueeze(-2)     # sgn: real here
+
+
+_MAPS = ("matrix_exp", "cayley", "householder")
+
+
+class _Orthogonal(Module):
+    """The orthogonal map of a matrix (or batch): Q = exp(A), the Cayley map of
+    A = tril(X) - tril(X)ᵀ, or a product of Householder reflectors from tril(X, -1)
+    (times ``base`` with the dynamic trivialization), as PyTorch's ``_Orthogonal``."""
+
+    def __init__(self, weight, orthogonal_map, *, use_trivialization=True):
+        super().__init__()
+        self.shape = weight.shape
+        self.orthogonal_map = orthogonal_map
+        if use_trivialization:
+            self.register_buffer("base", None)
+
+    def forward(self, X):
+        n, k = X.shape[-2:]
+        transposed = n < k
+        if transposed:
+            X = X.mT
+            n, k = k, n
+        if self.orthogonal_map in ("matrix_exp", "cayley"):
+            X = X.tril()
+            if n != k:
+                X = _F.cat([X, _C.zeros(tuple(X.shape[:-1]) + (n - k,), dtype=X.dtype)], -1)
+            A = X - X.mT
+            if self.orthogonal_map == "matrix_exp":
+                Q = _linalg.matrix_exp(A)
+            else:
+                Id = _C.eye(n, dtype=A.dtype)
+                Q = _linalg.solve(Id - 0.5 * A, Id + 0.5 * A)
+            if n != k:
+                Q = Q[..., :k]
+        else:
+            A = X.tril(-1)
+            tau = 2.0 / (1.0 + (A * A).sum(-2))
+            Q = _linalg_qr.householder_product(A, tau)
+            Q = Q * X.diagonal(0, -2, -1).int().unsqueeze(-2)
+        if hasattr(self, "base"):
+            Q = self.base @ Q
+        return Q.mT if transposed else Q
+
+    def right_inverse(self, Q):
+        with no_grad():
+            if tuple(Q.shape) != tuple(self.shape):
+                raise ValueError("Expected a matrix or batch of matrices of shape %s. Got a "
+                                 "tensor of shape %s." % (self.shape, Q.shape))
+            Q_init = Q
+            n, k = Q.shape[-2:]
+            transpose = n < k
+            if transpose:
+                Q = Q.mT
+                n, k = k, n
+            if not hasattr(self, "base"):
+                if self.orthogonal_map in ("cayley", "matrix_exp"):
+                    raise NotImplementedError(
+                        "It is not possible to assign to the matrix exponential or the Cayley "
+                        "parametrizations when use_trivialization=False.")
+                A, tau = _linalg_qr.geqrf(Q)
+                d = A.diagonal(0, -2, -1)
+                d.copy_(_F.where(tau == 0.0, -_F.sign(d), _F.sign(d)))
+                return A.mT if transpose else A
+            if n == k:
+                Q = Q.clone() if _is_orthogonal(Q) else _make_orthogonal(Q)
+            else:
+                from ..._random_ops import randn
+                N = randn(*(tuple(Q.shape[:-2]) + (n, n - k)), dtype=Q.dtype)
+                Q = _make_orthogonal(_F.cat([Q, N], -1))
+            self.base = Q
+            neg_id = _C.zeros_like(Q_init)
+            neg_id.diagonal(0, -2, -1).fill_(-1.0)
+            return neg_id
+
+
 def orthogonal(module, name="weight", orthogonal_map=None, *, use_trivialization=True):
-    """Not available yet: raises NotImplementedError."""
-    raise NotImplementedError(
-        "parametrizations.orthogonal is not available in leafgrad yet (it needs matrix_exp / "
-        "householder_product). Fix: orthogonalise by hand, e.g. with torch.nn.init.orthogonal_ "
-        "at initialisation, or move this model to PyTorch (leafgrad.bridge.to_torch).")
+    """Make ``module.<name>`` (a matrix or batch, (*, m, n)) orthogonal: orthonormal columns
+    when m >= n, rows otherwise, through ``orthogonal_map`` ("matrix_exp" (default for
+    square), "cayley", or "householder" (default otherwise)), with PyTorch's dynamic
+    trivialization (a ``base`` buffer) unless ``use_trivialization=False``. The initial
+    value is the tensor itself when orthogonal, else the Q of its QR (diag(R) >= 0), as
+    PyTorch. Returns ``module``.
+
+    Raises:
+        ValueError: no such tensor, fewer than 2 dims, an unknown ``orthogonal_map``.
+    """
+    weight = getattr(module, name, None)
+    if weight is None or not hasattr(weight, "ndim"):
+        raise ValueError("Module '%s' has no parameter or buffer with name '%s'" % (module, name))
+    if weight.ndim < 2:
+        raise ValueError("Expected a matrix or batch of matrices. Got a tensor of %d dimensions."
+                         % weight.ndim)
+    if orthogonal_map is None:
+        orthogonal_map = "matrix_exp" if weight.shape[-2] == weight.shape[-1] else "householder"
+    if orthogonal_map not in _MAPS:
+        raise ValueError('orthogonal_map has to be one of "matrix_exp", "cayley", "householder". '
+                         "Got: %s" % orthogonal_map)
+    orth = _Orthogonal(weight, orthogonal_map, use_trivialization=use_trivialization)
+    parametrize.register_parametrization(module, name, orth, unsafe=True)
+    return module
