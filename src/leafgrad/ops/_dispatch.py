@@ -26,14 +26,15 @@ _make_nonleaf = Tensor._make_nonleaf
 _NUMBER = (int, float, bool)
 _I64 = np.dtype(np.int64)
 _TRUE1 = (True,)
-_NEEDS2 = {(a, b): (a, b) for a in (False, True) for b in (False, True)}
+_NEEDS_TT, _NEEDS_TF, _NEEDS_FT = (True, True), (True, False), (False, True)
 # Metadata is kept only for inputs whose shape or dtype differ from the output
 # (the engine then sums/casts the gradient); sharing these constants saves two
 # tuples per node, which matters for the garbage collector on deep graphs.
 _NO_META1 = (None,)
 _NO_META2 = (None, None)
 _V0 = (0,)      # the saved versions of one tensor saved at version 0
-_V00 = (0, 0)   # ... of two
+_NO_V = {}
+_SAVED_V2 = {a: {b: (a, b) for b in (0, None)} for a in (0, None)}   # ... of two
 
 
 
@@ -71,144 +72,62 @@ def record(cls, out, inputs, saved=None, save_result=False, args=None):
         saved: tensors (or numbers) the rule needs, kept until backward.
         save_result: the rule reads ``ctx.result`` (the output).
         args: op constants for the rule (dims, shapes, ...).
+
+    One and two inputs (most ops) go to ``record1`` / ``record2``, which the
+    elementwise ops also call directly (no inputs tuple); this is the general path.
     """
     if type(out) is not _ndarray:
         out = _asarray(out)
-    if _fw_level[0] is not None:    # forward AD: the result's tangent (autograd/forward_ad.py)
-        res = _fw_level[0].record(cls, out, inputs, saved, save_result, args)
+    if _fw_level[0] is not None or not mode.enabled:
+        res = _unrecorded(cls, out, inputs, saved, save_result, args)
         if res is not None:
             return res
-    if not mode.enabled:
-        return _make_plain(out) if not mode.inference else _make_inference(out)
-    # Unrolled for one and two inputs (most ops): the generic generator
-    # expressions cost about 1 us per op, a third of the recording time.
     n = len(inputs)
     if n == 1:
-        t = inputs[0]
+        return record1(cls, out, inputs[0], saved, save_result, args)
+    if n == 2:
+        return record2(cls, out, inputs[0], inputs[1], saved, save_result, args)
+    # one pass over the inputs (lists, not generator expressions: linear
+    # and other 3-input ops record about 1 us faster)
+    edges = []
+    needs = []
+    metas = []
+    oshape, odtype = out.shape, out.dtype
+    for t in inputs:
         if t is None:
-            return _make_plain(out)
+            edges += _NO_EDGE
+            needs.append(False)
+            metas.append(None)
+            continue
         if t._base is not None and t._vmeta[0] != t._vc[0]:
             _sync(t)
-        if not t._requires_grad:
-            return _make_plain(out)
-        node = _new(cls)
-        fn = t._grad_fn
-        if fn is not None:
-            node._e0 = fn
-            node._n0 = t._output_nr
+        if t._requires_grad:
+            fn = t._grad_fn
+            edges += ((fn, t._output_nr) if fn is not None
+                      else (t._grad_accumulator(), 0))
+            needs.append(True)
         else:
-            node._e0 = t._grad_accumulator()
-            node._n0 = 0
-        node._rest = ()
-        node.needs_input_grad = _TRUE1
+            edges += _NO_EDGE
+            needs.append(False)
         d = t._data
-        node._metas = _NO_META1 if (d.shape == out.shape and d.dtype == out.dtype) \
-            else ((d.shape, d.dtype),)
-    elif n == 2:
-        a, b = inputs
-        # a view is regenerated only when its base changed in place since
-        if a is not None and a._base is not None and a._vmeta[0] != a._vc[0]:
-            _sync(a)
-        if b is not None and b._base is not None and b._vmeta[0] != b._vc[0]:
-            _sync(b)
-        ra = a is not None and a._requires_grad
-        rb = b is not None and b._requires_grad
-        if not (ra or rb):
-            return _make_plain(out)
-        node = _new(cls)
-        # the first edge in slots, the second a pair (shared when b needs no grad)
-        if ra:
-            fa = a._grad_fn
-            if fa is None:
-                node._e0 = a._grad_accumulator()
-                node._n0 = 0
-            else:
-                node._e0 = fa
-                node._n0 = a._output_nr
-        else:
-            node._e0 = None
-            node._n0 = 0
-        if rb:
-            fb = b._grad_fn
-            node._rest = ((fb, b._output_nr) if fb is not None
-                          else (b._grad_accumulator(), 0))
-        else:
-            node._rest = _NO_EDGE
-        node.needs_input_grad = _NEEDS2[ra, rb]
-        sa = None if a is None or (a._data.shape == out.shape and a._data.dtype == out.dtype) \
-            else (a._data.shape, a._data.dtype)
-        sb = None if b is None or (b._data.shape == out.shape and b._data.dtype == out.dtype) \
-            else (b._data.shape, b._data.dtype)
-        node._metas = _NO_META2 if sa is None and sb is None else (sa, sb)
-    else:
-        # one pass over the inputs (lists, not generator expressions: linear
-        # and other 3-input ops record about 1 us faster)
-        edges = []
-        needs = []
-        metas = []
-        oshape, odtype = out.shape, out.dtype
-        for t in inputs:
-            if t is None:
-                edges += _NO_EDGE
-                needs.append(False)
-                metas.append(None)
-                continue
-            if t._base is not None and t._vmeta[0] != t._vc[0]:
-                _sync(t)
-            if t._requires_grad:
-                fn = t._grad_fn
-                edges += ((fn, t._output_nr) if fn is not None
-                          else (t._grad_accumulator(), 0))
-                needs.append(True)
-            else:
-                edges += _NO_EDGE
-                needs.append(False)
-            d = t._data
-            metas.append(None if d.shape == oshape and d.dtype == odtype else (d.shape, d.dtype))
-        if True not in needs:
-            return _make_plain(out)
-        node = _new(cls)
-        node._e0, node._n0 = edges[0], edges[1]
-        node._rest = tuple(edges[2:])
-        node.needs_input_grad = tuple(needs)
-        node._metas = tuple(metas)
+        metas.append(None if d.shape == oshape and d.dtype == odtype else (d.shape, d.dtype))
+    if True not in needs:
+        return _make_plain(out)
+    node = _new(cls)
+    node._e0, node._n0 = edges[0], edges[1]
+    node._rest = tuple(edges[2:])
+    node.needs_input_grad = tuple(needs)
+    node._metas = tuple(metas)
+    _save(node, saved)
+    return _result(node, out, save_result, args)
+
+
+def _result(node, out, save_result, args):
+    """The recorded op's output tensor, ``node`` its grad_fn (all three paths)."""
     node._released = False
     node._extra = None
     node._seq = _next_seq()
     node.args = args
-    if saved is not None:
-        # the saved values in the node's slots (no tuple kept for one or two), and
-        # their versions at save time, checked at backward (shared tuples at version 0)
-        ns = len(saved)
-        if ns == 1:             # unrolled: unary ops
-            node._s0 = s0 = saved[0]
-            node._saved = 1
-            if isinstance(s0, Tensor):
-                if type(s0) is InferenceTensor:
-                    _refuse_inference()
-                vc = s0._vc
-                node._saved_versions = _V0 if vc is None or vc[0] == 0 else (vc[0],)
-            else:
-                node._saved_versions = _NO_META1
-        elif ns == 2:           # unrolled: binary ops
-            node._s0, node._s1 = s0, s1 = saved
-            node._saved = 2
-            v0 = None if not isinstance(s0, Tensor) else 0 if s0._vc is None else s0._vc[0]
-            v1 = None if not isinstance(s1, Tensor) else 0 if s1._vc is None else s1._vc[0]
-            node._saved_versions = _V00 if v0 == 0 and v1 == 0 else (v0, v1)
-            if type(s0) is InferenceTensor or type(s1) is InferenceTensor:
-                _refuse_inference()
-        else:
-            node._saved = saved
-            node._saved_versions = tuple([((0 if t._vc is None else t._vc[0])
-                                           if type(t) is not InferenceTensor
-                                           else _refuse_inference())
-                                          if isinstance(t, Tensor) else None for t in saved])
-        if _hooks_active[0]:    # saved_tensors_hooks: save what the pack hook returns
-            node._saved = _pack_saved(saved, Tensor)
-            node._s0 = node._s1 = None
-    else:
-        node._saved = None
     # the output's version counter is made only if it is ever viewed or changed in
     # place (then, for a saved output, the node watches it: Tensor._new_counter)
     node._out = out if save_result else None
@@ -225,6 +144,152 @@ def record(cls, out, inputs, saved=None, save_result=False, args=None):
         _anomaly_hook[0](node, res)
     return res
 
+
+def _unrecorded(cls, out, inputs, saved, save_result, args):
+    """The result when forward AD gives it (with its tangent) or grad mode is off;
+    None: record it as usual."""
+    if _fw_level[0] is not None:    # forward AD: the result's tangent (autograd/forward_ad.py)
+        res = _fw_level[0].record(cls, out, inputs, saved, save_result, args)
+        if res is not None:
+            return res
+    if not mode.enabled:
+        return _make_plain(out) if not mode.inference else _make_inference(out)
+    return None
+
+
+def _save(node, saved):
+    """Keep ``saved`` (a tuple or None) on ``node``: one or two values in its slots
+    (no tuple kept), more as the tuple; with their versions at save time, checked
+    at backward (shared tuples at version 0). Saved-tensor hooks pack them."""
+    if saved is None:
+        node._saved = None
+        return
+    ns = len(saved)
+    if ns == 1:
+        node._s0 = s0 = saved[0]
+        node._saved = 1
+        node._saved_versions = _NO_META1 if not isinstance(s0, Tensor) else _version1(s0)
+    elif ns == 2:
+        node._s0, node._s1 = s0, s1 = saved
+        node._saved = 2
+        v0 = None if not isinstance(s0, Tensor) else 0 if s0._vc is None else s0._vc[0]
+        v1 = None if not isinstance(s1, Tensor) else 0 if s1._vc is None else s1._vc[0]
+        # shared tuples for the usual versions (0, or None for a number)
+        node._saved_versions = _SAVED_V2.get(v0, _NO_V).get(v1) or (v0, v1)
+        if type(s0) is InferenceTensor or type(s1) is InferenceTensor:
+            _refuse_inference()
+    else:
+        node._saved = saved
+        node._saved_versions = tuple([((0 if t._vc is None else t._vc[0])
+                                       if type(t) is not InferenceTensor
+                                       else _refuse_inference())
+                                      if isinstance(t, Tensor) else None for t in saved])
+    if _hooks_active[0]:    # saved_tensors_hooks: save what the pack hook returns
+        node._saved = _pack_saved(saved, Tensor)
+        node._s0 = node._s1 = None
+
+
+def _version1(t):
+    """The saved-versions tuple of one saved tensor (shared at version 0)."""
+    if type(t) is InferenceTensor:
+        _refuse_inference()
+    vc = t._vc
+    return _V0 if vc is None or vc[0] == 0 else (vc[0],)
+
+
+# record1 and record2 are ``record`` unrolled for one and two inputs (the generic
+# loop costs about 1 us per op, a third of the recording time; calling them
+# without the inputs/saved tuples and keywords saves more). The engine-facing
+# state they set is the generic path's, field by field (tests/autograd/
+# test_record_paths.py compares the three paths).
+def record1(cls, out, t, saved=None, save_result=False, args=None):
+    """``record(cls, out, (t,), saved, save_result, args)``; ``saved`` may also be
+    ``True``: the input itself (a unary op's ``(t,)``, without making the tuple)."""
+    if type(out) is not _ndarray:
+        out = _asarray(out)
+    if _fw_level[0] is not None or not mode.enabled:
+        res = _unrecorded(cls, out, (t,), (t,) if saved is True else saved, save_result, args)
+        if res is not None:
+            return res
+    if t is None:
+        return _make_plain(out)
+    if t._base is not None and t._vmeta[0] != t._vc[0]:
+        _sync(t)
+    if not t._requires_grad:
+        return _make_plain(out)
+    node = _new(cls)
+    fn = t._grad_fn
+    if fn is not None:
+        node._e0 = fn
+        node._n0 = t._output_nr
+    else:
+        node._e0 = t._grad_accumulator()
+        node._n0 = 0
+    node._rest = ()
+    node.needs_input_grad = _TRUE1
+    d = t._data
+    node._metas = _NO_META1 if (d.shape == out.shape and d.dtype is out.dtype) \
+        else ((d.shape, d.dtype),)
+    if saved is True and not _hooks_active[0]:
+        node._s0 = t
+        node._saved = 1
+        node._saved_versions = _version1(t)
+    else:
+        _save(node, (t,) if saved is True else saved)
+    return _result(node, out, save_result, args)
+
+
+def record2(cls, out, a, b, saved=None, save_result=False, args=None):
+    """``record(cls, out, (a, b), saved, save_result, args)`` (``a``/``b``: a Tensor,
+    or None for a number operand)."""
+    if type(out) is not _ndarray:
+        out = _asarray(out)
+    if _fw_level[0] is not None or not mode.enabled:
+        res = _unrecorded(cls, out, (a, b), saved, save_result, args)
+        if res is not None:
+            return res
+    # a view is regenerated only when its base changed in place since
+    if a is not None and a._base is not None and a._vmeta[0] != a._vc[0]:
+        _sync(a)
+    if b is not None and b._base is not None and b._vmeta[0] != b._vc[0]:
+        _sync(b)
+    ra = a is not None and a._requires_grad
+    rb = b is not None and b._requires_grad
+    if not (ra or rb):
+        return _make_plain(out)
+    node = _new(cls)
+    # the first edge in slots, the second a pair (shared when b needs no grad)
+    if ra:
+        fa = a._grad_fn
+        if fa is None:
+            node._e0 = a._grad_accumulator()
+            node._n0 = 0
+        else:
+            node._e0 = fa
+            node._n0 = a._output_nr
+        if rb:
+            fb = b._grad_fn
+            node._rest = ((fb, b._output_nr) if fb is not None
+                          else (b._grad_accumulator(), 0))
+            node.needs_input_grad = _NEEDS_TT
+        else:
+            node._rest = _NO_EDGE
+            node.needs_input_grad = _NEEDS_TF
+    else:
+        node._e0 = None
+        node._n0 = 0
+        fb = b._grad_fn
+        node._rest = (fb, b._output_nr) if fb is not None else (b._grad_accumulator(), 0)
+        node.needs_input_grad = _NEEDS_FT
+    oshape = out.shape
+    odt = out.dtype
+    d = None if a is None else a._data
+    ma = None if d is None or (d.shape == oshape and d.dtype is odt) else (d.shape, d.dtype)
+    d = None if b is None else b._data
+    mb = None if d is None or (d.shape == oshape and d.dtype is odt) else (d.shape, d.dtype)
+    node._metas = _NO_META2 if ma is None and mb is None else (ma, mb)
+    _save(node, saved)
+    return _result(node, out, save_result, args)
 
 
 def record_multi(cls, outs, inputs, saved=None, args=None, differentiable=None):

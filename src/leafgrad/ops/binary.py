@@ -14,7 +14,7 @@ import numpy as np
 
 from .._tensor import Tensor
 from .. import _errors
-from ._dispatch import _fw_level, binary_operands, broadcast_error, record
+from ._dispatch import _fw_level, binary_operands, broadcast_error, record1, record2
 from ._select import select
 from . import inplace as IP
 from ._out import out_call
@@ -105,7 +105,19 @@ def _binary(name, fwd, node_name, da, db, save=True, floating=False, doc="", np_
                 return out_call(op.__name__, op, (input, other), {}, out)
             if checks:      # PyTorch's argument rules, for the ops that have them
                 _check_operands(op.__name__, input, other, numbers, bool_pair)
-            ta, tb, xa, xb = binary_operands(input, other, floating)
+            # inline: tensor and tensor of one dtype, tensor and Python float (the
+            # common cases, which need no promotion); the rest: binary_operands
+            ta = None
+            if isinstance(input, Tensor):
+                xa = input._data
+                if isinstance(other, Tensor):
+                    xb = other._data
+                    if xa.dtype is xb.dtype and (not floating or xa.dtype.kind in "fc"):
+                        ta, tb = input, other
+                elif other.__class__ is float and xa.dtype.kind in "fc":
+                    ta, tb, xb = input, None, other
+            if ta is None:
+                ta, tb, xa, xb = binary_operands(input, other, floating)
             tok = _set(_IGNORE)
             try:
                 out = fwd(xa, xb)
@@ -115,17 +127,17 @@ def _binary(name, fwd, node_name, da, db, save=True, floating=False, doc="", np_
                 _reset(tok)
             if one is not None and (ta is None or tb is None):
                 t, args = (ta, (xb, True)) if tb is None else (tb, (xa, False))
-                return record(one, out, (t,), saved=(t,) if save else None, args=args)
+                return record1(one, out, t, save or None, False, args)
             if save:
                 if _fw_level[0] is not None:    # forward AD's tangent may need either operand
-                    return record(cls, out, (ta, tb), saved=(input if ta is None else ta,
-                                                             other if tb is None else tb))
+                    return record2(cls, out, ta, tb, (input if ta is None else ta,
+                                                      other if tb is None else tb))
                 ra = ta is not None and ta._requires_grad
                 rb = tb is not None and tb._requires_grad
                 sa = input if ta is None else (ta if (ra and a_ra) or (rb and a_rb) else None)
                 sb = other if tb is None else (tb if (ra and b_ra) or (rb and b_rb) else None)
-                return record(cls, out, (ta, tb), saved=(sa, sb))
-            return record(cls, out, (ta, tb))
+                return record2(cls, out, ta, tb, (sa, sb))
+            return record2(cls, out, ta, tb)
         op.__doc__ = doc
         op.node = cls
         op.refuses_out = method

@@ -14,7 +14,7 @@ import numpy as np
 
 from .. import _dtype, _errors
 from .._tensor import Tensor
-from ._dispatch import record
+from ._dispatch import record1
 from ._select import select
 from . import inplace as IP
 from ._out import out_call
@@ -99,12 +99,12 @@ def _unary(name, fwd, node_name, vjp, save="x", floating=True, doc="", np_ok=Fal
                 out = fwd(x)
             finally:
                 _reset(tok)
-            return record(cls, out, (input,), saved=(input,) if save == "x" else None,
-                          save_result=save == "result")
+            return record1(cls, out, input, save_x, save_r)
         op.__doc__ = doc
         op.node = cls
         op.refuses_out = method
         return op
+    save_x, save_r = (True if save == "x" else None), save == "result"
     op = make(False)
     if name is not None:
         forms.setdefault("inplace", True)
