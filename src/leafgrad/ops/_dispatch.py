@@ -234,6 +234,8 @@ def record1(cls, out, t, saved=None, save_result=False, args=None):
         node._s0 = t
         node._saved = 1
         node._saved_versions = _version1(t)
+    elif saved is None:
+        node._saved = None
     else:
         _save(node, (t,) if saved is True else saved)
     return _result(node, out, save_result, args)
@@ -288,7 +290,10 @@ def record2(cls, out, a, b, saved=None, save_result=False, args=None):
     d = None if b is None else b._data
     mb = None if d is None or (d.shape == oshape and d.dtype is odt) else (d.shape, d.dtype)
     node._metas = _NO_META2 if ma is None and mb is None else (ma, mb)
-    _save(node, saved)
+    if saved is None:
+        node._saved = None
+    else:
+        _save(node, saved)
     return _result(node, out, save_result, args)
 
 
