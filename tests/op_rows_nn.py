@@ -106,6 +106,31 @@ def _gumbel_gen(draw):
                   "dim": draw(st.integers(-len(s), len(s) - 1))}
 
 
+@st.composite
+def _grid_gen(draw):
+    nd = draw(st.sampled_from([2, 2, 3]))
+    n, c = draw(st.integers(1, 2)), draw(st.integers(1, 2))
+    sp = tuple(draw(st.integers(1, 4)) for _ in range(nd))
+    out = tuple(draw(st.integers(1, 3)) for _ in range(nd))
+    modes = ["bilinear", "nearest"] + (["bicubic"] if nd == 2 else [])
+    kw = {"mode": draw(st.sampled_from(modes)),
+          "padding_mode": draw(st.sampled_from(["zeros", "border", "reflection"])),
+          "align_corners": draw(st.booleans())}
+    return ((n, c) + sp, (n,) + out + (nd,)), kw
+
+
+def _grid_sample(T, x, grid, **kw):
+    return T.nn.functional.grid_sample(x, grid * 1.3, **kw)    # some locations outside
+
+
+@st.composite
+def _affine_gen(draw):
+    nd = draw(st.sampled_from([2, 3]))
+    n = draw(st.integers(1, 2))
+    size = [n, draw(st.integers(1, 3))] + [draw(st.integers(1, 4)) for _ in range(nd)]
+    return ((n, nd, nd + 1),), {"size": size, "align_corners": draw(st.booleans())}
+
+
 def _act_(name, *args, torch_level=False):
     def fn(T, x):
         mod = T if torch_level else T.nn.functional
@@ -130,6 +155,10 @@ ROWS = [
     Row("max_unpool1d", _unpool(1), gen=_unpool_gen(1)),
     Row("max_unpool2d", _unpool(2), gen=_unpool_gen(2)),
     Row("max_unpool3d", _unpool(3), gen=_unpool_gen(3)),
+    # PyTorch has no second order for grid_sample (grid_sampler_2d_backward has none)
+    Row("grid_sample", _grid_sample, ("real", "unit"), gen=_grid_gen(), second_order=False),
+    Row("affine_grid", lambda T, t, **kw: T.nn.functional.affine_grid(t, **kw),
+        gen=_affine_gen()),
 ] + [
     Row("max_pool%dd_with_indices" % nd, _with_indices("max_pool%dd_with_indices" % nd),
         gen=_pool_idx_gen(nd)) for nd in (1, 2, 3)

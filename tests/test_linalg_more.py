@@ -118,7 +118,7 @@ def test_ldl_factor_namedtuples_and_out():
     np.testing.assert_allclose(o.numpy(), torch.linalg.ldl_solve(t.LD, t.pivots,
                                                                  torch.tensor(b)).numpy(),
                                rtol=1e-5)
-    o = leafgrad.empty(6)
+    o = leafgrad.empty(6, 2, 3)
     leafgrad.linalg.tensorinv(leafgrad.eye(6).reshape(2, 3, 6), ind=2, out=o)
     assert tuple(o.shape) == (6, 2, 3)
 

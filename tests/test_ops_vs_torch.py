@@ -24,7 +24,7 @@ from leafgrad.ops import (activation, comparison, conv, distance, elementwise, e
                           pointwise, pooling, reduction, shape, special, special_bessel,
                           special_binary, special_poly)
 from leafgrad.ops import blas, cumulative, index_extra, quantile, shape_extra, stats
-from leafgrad.ops import activation_inplace, nn_extra, pool_extra
+from leafgrad.ops import activation_inplace, grid_sample, nn_extra, pool_extra
 
 from op_table import DOMAINS, EXEMPT, FAMILIES, ROWS, _bcast, _same
 
@@ -247,7 +247,8 @@ def test_float64_finite_differences(row, data):
 _MODULES = {"elementwise": (elementwise, comparison, pointwise), "reduction": (reduction, stats, cumulative, quantile),
             "shape": (shape, joins, shape_extra), "indexing": (indexing, index_extra), "linalg": (linalg, linalg_fns, blas),
             "inplace": (inplace,), "functional": (F_lg, activation, loss, distance, normalization,
-                                         embedding, functional_pad, activation_inplace, nn_extra),
+                                         embedding, functional_pad, activation_inplace, nn_extra,
+                                         grid_sample),
             "conv": (conv, pooling, pool_extra), "special": (special, special_binary,
                                                              special_bessel, special_poly)}
 

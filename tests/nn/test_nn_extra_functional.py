@@ -203,3 +203,50 @@ def test_with_indices_always_return_pairs():
         to, ti = getattr(TF, name)(ta, *args, return_indices=False)
         np.testing.assert_array_equal(li.numpy(), ti.numpy())
         np.testing.assert_allclose(lo.detach().numpy(), to.detach().numpy())
+
+
+@pytest.mark.parametrize("call", [
+    lambda T, F: F.grid_sample(T.ones(1, 1, 2, 2), T.zeros(1, 1, 1, 2), mode="area",
+                               align_corners=False),
+    lambda T, F: F.grid_sample(T.ones(1, 1, 2, 2), T.zeros(1, 1, 1, 2), padding_mode="wrap",
+                               align_corners=False),
+    lambda T, F: F.grid_sample(T.ones(1, 1, 2, 2), T.zeros(1, 1, 1, 2).double(),
+                               align_corners=False),
+    lambda T, F: F.grid_sample(T.ones(1, 1, 2, 2), T.zeros(1, 1, 2), align_corners=False),
+    lambda T, F: F.grid_sample(T.ones(2, 1, 2, 2), T.zeros(1, 1, 1, 2), align_corners=False),
+    lambda T, F: F.grid_sample(T.ones(1, 1, 2, 2), T.zeros(1, 1, 1, 3), align_corners=False),
+    lambda T, F: F.grid_sample(T.ones(1, 1, 0, 2), T.zeros(1, 1, 1, 2), align_corners=False),
+    lambda T, F: F.grid_sample(T.ones(1, 1, 2, 2, 2), T.zeros(1, 1, 1, 1, 3), mode="bicubic",
+                               align_corners=False),
+    lambda T, F: F.affine_grid(T.ones(1, 2, 3).long(), (1, 1, 2, 2), align_corners=False),
+    lambda T, F: F.affine_grid(T.ones(1, 2, 3), (1, 1, 2, 2, 2), align_corners=False),
+    lambda T, F: F.affine_grid(T.ones(1, 2, 3), (1, 1, 2), align_corners=False),
+    lambda T, F: F.affine_grid(T.ones(1, 2, 3), (1, 1, 0, 2), align_corners=False),
+])
+def test_grid_errors_match_torch(call):
+    _raises_like(call)
+
+
+def test_grid_sample_default_align_corners_warns_as_torch():
+    for T, F in ((torch, TF), (leafgrad, LF)):
+        with pytest.warns(UserWarning, match="align_corners=False since 1.3.0"):
+            F.grid_sample(T.ones(1, 1, 2, 2), T.zeros(1, 1, 1, 2))
+        with pytest.warns(UserWarning, match="align_corners=False since 1.3.0"):
+            F.affine_grid(T.ones(1, 2, 3), (1, 1, 2, 2))
+
+
+def test_spatial_transformer_gradients_match_torch():
+    # affine_grid -> grid_sample, the grid exactly on the border pixels (identity theta,
+    # align_corners=True): PyTorch counts the borders as outside for the grid's gradient
+    a = np.random.default_rng(2).standard_normal((2, 3, 5, 4)).astype(np.float32)
+    th = np.tile(np.array([[1, 0, 0], [0, 1, 0]], np.float32), (2, 1, 1))
+    res = []
+    for T, F in ((torch, TF), (leafgrad, LF)):
+        x, t = T.tensor(a, requires_grad=True), T.tensor(th, requires_grad=True)
+        for pad in ("zeros", "border", "reflection"):
+            g = F.affine_grid(t, (2, 3, 5, 4), align_corners=True)
+            y = F.grid_sample(x, g, padding_mode=pad, align_corners=True)
+            (y * y).sum().backward()
+        res.append((x.grad.numpy(), t.grad.numpy()))
+    for u, v in zip(*res):
+        np.testing.assert_allclose(u, v, rtol=1e-4, atol=1e-5)

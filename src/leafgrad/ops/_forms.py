@@ -19,7 +19,7 @@ from . import (activation, comparison, conv, distance, elementwise, embedding,  
 # reduce's families (issue 13): statistics, cumulative, search, BLAS-style, index/shape extras
 from . import blas, cumulative, index_extra, quantile, search, shape_extra, stats  # noqa: F401
 # nn.functional's extra families (issue 13): composites, lp/unpooling
-from . import activation_inplace, nn_extra, pool_extra  # noqa: F401
+from . import activation_inplace, grid_sample, nn_extra, pool_extra  # noqa: F401
 
 
 def _doc_inplace(name, fn):
