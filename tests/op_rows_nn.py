@@ -138,6 +138,11 @@ def _act_(name, *args, torch_level=False):
     return fn
 
 
+def _rrelu_train(T, x):
+    T.manual_seed(5)        # the same slopes on both sides
+    return T.rrelu_(x * 1, 0.2, 0.5, True)
+
+
 ROWS = [
     Row("rms_norm", _rms, ("real", "real"), gen=_rms_gen()),
     Row("rms_norm:torch", _rms_plain, ("real", "real"), gen=_rms_gen(), covers=("rms_norm",)),
@@ -175,6 +180,8 @@ ROWS = [
     Row("leaky_relu_", _act_("leaky_relu_", 0.2), ("nonzero",)),
     Row("hardtanh_", _act_("hardtanh_", -0.5, 0.7), ("nonzero",)),
     Row("threshold_", _act_("threshold_", 0.1, 3.0), ("nonzero",)),
+    Row("rrelu_", _act_("rrelu_", 0.1, 0.4), ("nonzero",)),
+    Row("rrelu_:training", _rrelu_train, ("nonzero",), covers=("rrelu_",)),
     Row("threshold_:torch", _act_("threshold_", -0.1, -2.0, torch_level=True), ("nonzero",),
         covers=("threshold_",)),
 ]

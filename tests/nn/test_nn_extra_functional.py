@@ -250,3 +250,20 @@ def test_spatial_transformer_gradients_match_torch():
         res.append((x.grad.numpy(), t.grad.numpy()))
     for u, v in zip(*res):
         np.testing.assert_allclose(u, v, rtol=1e-4, atol=1e-5)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_rrelu_training_draws_as_torch(dtype):
+    # one double draw per element <= 0, the bounds rounded to the math type (PyTorch's
+    # _rrelu_with_noise_train); F.rrelu, nn.RReLU, torch.rrelu_ and F.rrelu_ share it
+    a = np.random.default_rng(0).standard_normal(500)
+    a[:5] = 0.0
+    outs = []
+    for T, F in ((torch, TF), (leafgrad, LF)):
+        T.manual_seed(5)
+        x = T.tensor(a, dtype=getattr(T, dtype))
+        r = [F.rrelu(x * 1, 0.2, 0.5, True), T.nn.RReLU(0.1, 0.3)(x * 1),
+             T.rrelu_(x * 1, training=True), F.rrelu_(x * 1, 0.3, 0.4, True)]
+        outs.append([v.numpy() for v in r])
+    for u, v in zip(*outs):
+        np.testing.assert_array_equal(u, v)

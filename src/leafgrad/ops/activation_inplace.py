@@ -1,12 +1,11 @@
 """``nn.functional``'s in-place activations: ``elu_``, ``celu_``, ``selu_``,
-``leaky_relu_``, ``hardtanh_``, ``threshold_`` (``relu_`` lives with relu; ``rrelu_``
-with rrelu).
+``leaky_relu_``, ``hardtanh_``, ``threshold_``, ``rrelu_`` (``relu_`` lives with relu).
 
 Each is its activation with ``inplace=True`` (``ops.inplace.apply``: version bump,
 refusal on a leaf that requires grad, views see the change); the node is shown under
 PyTorch's name for the in-place kernel (``EluBackward1``, ``LeakyReluBackward1``, ...).
-PyTorch also has ``torch.celu_``, ``torch.selu_``, ``torch.threshold_`` (the same
-functions); it has no ``Tensor.X_`` method for these.
+PyTorch also has ``torch.celu_``, ``torch.selu_``, ``torch.threshold_``, ``torch.rrelu_``
+(the same functions); it has no ``Tensor.X_`` method for these.
 """
 from . import activation as A
 from ._registry import defop
@@ -69,3 +68,12 @@ def threshold_(input, threshold, value):
     ``input <= threshold``. Raises as :func:`elu_`."""
     return _in_place_name(A.threshold(input, threshold, value, inplace=True),
                           "ThresholdBackward0", "ThresholdBackward1")
+
+
+@defop("rrelu_", method=False, functional=True)
+def rrelu_(input, lower=1.0 / 8, upper=1.0 / 3, training=False):
+    """In-place ``F.rrelu`` (``torch.rrelu_`` too; in training the slopes are drawn from
+    the default generator as PyTorch). Raises as :func:`elu_`."""
+    from .shrink import rrelu
+    return _in_place_name(rrelu(input, lower, upper, training, inplace=True), "MulBackward0",
+                          "RreluWithNoiseBackward1")
