@@ -13,6 +13,7 @@ from .._tensor import Tensor
 from ..autograd.grad_mode import mode
 from ..autograd._fw_state import active as _fw_level
 from . import inplace as _ip
+from ._out import with_out
 from ._registry import OPS
 # every op family: importing one declares its ops (add a new family file here)
 from . import (activation, binary, blas, comparison, conv, conv_transpose,  # noqa: F401
@@ -122,8 +123,20 @@ def _named_forms(kind):
 
 
 def functions():
-    """``{name: callable}`` for ``leafgrad.X`` (aliases included)."""
-    return _named_forms("function")
+    """``{name: callable}`` for ``leafgrad.X`` (aliases included). An op declared
+    ``out=True`` whose function has no ``out`` parameter gets ``out=`` here
+    (``ops._out.with_out``), on ``torch.X`` only: its Tensor method takes none, as
+    PyTorch's."""
+    out = {}
+    for d in OPS.values():
+        f = d.form("function")
+        if f is None:
+            continue
+        if d.out and not _takes_out(f):
+            f = with_out(d.name)(f)
+        for n in d.names():
+            out[n] = f
+    return out
 
 
 def functional():

@@ -321,13 +321,13 @@ def _amext(input, dim, keepdim, np_red, cls):
                   args=(x.shape, dims, keepdim))
 
 
-@defop("amax")
+@defop("amax", out=True)
 def amax(input, dim=(), keepdim=False):
     """Max over dims; the gradient is split evenly among ties."""
     return _amext(input, dim, keepdim, np.max, AmaxBackward0)
 
 
-@defop("amin")
+@defop("amin", out=True)
 def amin(input, dim=(), keepdim=False):
     """Min over dims; the gradient is split evenly among ties."""
     return _amext(input, dim, keepdim, np.min, AminBackward0)
@@ -351,13 +351,13 @@ def _arg(input, dim, keepdim, f, name):
     return Tensor._make_plain(np.asarray(f(x, axis=d, keepdims=keepdim), dtype=np.int64))
 
 
-@defop("argmax")
+@defop("argmax", out=True)
 def argmax(input, dim=None, keepdim=False):
     """Index of the max (first one on ties); flattened when ``dim`` is None. int64, no grad."""
     return _arg(input, dim, keepdim, _nanarg(np.argmax, np.max), "argmax")
 
 
-@defop("argmin")
+@defop("argmin", out=True)
 def argmin(input, dim=None, keepdim=False):
     """Index of the min (first one on ties). int64, no grad."""
     return _arg(input, dim, keepdim, _nanarg(np.argmin, np.min), "argmin")
@@ -425,7 +425,7 @@ def _var_np(x, dims, c, keepdim, n, name):
         return (d * d).sum(axis=dims, keepdims=keepdim) / (n - c if n > c else 0)
 
 
-@defop("var")
+@defop("var", out=True)
 def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
     """Variance with Bessel's correction by default (``correction=1``)."""
     x, dims, keepdim, c, n = _var_args(input, dim, unbiased, keepdim, correction)
@@ -436,7 +436,7 @@ def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
                   args=(dims, keepdim, c, n))
 
 
-@defop("std")
+@defop("std", out=True)
 def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
     """Standard deviation with Bessel's correction by default."""
     x, dims, keepdim, c, n = _var_args(input, dim, unbiased, keepdim, correction)
@@ -468,7 +468,7 @@ ProdBackward0 = node("ProdBackward0", _prod_backward, saves=True)
 ProdBackward1 = node("ProdBackward1", _prod_backward, saves=True)
 
 
-@defop("prod")
+@defop("prod", out=True)
 def prod(input, dim=None, keepdim=False, *, dtype=None):
     """Product over one dim (or all). The gradient is exact with zeros
     (products of the other elements); it is twice differentiable only
@@ -493,7 +493,7 @@ def _lse_backward(ctx, g):
 LogsumexpBackward0 = node("LogsumexpBackward0", _lse_backward, saves=True)
 
 
-@defop("logsumexp")
+@defop("logsumexp", out=True)
 def logsumexp(input, dim, keepdim=False):
     """log(sum(exp(x))) over ``dim``, computed stably (max subtracted first)."""
     x = input._data
@@ -531,21 +531,21 @@ def _cumulative(np_fn, input, dim, dtype):
         return (np_fn(x, axis=d) if x.ndim else x.copy()), d
 
 
-@defop("cumsum", inplace=True)
+@defop("cumsum", out=True, inplace=True)
 def cumsum(input, dim, *, dtype=None):
     """Cumulative sum along ``dim``."""
     out, d = _cumulative(np.cumsum, input, dim, dtype)
     return record(CumsumBackward0, out, (input,), args=d)
 
 
-@defop("all")
+@defop("all", out=True)
 def all(input, dim=None, keepdim=False):
     x = input._data
     return Tensor._make_plain(np.asarray(np.all(x, axis=None if dim is None else _dims(dim, x.ndim),
                                                 keepdims=keepdim)))
 
 
-@defop("any")
+@defop("any", out=True)
 def any(input, dim=None, keepdim=False):
     x = input._data
     return Tensor._make_plain(np.asarray(np.any(x, axis=None if dim is None else _dims(dim, x.ndim),
@@ -584,7 +584,7 @@ def _cumprod_backward(ctx, g):
 CumprodBackward0 = node("CumprodBackward0", _cumprod_backward, saves=True)
 
 
-@defop("cumprod", inplace=True)
+@defop("cumprod", out=True, inplace=True)
 def cumprod(input, dim, *, dtype=None):
     """Cumulative product along ``dim`` (integer and bool inputs give int64).
 
