@@ -23,9 +23,9 @@ def _rows_by_op():
 
 
 def _takes_out(n):
-    import inspect
     import leafgrad
-    return "out" in inspect.signature(getattr(leafgrad, n)).parameters
+    from leafgrad.ops._forms import accepts_out
+    return accepts_out(getattr(leafgrad, n))
 
 
 def _forms(d):

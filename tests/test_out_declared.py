@@ -2,13 +2,13 @@
 into ``o`` (derived from the declaration's ``out=True`` in ``ops/_forms.functions``),
 against real PyTorch 2.13; and every declared ``torch.X`` whose ATen schema has an out=
 overload is checked here, so a new op cannot leave ``out=`` out unnoticed."""
-import inspect
 import warnings
 
 import pytest
 import torch
 
 import leafgrad
+from leafgrad.ops._forms import accepts_out
 from leafgrad.ops._registry import OPS
 
 
@@ -110,6 +110,12 @@ CASES = {
     "std_mean": lambda T: ((_m(T), 1), {}),
     "var_mean": lambda T: ((_m(T), 1), {}),
 }
+# torch.special / torch.linalg forms (derived: function_form; or with_out)
+CASES.update({
+    "special.ndtr": lambda T: ((_m(T),), {}),
+    "special.logsumexp": lambda T: ((_m(T), 1), {}),
+    "linalg.lstsq": lambda T: ((_m(T), _m(T) + 1), {}),
+})
 
 # PyTorch's ATen has an out= overload but its Python torch.X takes no out= (TypeError),
 # so leafgrad's takes none either (checked below: both raise TypeError)
@@ -121,11 +127,6 @@ PYTHON_REFUSES = {
     # only its overload with stable= takes out= in PyTorch
     "argsort",
 }
-
-
-def _takes_out(fn):
-    # its signature (through out= / numpy-alias wrappers: __wrapped__) has out
-    return "out" in inspect.signature(fn).parameters
 
 
 def _torch_has_out(name):
@@ -141,7 +142,7 @@ def test_every_declared_function_with_an_out_overload_is_checked():
             continue
         for n in d.names():
             if hasattr(torch, n) and _torch_has_out(n) and n not in CASES \
-                    and not _takes_out(getattr(leafgrad, n)):
+                    and not accepts_out(getattr(leafgrad, n)):
                 unchecked.append(n)
     assert not unchecked, ("declared torch.X with an ATen out= overload, taking no out= and "
                            "not in CASES (add a case; declare out=True): %s" % sorted(unchecked))
@@ -163,7 +164,9 @@ def _show(o):
 
 def _run(T, name):
     args, kwargs = CASES[name](T)
-    fn = getattr(T, name)
+    fn = T
+    for part in name.split("."):
+        fn = getattr(fn, part)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         r = fn(*args, **kwargs)
@@ -186,7 +189,7 @@ def test_out_as_pytorch(name):
         assert got[0] is True and got[1] == got[2]      # out is returned, holds the result
 
 
-@pytest.mark.parametrize("name", sorted(set(CASES) - PYTHON_REFUSES))
+@pytest.mark.parametrize("name", sorted(n for n in set(CASES) - PYTHON_REFUSES if "." not in n))
 def test_tensor_method_takes_no_out(name):
     m = leafgrad.Tensor.__dict__.get(name)
     if m is None:

@@ -100,6 +100,16 @@ def _takes_out(fn):
         :code.co_argcount + code.co_kwonlyargcount]
 
 
+def accepts_out(fn):
+    """True when ``fn`` or a function it wraps (``__wrapped__``: the out= and NumPy-alias
+    wrappers) has an ``out`` parameter."""
+    while fn is not None:
+        if _takes_out(fn):
+            return True
+        fn = getattr(fn, "__wrapped__", None)
+    return False
+
+
 def refusing_out(fn, name):
     """``Tensor.<name>`` for an op whose function takes ``out=``: PyTorch's Tensor methods
     take no ``out=`` (TypeError), so neither does this one. (The unary and binary
@@ -130,13 +140,18 @@ def functions():
     out = {}
     for d in OPS.values():
         f = d.form("function")
-        if f is None:
-            continue
-        if d.out and not _takes_out(f):
-            f = with_out(d.name)(f)
-        for n in d.names():
-            out[n] = f
+        if f is not None:
+            f = function_form(d, f)
+            for n in d.names():
+                out[n] = f
     return out
+
+
+def function_form(d, f=None):
+    """The declared op ``d``'s function ``f`` (default: its declared one) as a public
+    function: with ``out=`` when declared ``out=True`` and ``f`` has no ``out`` itself."""
+    f = d.fn if f is None else f
+    return with_out(d.name)(f) if d.out and not _takes_out(f) else f
 
 
 def functional():

@@ -132,7 +132,7 @@ def special_ndtr(input):
     return (1 + erf(input * math.sqrt(0.5))) * 0.5
 
 
-defop("special_ndtr", special_ndtr, **_SPECIAL)
+defop("special_ndtr", special_ndtr, out=True, **_SPECIAL)
 
 
 # ------------------------------------------------------------ polygamma
