@@ -21,7 +21,7 @@ from . import (activation, binary, blas, comparison, conv, conv_transpose,  # no
                indexing, inplace_write, joins, linalg, linalg_decomp, linalg_fns, linalg_qr,
                linalg_solvers, loss, normalization, pixel_shuffle, pointwise, pool3d, pooling,
                quantile, reduction, search, shape, shape_extra, shrink, sorting, special,
-               special_bessel, special_binary, special_poly, stats, unary)
+               special_bessel, special_binary, special_poly, stats, unary, variance)
 
 
 def _doc_inplace(name, fn):
