@@ -109,6 +109,7 @@ CASES = {
     "frexp": lambda T: ((_m(T),), {}),
     "std_mean": lambda T: ((_m(T), 1), {}),
     "var_mean": lambda T: ((_m(T), 1), {}),
+    "channel_shuffle": lambda T: ((T.arange(8.0).reshape(1, 4, 2), 2), {}),
 }
 # torch.special / torch.linalg forms (derived: function_form; or with_out)
 CASES.update({
@@ -123,7 +124,7 @@ PYTHON_REFUSES = {
     "celu", "rsub", "isinf", "isnan", "index_fill", "masked_scatter", "masked_fill",
     "unique_consecutive", "flip", "repeat_interleave", "roll", "trace", "dist",
     "pixel_shuffle", "pixel_unshuffle", "adaptive_avg_pool1d", "avg_pool1d", "bincount",
-    "count_nonzero", "clone", "diag_embed", "rot90", "std_mean", "var_mean",
+    "count_nonzero", "clone", "diag_embed", "rot90", "std_mean", "var_mean", "channel_shuffle",
     # only its overload with stable= takes out= in PyTorch
     "argsort",
 }

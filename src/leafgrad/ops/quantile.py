@@ -132,7 +132,8 @@ def cov(input, *, correction=1, fweights=None, aweights=None):
     divisor is 0 (a warning, inf/NaN entries), as PyTorch.
 
     Raises:
-        RuntimeError: an input of more than 2 dims, or weights of the wrong shape or kind.
+        RuntimeError: an input of more than 2 dims, weights of the wrong shape or kind,
+        negative weights, or weights that sum to zero.
     """
     from .linalg import mm
     if input.dim() > 2:
@@ -179,9 +180,9 @@ def cov(input, *, correction=1, fweights=None, aweights=None):
         avg = x.sum(1) / w_sum
     else:
         w_sum = w.sum()
-        if float(w_sum._data) == 0:
-            raise RuntimeError("cov(): weights sum to zero, can't be normalized. Fix: give "
-                               "some observation a positive weight")
+        if not w_sum._data.any():
+            raise RuntimeError("cov(): weights sum to zero, can't be normalized. Fix: give at "
+                               "least one observation a non-zero weight")
         avg = (x * w).sum(1) / w_sum
     if w is not None and aweights is not None and correction != 0:
         norm = w_sum - correction * (w * to_tensor(aweights)).sum() / w_sum
