@@ -36,7 +36,10 @@ def _make_grads(outputs, grad_outputs, create_graph):
             if out._data.dtype.kind not in "fc":
                 raise RuntimeError("grad can be implicitly created only for real scalar outputs "
                                    "but got %s" % out.dtype)
-            grads.append(Tensor._make_plain(np.ones(out._data.shape, out._data.dtype)))
+            d = out._data
+            # a 0-d output (a loss) is the usual root: np.array is several times cheaper
+            grads.append(Tensor._make_plain(np.array(1, d.dtype) if d.ndim == 0
+                                            else np.ones(d.shape, d.dtype)))
         else:
             if not isinstance(g, Tensor):
                 g = Tensor._make_plain(np.asarray(g, dtype=out._data.dtype))

@@ -174,29 +174,33 @@ def _collect(roots, targets):
     """
     if targets is None:
         return _count_deps(roots), None
-    # topological order (consumers first) by Kahn's algorithm over the full graph
-    full = _count_deps(roots, check_freed=False)
-    remaining = dict(full)
-    order = []
-    stack = [r for r in dict.fromkeys(roots) if r is not None and r not in full]
-    while stack:
-        node = stack.pop()
-        order.append(node)
-        for child in _children(node):
-            if child is not None:
-                n = remaining[child] - 1
-                remaining[child] = n
-                if n == 0:
-                    stack.append(child)
+    # one depth-first walk (explicit stack): a node is needed when it is a target or
+    # one of its children is needed, decided when the walk leaves it (its children
+    # are decided by then: the graph has no cycles)
     needed = set()
-    for node in reversed(order):   # producers before their consumers
-        if node in targets:
-            needed.add(node)
+    seen = set()
+    stack = []
+    for r in roots:
+        if r is None or r in seen:
             continue
-        for child in _children(node):
-            if child in needed:
-                needed.add(node)
-                break
+        seen.add(r)
+        stack.append((r, iter(_children(r))))
+        while stack:
+            node, it = stack[-1]
+            for child in it:
+                if child is not None and child not in seen:
+                    seen.add(child)
+                    stack.append((child, iter(_children(child))))
+                    break
+            else:
+                stack.pop()
+                if node in targets:
+                    needed.add(node)
+                else:
+                    for child in _children(node):
+                        if child in needed:
+                            needed.add(node)
+                            break
     deps = {}
     for node in needed:
         if node._released:
