@@ -226,12 +226,13 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
         raise _errors.broadcast(tuple(input.shape), tuple((weight if pw is None else
                                                            pos_weight).shape)) from None
     loss = loss.astype(x.dtype, copy=False)
-    if reduction == "none":
-        out = loss
-    elif reduction == "sum":
-        out = loss.sum()
-    else:
-        out = loss.sum() / loss.size if loss.size else np.asarray(np.nan, x.dtype)
+    with _quiet():
+        if reduction == "none":
+            out = loss
+        elif reduction == "sum":
+            out = loss.sum()
+        else:
+            out = loss.sum() / loss.size if loss.size else np.asarray(np.nan, x.dtype)
     return record(BinaryCrossEntropyWithLogitsBackward0, np.asarray(out, x.dtype),
                   (input, target), saved=(input, target, w, pw),
                   args=loss.size if reduction == "mean" else 1)
@@ -468,7 +469,8 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
         smooth = -(lsm * weight.reshape(shape)).sum(cdim)
     else:
         smooth = -lsm.sum(cdim)
-    smooth = smooth * valid
+    # PyTorch: smooth_loss.masked_fill_(ignore_mask, 0) (an inf logit there gives 0, not nan)
+    smooth = smooth.masked_fill(Tensor._make_plain(np.asarray(t == ignore_index)), 0.0)
     if reduction == "mean":
         if weight is not None:
             safe = np.where(t != ignore_index, t, 0)

@@ -19,6 +19,7 @@ from ._dispatch import record, to_tensor
 from ._out import out_call, with_out
 from ._registry import defop, node
 from ._select import select
+from .prod_grads import cumprod_backward, prod_backward
 
 from .._quiet import quiet as _quiet
 
@@ -446,22 +447,10 @@ def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
 
 
 def _prod_backward(ctx, g):
+    # PyTorch's prod_backward (ops/prod_grads.py)
     (x,) = ctx.saved_tensors
-    dims, keepdim = ctx.args
-    g = _unreduce(g, x.shape, dims, keepdim)
-    xd = x._data
-    if not (xd == 0).any():
-        # result / x, written with ops so that it can be differentiated again
-        return (g * _unreduce(ctx.result, x.shape, dims, keepdim) / x,)
-    # product of all other elements, exact even with zeros (no division)
-    axes = dims
-    moved = np.moveaxis(xd, axes, range(len(axes))) if axes else xd[None]
-    flat = moved.reshape((-1,) + moved.shape[len(axes) if axes else 1:])
-    left = np.cumprod(np.concatenate([np.ones_like(flat[:1]), flat[:-1]]), axis=0)
-    right = np.cumprod(np.concatenate([np.ones_like(flat[:1]), flat[::-1][:-1]]), axis=0)[::-1]
-    res = (left * right).reshape(moved.shape)
-    others = np.moveaxis(res, range(len(axes)), axes) if axes else res[0]
-    return (g * Tensor._make_plain(others),)
+    dims, keepdim, full = ctx.args
+    return (prod_backward(g, x, ctx.result, None if full else dims[0], keepdim),)
 
 
 ProdBackward0 = node("ProdBackward0", _prod_backward, saves=True)
@@ -470,9 +459,8 @@ ProdBackward1 = node("ProdBackward1", _prod_backward, saves=True)
 
 @defop("prod")
 def prod(input, dim=None, keepdim=False, *, dtype=None):
-    """Product over one dim (or all). The gradient is exact with zeros
-    (products of the other elements); it is twice differentiable only
-    where the input has no zeros."""
+    """Product over one dim (or all). The gradient is PyTorch's prod_backward
+    (ops/prod_grads.py: exact with zeros, twice differentiable)."""
     x = input._data
     dims = _dims(dim, x.ndim)
     if x.dtype.kind in "biu":
@@ -480,7 +468,7 @@ def prod(input, dim=None, keepdim=False, *, dtype=None):
     with _quiet():
         out = np.prod(x, axis=dims, keepdims=keepdim) if x.ndim else x.copy()
     return record(ProdBackward0 if dim is None else ProdBackward1, out, (input,), saved=(input,),
-                  save_result=True, args=(dims, keepdim))
+                  save_result=True, args=(dims, keepdim, dim is None or not dims))
 
 
 def _lse_backward(ctx, g):
@@ -528,6 +516,10 @@ def _cumulative(np_fn, input, dim, dtype):
     elif x.dtype.kind in "biu":
         x = x.astype(np.int64)
     with _quiet():
+        if x.dtype.itemsize < 8 and x.dtype.kind == "f" and x.ndim:
+            # PyTorch's CPU kernel accumulates float32/float16 in double (acc_type), so
+            # 1e30 * 1e30 * 0 is 0 there (inf in the output, then 0), not nan
+            return np_fn(x.astype(np.float64), axis=d).astype(x.dtype), d
         return (np_fn(x, axis=d) if x.ndim else x.copy()), d
 
 
@@ -561,24 +553,10 @@ def count_nonzero(input, dim=None):
 
 # ----------------------------------------------------------------- cumprod
 def _cumprod_backward(ctx, g):
-    # d out_j / d x_i = prod_{k<=j, k!=i} x_k for j >= i: the cumprod of x with x_i set
-    # to 1, masked to j >= i. One cumprod per position keeps it exact at zeros and
-    # differentiable (PyTorch's cumprod_backward handles zeros the same way).
-    from .elementwise import where
-    from .joins import cat
+    # PyTorch's cumprod_backward (ops/prod_grads.py; it saves the output too: changing
+    # it in place is an error)
     (x,) = ctx.saved_tensors
-    ctx.result      # PyTorch saves the output too: changing it in place is an error
-    d = ctx.args
-    if x._data.ndim == 0:
-        return (g,)
-    n = x._data.shape[d]
-    pos = np.arange(n).reshape((-1,) + (1,) * (x._data.ndim - d - 1))
-    parts = []
-    for i in range(n):
-        c = cumprod(where(Tensor._make_plain(pos == i), 1.0, x), d)
-        later = Tensor._make_plain((pos >= i).astype(x._data.dtype))
-        parts.append((g * c * later).sum(d, keepdim=True))
-    return (cat(parts, d),)
+    return (cumprod_backward(g, x, ctx.result, ctx.args),)
 
 
 CumprodBackward0 = node("CumprodBackward0", _cumprod_backward, saves=True)
@@ -588,7 +566,7 @@ CumprodBackward0 = node("CumprodBackward0", _cumprod_backward, saves=True)
 def cumprod(input, dim, *, dtype=None):
     """Cumulative product along ``dim`` (integer and bool inputs give int64).
 
-    Gradient exact at zeros (see ``_cumprod_backward``)."""
+    Gradient: PyTorch's cumprod_backward (ops/prod_grads.py), exact at zeros."""
     out, d = _cumulative(np.cumprod, input, dim, dtype)
     return record(CumprodBackward0, out, (input,), saved=(input,), args=d, save_result=True)
 
