@@ -1,5 +1,5 @@
-"""Cumulative ops along a dim: cummax, cummin, logcumsumexp, trapezoid (trapz),
-cumulative_trapezoid.
+"""Cumulative ops along a dim: cumsum, cumprod, cummax, cummin, logcumsumexp, trapezoid
+(trapz), cumulative_trapezoid.
 
 ``cummax``/``cummin`` gather the running extreme from the position it came from (the
 last one among equal values, as PyTorch's kernel, which updates on ``>=``; a NaN, once
@@ -16,8 +16,61 @@ from .._tensor import Tensor, _wrap_dim
 from ._dispatch import record, to_tensor
 from ._out import out_call, out_tuple_call
 from ._registry import defop, node
+from .prod_grads import cumprod_backward
 from .indexing import _gather_backward, _take_along
 from .reduction import _return_type
+
+def _cumsum_backward(ctx, g):
+    d = ctx.args
+    return (g.flip(d).cumsum(d).flip(d),)
+
+
+CumsumBackward0 = node("CumsumBackward0", _cumsum_backward, saves=False)
+
+
+def _cumulative(np_fn, input, dim, dtype):
+    """``np_fn`` (np.cumsum, np.cumprod) along ``dim``, in ``dtype`` (integer and bool
+    inputs give int64 by default); returns (out, wrapped dim)."""
+    x = input._data
+    d = _wrap_dim(dim, x.ndim)
+    if dtype is not None:
+        x = x.astype(dtype.np)
+    elif x.dtype.kind in "biu":
+        x = x.astype(np.int64)
+    with _quiet():
+        if x.dtype.itemsize < 8 and x.dtype.kind == "f" and x.ndim:
+            # PyTorch's CPU kernel accumulates float32/float16 in double (acc_type), so
+            # 1e30 * 1e30 * 0 is 0 there (inf in the output, then 0), not nan
+            return np_fn(x.astype(np.float64), axis=d).astype(x.dtype), d
+        return (np_fn(x, axis=d) if x.ndim else x.copy()), d
+
+
+@defop("cumsum", out=True, inplace=True)
+def cumsum(input, dim, *, dtype=None):
+    """Cumulative sum along ``dim``."""
+    out, d = _cumulative(np.cumsum, input, dim, dtype)
+    return record(CumsumBackward0, out, (input,), args=d)
+
+
+# ----------------------------------------------------------------- cumprod
+def _cumprod_backward(ctx, g):
+    # PyTorch's cumprod_backward (ops/prod_grads.py; it saves the output too: changing
+    # it in place is an error)
+    (x,) = ctx.saved_tensors
+    return (cumprod_backward(g, x, ctx.result, ctx.args),)
+
+
+CumprodBackward0 = node("CumprodBackward0", _cumprod_backward, saves=True)
+
+
+@defop("cumprod", out=True, inplace=True)
+def cumprod(input, dim, *, dtype=None):
+    """Cumulative product along ``dim`` (integer and bool inputs give int64).
+
+    Gradient: PyTorch's cumprod_backward (ops/prod_grads.py), exact at zeros."""
+    out, d = _cumulative(np.cumprod, input, dim, dtype)
+    return record(CumprodBackward0, out, (input,), saved=(input,), args=d, save_result=True)
+
 
 CummaxBackward0 = node("CummaxBackward0", _gather_backward, saves=False)
 CumminBackward0 = node("CumminBackward0", _gather_backward, saves=False)
