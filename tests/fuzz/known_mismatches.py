@@ -101,12 +101,6 @@ def _gelu_float32_inf(T):
     return T.nn.functional.gelu(T.tensor([float("inf")] * 16))
 
 
-def _norm_second_order_at_tiny(T):
-    x = T.tensor(1e-30, dtype=T.float64, requires_grad=True)
-    (g,) = T.autograd.grad(T.linalg.vector_norm(x, 1.5), x, create_graph=True)
-    return T.autograd.grad(g, x)[0]
-
-
 def _var_mean_mean_at_inf(T):
     return T.var_mean(T.tensor([[-float("inf"), -1.8], [-1.3, float("inf")]]), 1)[1]
 
@@ -150,14 +144,6 @@ KNOWN = {
         "in leafgrad at backward where PyTorch returns the gradient; tolerated while listed",
         _kron_then_inplace,
         tolerate=r"leafgrad raised SavedTensorModifiedError.*saved by MulBackward0.*torch did not"),
-    "norm_second_order_cancels_at_tiny_values": Known(
-        "the second derivative of a p-norm (p not 1, 2) at |x| = 1e-30 is the difference of "
-        "two terms of size 1e30 that cancel exactly in the formula; PyTorch's rounding "
-        "leaves 0 (p = 1.5) or +-1e14 (p = 0.5, 2), leafgrad's (same norm_backward formula, "
-        "op for op) leaves +-1e14 at other p: last-bit rounding of the composed pow/abs/div "
-        "rules, amplified 1e30 times. The fuzzer gives norm/vector_norm fresh leaves of "
-        "their own domain while listed",
-        _norm_second_order_at_tiny, fragile=("norm", "vector_norm")),
     "gelu_float32_at_inf": Known(
         "PyTorch's vectorized float32 gelu kernel gives nan at +inf (its erf approximation; "
         "a 1-element tensor takes the scalar path and gives inf); leafgrad gives the limit "
