@@ -226,3 +226,9 @@ def test_conv_output_is_contiguous():
         y = _F(T).conv1d(T.ones(2, 2, 9), T.ones(2, 1, 2), padding=1, dilation=2, groups=2)
         assert y.is_contiguous()
         y.view(-1)
+
+
+def test_binary_cross_entropy_refuses_a_nan_target():
+    for T in (leafgrad, real_torch):
+        with pytest.raises(RuntimeError, match="between 0 and 1"):
+            _F(T).binary_cross_entropy(T.full((2,), 0.5), T.tensor([NAN, 1.0]))

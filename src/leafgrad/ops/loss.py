@@ -166,7 +166,7 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
                            "targets. Fix: target.float()" % (_tname(target._data.dtype),
                                                             _tname(input._data.dtype)))
     p, y = input._data, target._data.astype(input._data.dtype, copy=False)
-    if y.size and (np.any(y < 0) or np.any(y > 1)):
+    if y.size and not ((y >= 0) & (y <= 1)).all():     # nan targets too, as PyTorch
         raise RuntimeError("all elements of target should be between 0 and 1: targets of "
                            "binary_cross_entropy are probabilities (0 or 1 for labels).")
     if p.size and (np.any(p < 0) or np.any(p > 1) or np.any(np.isnan(p))):
