@@ -189,7 +189,8 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
     else:
         raise ValueError("%s is not a valid value for reduction" % reduction)
     return record(BinaryCrossEntropyBackward0, np.asarray(out, p.dtype), (input, target),
-                  saved=(input, target, w), args=loss.size if reduction == "mean" else 1)
+                  saved=(input, target, w),
+                  args=(reduction, loss.size if reduction == "mean" else 1))
 
 
 def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None,

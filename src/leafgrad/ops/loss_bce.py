@@ -56,7 +56,7 @@ def _bce_input_grad(g, p, y, w, n):
 
 def _bce_backward(ctx, g):
     p, y, w = ctx.saved_tensors
-    n = ctx.args
+    n = ctx.args[1]         # (reduction, numel for 'mean' else 1): PyTorch's saved names
     np_, ny = ctx.needs_input_grad[:2]
     gp = _bce_input_grad(g, p, y, w, n) if np_ else None
     gy = None
