@@ -4,4 +4,4 @@ from .parameter import Parameter, Buffer
 from .modules import *  # noqa: F401,F403
 from . import modules, init, utils, parallel
 from .parallel import DataParallel
-from .modules.lazy import UninitializedParameter
+from .modules.lazy import UninitializedBuffer, UninitializedParameter  # noqa: F401
