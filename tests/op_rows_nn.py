@@ -131,6 +131,28 @@ def _affine_gen(draw):
     return ((n, nd, nd + 1),), {"size": size, "align_corners": draw(st.booleans())}
 
 
+@st.composite
+def _fractional_gen(draw):
+    nd = draw(st.sampled_from([2, 3]))
+    k = tuple(draw(st.integers(1, 2)) for _ in range(nd))
+    out = tuple(draw(st.integers(1, 3)) for _ in range(nd))
+    sp = tuple(o + kk - 1 + draw(st.integers(0, 2)) + (nd == 3) for o, kk in zip(out, k))
+    return ((draw(st.integers(1, 2)), draw(st.integers(1, 2))) + sp,), {
+        "nd": nd, "k": k, "out": out, "ret": draw(st.booleans())}
+
+
+def _fractional(T, x, nd, k, out, ret):
+    T.manual_seed(11)       # the same window samples on both sides
+    return getattr(T.nn.functional, "fractional_max_pool%dd" % nd)(
+        x, k, output_size=out, return_indices=ret)
+
+
+def _fractional_idx(T, x, nd, k, out, ret):
+    T.manual_seed(12)
+    return getattr(T.nn.functional, "fractional_max_pool%dd_with_indices" % nd)(
+        x, k, output_size=out)
+
+
 def _act_(name, *args, torch_level=False):
     def fn(T, x):
         mod = T if torch_level else T.nn.functional
@@ -162,6 +184,10 @@ ROWS = [
     Row("max_unpool3d", _unpool(3), gen=_unpool_gen(3)),
     # PyTorch has no second order for grid_sample (grid_sampler_2d_backward has none)
     Row("grid_sample", _grid_sample, ("real", "unit"), gen=_grid_gen(), second_order=False),
+    Row("fractional_max_pool", _fractional, gen=_fractional_gen(),
+        covers=("fractional_max_pool2d", "fractional_max_pool3d")),
+    Row("fractional_max_pool_with_indices", _fractional_idx, gen=_fractional_gen(),
+        covers=("fractional_max_pool2d_with_indices", "fractional_max_pool3d_with_indices")),
     Row("affine_grid", lambda T, t, **kw: T.nn.functional.affine_grid(t, **kw),
         gen=_affine_gen()),
 ] + [

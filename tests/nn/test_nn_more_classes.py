@@ -170,3 +170,62 @@ def test_uninitialized_buffer():
     b.materialize((2, 3))
     assert type(b) is leafgrad.Tensor and tuple(b.shape) == (2, 3)
     assert b.dtype == leafgrad.float32
+
+
+@pytest.mark.parametrize("name, args, kw, shape", [
+    ("FractionalMaxPool2d", (3,), dict(output_ratio=0.5), (2, 3, 8, 8)),
+    ("FractionalMaxPool2d", (2,), dict(output_size=(3, 4), return_indices=True), (3, 6, 7)),
+    ("FractionalMaxPool3d", ((2, 1, 2),), dict(output_ratio=(0.5, 0.6, 0.7)), (1, 2, 6, 6, 6)),
+])
+def test_fractional_max_pool_modules_match_torch(name, args, kw, shape):
+    tm, lm = getattr(torch.nn, name)(*args, **kw), getattr(leafgrad.nn, name)(*args, **kw)
+    _same_structure(lm, tm)
+    assert (lm.kernel_size, lm.output_size, lm.output_ratio) == (
+        tm.kernel_size, tm.output_size, tm.output_ratio)
+    x = _arr(shape)
+    torch.manual_seed(1)
+    leafgrad.manual_seed(1)
+    tx, lx = torch.tensor(x, requires_grad=True), leafgrad.tensor(x, requires_grad=True)
+    to, lo = tm(tx), lm(lx)
+    to, lo = (to if isinstance(to, tuple) else (to,)), (lo if isinstance(lo, tuple) else (lo,))
+    for a, b in zip(lo, to):
+        np.testing.assert_array_equal(a.detach().numpy(), b.detach().numpy())
+    to[0].sum().backward()
+    lo[0].sum().backward()
+    np.testing.assert_array_equal(lx.grad.numpy(), tx.grad.numpy())
+
+
+@pytest.mark.parametrize("call", [
+    lambda nn, F, T: nn.FractionalMaxPool2d(2),
+    lambda nn, F, T: nn.FractionalMaxPool2d(2, output_size=2, output_ratio=0.5),
+    lambda nn, F, T: nn.FractionalMaxPool2d(2, output_ratio=1.5),
+    lambda nn, F, T: nn.FractionalMaxPool3d(2, output_ratio=(0.5, 0.5, 1.0)),
+    lambda nn, F, T: F.fractional_max_pool2d(T.ones(1, 1, 4, 4), 2),
+    lambda nn, F, T: F.fractional_max_pool2d(T.ones(1, 1, 4, 4), 2, output_ratio=0.5),
+    lambda nn, F, T: F.fractional_max_pool2d(T.ones(1, 1, 4, 4), 3, output_size=3),
+    lambda nn, F, T: F.fractional_max_pool3d(T.ones(1, 1, 4, 4, 4), 2, output_size=3),
+    lambda nn, F, T: F.fractional_max_pool2d(T.ones(4, 4), 2, output_size=2),
+])
+def test_fractional_errors_match_torch(call):
+    import leafgrad.nn.functional as LF
+    import torch.nn.functional as TF
+    try:
+        call(torch.nn, TF, torch)
+    except Exception as e:      # noqa: BLE001 (leafgrad's class must be the same)
+        with pytest.raises(type(e)):
+            call(leafgrad.nn, LF, leafgrad)
+        return
+    raise AssertionError("torch did not raise")
+
+
+def test_fractional_given_samples_match_torch():
+    import leafgrad.nn.functional as LF
+    import torch.nn.functional as TF
+    x = _arr((2, 3, 7, 7))
+    u = np.random.default_rng(4).random((2, 3, 2)).astype(np.float32)
+    lo, li = LF.fractional_max_pool2d(leafgrad.tensor(x), 2, output_size=(4, 3),
+                                      return_indices=True, _random_samples=leafgrad.tensor(u))
+    to, ti = TF.fractional_max_pool2d(torch.tensor(x), 2, output_size=(4, 3),
+                                      return_indices=True, _random_samples=torch.tensor(u))
+    np.testing.assert_array_equal(li.numpy(), ti.numpy())
+    np.testing.assert_array_equal(lo.numpy(), to.numpy())
