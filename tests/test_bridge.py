@@ -176,6 +176,8 @@ RECIPES.update({
     "FractionalMaxPool3d": (lambda nn: nn.FractionalMaxPool3d(2, output_size=2),
                             [f(1, 2, 5, 5, 5)]),
     "CrossMapLRN2d": (lambda nn: nn.CrossMapLRN2d(3), [f(2, 4, 3, 3)]),
+    "LinearCrossEntropyLoss": (lambda nn: nn.LinearCrossEntropyLoss(4, 5, bias=True),
+                               [f(6, 4), ints(5, 6)]),
     "AdaptiveLogSoftmaxWithLoss": (lambda nn: nn.AdaptiveLogSoftmaxWithLoss(8, 20, [5, 12]),
                                    [f(5, 8), ints(20, 5)]),
 })

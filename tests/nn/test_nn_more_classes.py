@@ -229,3 +229,55 @@ def test_fractional_given_samples_match_torch():
                                       return_indices=True, _random_samples=torch.tensor(u))
     np.testing.assert_array_equal(li.numpy(), ti.numpy())
     np.testing.assert_array_equal(lo.numpy(), to.numpy())
+
+
+@pytest.mark.parametrize("kw, xs, ts", [
+    (dict(), (6, 4), (6,)),
+    (dict(out_features=(2,), bias=True, ignore_index=1, label_smoothing=0.1), (6, 4), (6, 2)),
+    (dict(bias=True, reduction="sum"), (4,), ()),
+    (dict(reduction="none", options=dict(batch_chunk_size=2)), (6, 4), (6,)),
+])
+def test_linear_cross_entropy_loss_matches_torch(kw, xs, ts):
+    lkw, tkw = dict(kw), dict(kw)
+    if "options" in kw:
+        lkw["options"] = leafgrad.nn.LinearCrossEntropyOptions(**kw["options"])
+        tkw["options"] = torch.nn.LinearCrossEntropyOptions(**kw["options"])
+    torch.manual_seed(0)
+    leafgrad.manual_seed(0)
+    tm, lm = torch.nn.LinearCrossEntropyLoss(4, 5, **tkw), leafgrad.nn.LinearCrossEntropyLoss(
+        4, 5, **lkw)
+    _same_structure(lm, tm)
+    for p, q in zip(lm.state_dict().values(), tm.state_dict().values()):
+        np.testing.assert_array_equal(p.numpy(), q.numpy())
+    x = _arr(xs)
+    t = np.random.default_rng(2).integers(0, 5, ts)
+    tx, lx = torch.tensor(x, requires_grad=True), leafgrad.tensor(x, requires_grad=True)
+    to, lo = tm(tx, torch.tensor(t)), lm(lx, leafgrad.tensor(t))
+    np.testing.assert_allclose(lo.detach().numpy(), to.detach().numpy(), rtol=1e-5, atol=1e-6)
+    to.sum().backward()
+    lo.sum().backward()
+    np.testing.assert_allclose(lx.grad.numpy(), tx.grad.numpy(), rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(lm.linear.weight.grad.numpy(), tm.linear.weight.grad.numpy(),
+                               rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("call", [
+    lambda nn, T: nn.LinearCrossEntropyOptions(acc_policy="fast"),
+    lambda nn, T: nn.LinearCrossEntropyOptions(chunking_method="rows"),
+    lambda nn, T: nn.LinearCrossEntropyOptions(batch_chunk_size=0),
+    lambda nn, T: nn.LinearCrossEntropyOptions(acc_dtype=T.int32),
+    lambda nn, T: nn.LinearCrossEntropyLoss(4, 5, weight=T.ones(4)),
+    lambda nn, T: nn.LinearCrossEntropyLoss(4, 5, label_smoothing=1.5),
+    lambda nn, T: nn.functional.linear_cross_entropy(T.ones(2, 3, 4), T.ones(5, 4),
+                                                     T.zeros(2).long()),
+    lambda nn, T: nn.functional.linear_cross_entropy(T.ones(2, 3), T.ones(5, 4),
+                                                     T.zeros(2).long()),
+    lambda nn, T: nn.functional.linear_cross_entropy(T.ones(2, 4), T.ones(5, 4),
+                                                     T.zeros(2).long(), linear_bias=T.ones(4)),
+    lambda nn, T: nn.functional.linear_cross_entropy(T.ones(4), T.ones(5, 2, 4),
+                                                     T.zeros(2).long()),
+    lambda nn, T: nn.functional.linear_cross_entropy(T.ones(2, 4), T.ones(5, 4),
+                                                     T.ones(2, 5), ignore_index=1),
+])
+def test_linear_cross_entropy_errors_match_torch(call):
+    test_errors_match_torch(call)
