@@ -28,37 +28,26 @@ def _weight_grad(conv, input, weight_size, grad_output, stride, padding, dilatio
     return _grad(out, w, grad_output)[0]
 
 
-def conv1d_input(input_size, weight, grad_output, stride=1, padding=0, dilation=1, groups=1):
-    """d(conv1d)/d input times grad_output: shape ``input_size`` (N, C_in, L)."""
-    return _input_grad(F.conv1d, input_size, weight, grad_output, stride, padding, dilation,
-                       groups)
+_LAYOUT = {1: "(N, C, L)", 2: "(N, C, H, W)", 3: "(N, C, D, H, W)"}
 
 
-def conv1d_weight(input, weight_size, grad_output, stride=1, padding=0, dilation=1, groups=1):
-    """d(conv1d)/d weight times grad_output: shape ``weight_size`` (C_out, C_in/g, K)."""
-    return _weight_grad(F.conv1d, input, weight_size, grad_output, stride, padding, dilation,
-                        groups)
+def _make(nd, kind):
+    name = "conv%dd" % nd
+    if kind == "input":
+        def fn(input_size, weight, grad_output, stride=1, padding=0, dilation=1, groups=1):
+            return _input_grad(getattr(F, name), input_size, weight, grad_output, stride,
+                               padding, dilation, groups)
+        what = "input: shape ``input_size`` %s" % _LAYOUT[nd]
+    else:
+        def fn(input, weight_size, grad_output, stride=1, padding=0, dilation=1, groups=1):
+            return _weight_grad(getattr(F, name), input, weight_size, grad_output, stride,
+                                padding, dilation, groups)
+        what = "weight: shape ``weight_size`` (C_out, C_in / groups, *kernel)"
+    fn.__name__ = fn.__qualname__ = "%s_%s" % (name, kind)
+    fn.__doc__ = "The gradient of ``F.%s`` with respect to its %s." % (name, what)
+    return fn
 
 
-def conv2d_input(input_size, weight, grad_output, stride=1, padding=0, dilation=1, groups=1):
-    """d(conv2d)/d input times grad_output: shape ``input_size`` (N, C_in, H, W)."""
-    return _input_grad(F.conv2d, input_size, weight, grad_output, stride, padding, dilation,
-                       groups)
-
-
-def conv2d_weight(input, weight_size, grad_output, stride=1, padding=0, dilation=1, groups=1):
-    """d(conv2d)/d weight times grad_output: shape ``weight_size``."""
-    return _weight_grad(F.conv2d, input, weight_size, grad_output, stride, padding, dilation,
-                        groups)
-
-
-def conv3d_input(input_size, weight, grad_output, stride=1, padding=0, dilation=1, groups=1):
-    """d(conv3d)/d input times grad_output: shape ``input_size`` (N, C_in, D, H, W)."""
-    return _input_grad(F.conv3d, input_size, weight, grad_output, stride, padding, dilation,
-                       groups)
-
-
-def conv3d_weight(input, weight_size, grad_output, stride=1, padding=0, dilation=1, groups=1):
-    """d(conv3d)/d weight times grad_output: shape ``weight_size``."""
-    return _weight_grad(F.conv3d, input, weight_size, grad_output, stride, padding, dilation,
-                        groups)
+conv1d_input, conv1d_weight = _make(1, "input"), _make(1, "weight")
+conv2d_input, conv2d_weight = _make(2, "input"), _make(2, "weight")
+conv3d_input, conv3d_weight = _make(3, "input"), _make(3, "weight")
