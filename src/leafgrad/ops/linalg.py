@@ -195,7 +195,7 @@ def bmm(input, mat2, *, out=None):
     return record(BmmBackward0, out, (a, b), saved=(a, b))
 
 
-@defop("outer", aliases=("ger",))
+@defop("outer", out=True, aliases=("ger",))
 def outer(input, vec2):
     """The outer product of two 1-D tensors, (n,) x (m,) -> (n, m).
 
@@ -224,7 +224,7 @@ def _addmm_backward(ctx, g):
 AddmmBackward0 = node("AddmmBackward0", _addmm_backward, saves=True)
 
 
-@defop("addmm", inplace=True)
+@defop("addmm", out=True, inplace=True)
 def addmm(input, mat1, mat2, *, beta=1, alpha=1):
     """beta * input + alpha * (mat1 @ mat2)."""
     if beta != 1 or alpha != 1:
@@ -394,7 +394,7 @@ def einsum(equation, *operands):
 
 
 # ------------------------------------------------------ kron, tensordot, cdist
-@defop("kron")
+@defop("kron", out=True)
 def kron(input, other):
     """Kronecker product: for inputs padded with leading 1-dims to the same rank r,
     shape ``(a0*b0, ..., a{r-1}*b{r-1})`` with ``out[i*B + j] = a[i] * b[j]`` per dim.

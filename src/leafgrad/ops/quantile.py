@@ -15,6 +15,7 @@ import numpy as np
 
 from .. import _dtype, _errors
 from .._tensor import Tensor, _wrap_dim
+from ..autograd.grad_mode import mode as _grad_mode
 from ._dispatch import to_tensor
 from ._out import write
 from ._registry import defop
@@ -166,6 +167,14 @@ def cov(input, *, correction=1, fweights=None, aweights=None):
             raise RuntimeError("cov(): %s cannot be negative. Fix: non-negative weights"
                                % wname)
         w = wt if w is None else w * wt
+    if (fweights is None) != (aweights is None) and nobs == 1 and input._requires_grad \
+            and input._grad_fn is None and _grad_mode.enabled:
+        # one kind of weights and one observation: PyTorch's kernel then changes its input
+        # in place (Correlation.cpp), refused there (with both kinds it does not)
+        raise RuntimeError("a %sleaf Variable that requires grad is being used in an in-place "
+                           "operation. Fix (as in PyTorch): torch.cov with weights and one "
+                           "observation needs an input that is not a leaf requiring grad "
+                           "(x.clone())" % ("view of a " if input.dim() < 2 else ""))
     if w is None:
         w_sum = Tensor._make_plain(np.asarray(nobs, np.int64))
         avg = x.sum(1) / w_sum

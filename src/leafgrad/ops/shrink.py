@@ -79,4 +79,5 @@ def prelu(input, weight):
 
 # torch.rrelu is ATen's form: its fifth argument is generator=, F.rrelu's is inplace=
 functional_ops(globals(), ("softshrink", "rrelu"))
-functional_ops(globals(), ("hardshrink", "prelu"), function=True, method=True)
+functional_ops(globals(), ("hardshrink",), function=True, method=True, out=True)
+functional_ops(globals(), ("prelu",), function=True, method=True)
