@@ -10,6 +10,7 @@ import numpy as np
 from .. import _errors
 from ..autograd.graph import Node, next_seq as _next_seq
 from .._quiet import quiet as _quiet
+from .._tensor import Tensor
 from ._dispatch import _anomaly_hook, _fw_level, record, to_tensor
 from ._out import out_call, with_out
 from ._registry import defop, node
@@ -108,7 +109,7 @@ def _tn(npd):
         np.dtype(npd).name, str(npd))
 
 
-@defop("matmul", out=True)
+@defop("matmul", out=True, numbers="none")
 def matmul(input, other, *, out=None):
     """Matrix product with NumPy/PyTorch semantics (1-D, 2-D, batched and broadcast).
 
@@ -120,6 +121,10 @@ def matmul(input, other, *, out=None):
     """
     if out is not None:
         return out_call("matmul", matmul, (input, other), {}, out)
+    if not (isinstance(input, Tensor) and isinstance(other, Tensor)):
+        # PyTorch's rule (numbers="none"), checked here: no wrapper on this hot path
+        raise _errors.not_tensor("matmul", *(("input", 1, input) if not isinstance(
+            input, Tensor) else ("other", 2, other)))
     a, b, xa, xb = _promote(input, other)
     if xa.ndim == 0 or xb.ndim == 0:
         raise RuntimeError("both arguments to matmul need to be at least 1D, but they are %dD "
@@ -139,6 +144,9 @@ def matmul(input, other, *, out=None):
         raise _shape_error(xa, xb) from None
     cls = MatmulBackward.get((xa.ndim, xb.ndim), UnsafeViewBackward0)
     return record(cls, out, (a, b), saved=(a, b))
+
+
+matmul.checks_numbers = True
 
 
 @defop("mm", out=True)
@@ -166,7 +174,7 @@ def mv(input, vec, *, out=None):
     return matmul(input, vec)
 
 
-@defop("dot", aliases=("vdot", "inner"), out=True)
+@defop("dot", aliases=("vdot", "inner"), out=True, numbers="none")
 def dot(input, other, *, out=None):
     if out is not None:
         return out_call("dot", dot, (input, other), {}, out)
@@ -195,7 +203,7 @@ def bmm(input, mat2, *, out=None):
     return record(BmmBackward0, out, (a, b), saved=(a, b))
 
 
-@defop("outer", out=True, aliases=("ger",))
+@defop("outer", out=True, aliases=("ger",), numbers="none")
 def outer(input, vec2):
     """The outer product of two 1-D tensors, (n,) x (m,) -> (n, m).
 
@@ -394,7 +402,7 @@ def einsum(equation, *operands):
 
 
 # ------------------------------------------------------ kron, tensordot, cdist
-@defop("kron", out=True)
+@defop("kron", out=True, numbers="none")
 def kron(input, other):
     """Kronecker product: for inputs padded with leading 1-dims to the same rank r,
     shape ``(a0*b0, ..., a{r-1}*b{r-1})`` with ``out[i*B + j] = a[i] * b[j]`` per dim.
