@@ -38,6 +38,7 @@ def _forms(d):
 
 def render():
     import leafgrad  # noqa: F401  (declares every op)
+    import leafgrad.nn.functional  # noqa: F401  (and the nn-level families)
     from leafgrad.ops._registry import OPS
     rows = _rows_by_op()
     fams = {}
@@ -57,7 +58,9 @@ def render():
         "",
     ]
     for fam in sorted(fams):
-        lines += ["## %s (`ops/%s.py`)" % (fam, fam), "",
+        # the family's file: ops/X.py, or nn/functional_X.py for the nn-level composites
+        path = fams[fam][0].fn.__module__.split(".", 1)[1].replace(".", "/") + ".py"
+        lines += ["## %s (`%s`)" % (fam, path), "",
                   "| op | forms | grad_fn | numbers | tests |", "|---|---|---|---|---|"]
         for d in sorted(fams[fam], key=lambda d: d.name):
             covered = []

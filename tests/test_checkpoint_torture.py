@@ -131,7 +131,7 @@ def test_every_truncation_of_a_valid_file_is_refused(tmp_path):
 
 def test_torch_zip_with_out_of_range_tensor_refused(tmp_path):
     """A storage of 4 elements, a tensor claiming 100 of them."""
-    from leafgrad import _torch_format as tf
+    from leafgrad import _torch_format_write as tf
     data = _torch_zip({"w": lg.ones(4)})
     import zipfile
     src = zipfile.ZipFile(io.BytesIO(data))

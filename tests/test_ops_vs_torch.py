@@ -19,11 +19,11 @@ from hypothesis import given, strategies as st
 import leafgrad
 from leafgrad.nn import functional as F_lg
 from leafgrad.nn import functional_pad
-from leafgrad.ops import (activation, comparison, conv, distance, elementwise, embedding,
-                          indexing, inplace, joins, linalg, linalg_fns, loss, normalization,
-                          pointwise, pooling, reduction, shape, special, special_bessel,
-                          special_binary, special_poly)
-from leafgrad.ops import blas, cumulative, index_extra, quantile, shape_extra, stats
+from leafgrad.ops import (activation, binary, blas, comparison, conv, cumulative, distance,
+                          elementwise, embedding, index_extra, indexing, inplace, inplace_write,
+                          joins, linalg, linalg_fns, loss, normalization, pointwise, pooling,
+                          quantile, reduction, shape, shape_extra, sorting, special,
+                          special_bessel, special_binary, special_poly, stats, unary)
 
 from op_table import DOMAINS, EXEMPT, FAMILIES, ROWS, _bcast, _same
 
@@ -243,9 +243,11 @@ def test_float64_finite_differences(row, data):
 
 # --------------------------------------------------------------- coverage
 # each family's ops live in these modules (ops/ files split by family)
-_MODULES = {"elementwise": (elementwise, comparison, pointwise), "reduction": (reduction, stats, cumulative, quantile),
-            "shape": (shape, joins, shape_extra), "indexing": (indexing, index_extra), "linalg": (linalg, linalg_fns, blas),
-            "inplace": (inplace,), "functional": (F_lg, activation, loss, distance, normalization,
+_MODULES = {"elementwise": (elementwise, unary, binary, comparison, pointwise),
+            "reduction": (reduction, sorting, stats, cumulative, quantile),
+            "shape": (shape, joins, shape_extra), "indexing": (indexing, index_extra),
+            "linalg": (linalg, linalg_fns, blas),
+            "inplace": (inplace, inplace_write), "functional": (F_lg, activation, loss, distance, normalization,
                                          embedding, functional_pad),
             "conv": (conv, pooling), "special": (special, special_binary,
                                                              special_bessel, special_poly)}

@@ -316,6 +316,19 @@ def out_autograd(fn):
             "(y = torch.%s(...)), or call it inside torch.no_grad()" % (fn, fn))
 
 
+def method_out(name):
+    """``t.exp(out=o)``: PyTorch's Tensor methods take no ``out=`` (TypeError there too)."""
+    return ("%s() got an unexpected keyword argument 'out': Tensor methods take no out= "
+            "(as PyTorch). Fix: torch.%s(t, ..., out=o), or assign the result" % (name, name))
+
+
+def out_kind(name, want):
+    """``out=`` of the wrong kind: a tensor for a multi-output op, or a tuple for one output."""
+    return ("%s(): argument 'out' must be %s. Fix: pass %s"
+            % (name, want, "a tuple of tensors, one per output" if want.startswith("tuple")
+               else "one tensor"))
+
+
 def out_cast(src, dst):
     """An ``out=`` tensor whose dtype cannot hold the result (float into int64)."""
     return ("result type %s can't be cast to the desired output type %s. Fix: pass an out of "

@@ -4,7 +4,7 @@ Every declared op (``ops._registry``) with a ``torch.X`` form comes from its dec
 aliases included; below are the few functions that are not ops.
 """
 from .ops import _forms
-from .ops.inplace import zero_  # noqa: F401
+from .ops.inplace_write import zero_  # noqa: F401
 
 globals().update(_forms.functions())
 # torch.sin_(t), torch.clamp_(t, ...): the Tensor.X_ forms (bound by _methods, imported first)

@@ -16,6 +16,7 @@ from .ops import elementwise as E
 from .ops import indexing as I
 from .ops import joins as J
 from .ops import inplace as IP
+from .ops import inplace_write as IW
 from .ops import linalg as L
 from .ops import shape as S
 
@@ -172,7 +173,7 @@ def _caster(dt):
 def _setitem(self, key, value):
     if type(value) is tuple:
         raise TypeError(_errors.grad_tuple_hint())
-    IP.index_put_(self, key, value)
+    IW.index_put_(self, key, value)
 
 
 def _legacy_new(self, *args, **kwargs):
@@ -215,7 +216,7 @@ def _new_factory(kind):
 
 
 def _index_put_(self, indices, values, accumulate=False):
-    IP.index_put_(self, tuple(indices), values, accumulate)
+    IW.index_put_(self, tuple(indices), values, accumulate)
     return self
 
 
@@ -292,7 +293,7 @@ _METHODS = {
     "index_put_": _index_put_,
     "index_put": lambda self, indices, values, accumulate=False: _index_put_(
         S.clone(self), indices, values, accumulate),
-    "fill_": IP.fill_, "zero_": IP.zero_, "copy_": IP.copy_,
+    "fill_": IW.fill_, "zero_": IW.zero_, "copy_": IW.copy_,
     # uniform_, normal_, random_, bernoulli_, ...: _random_ops
     "apply_": _apply_,
     "storage_offset": _storage_offset,

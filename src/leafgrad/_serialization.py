@@ -185,8 +185,8 @@ def save(obj, f, pickle_module=None, pickle_protocol=2, _use_new_zipfile_seriali
                 raise TypeError(str(exc)) from None
             format = "torch"
     if format == "torch":
-        from . import _torch_format
-        write = _torch_format.writer(obj)
+        from . import _torch_format_write
+        write = _torch_format_write.writer(obj)
     else:
         from safetensors.numpy import save as st_bytes, save_file
         arrays = _safetensors_arrays(tensors)

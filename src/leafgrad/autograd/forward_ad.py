@@ -132,7 +132,8 @@ class _Level:
         self.set(dst, tan)
         base = dst._base
         if base is not None and base._data.dtype.kind in "fc":
-            from ..ops.inplace import _index_put, _view_key
+            from ..ops.inplace import _view_key
+            from ..ops.inplace_write import _index_put
             from .. import _creation
             bt = self.tangent(base)
             _fw_state.active[0] = None

@@ -20,6 +20,7 @@ import numpy as np
 from .._tensor import Tensor
 from ..autograd.grad_mode import is_grad_enabled
 from ..ops import elementwise as E
+from ..ops._registry import functional_ops
 
 _TYPE = {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int",
          "int32": "int", "bool": "bool"}
@@ -378,3 +379,6 @@ def _static(t, static, bsz, num_heads, head_dim, name):
         raise AssertionError("expecting %s.size(2) of %d, but got %d"
                              % (name, head_dim, static.shape[2]))
     return static
+
+
+functional_ops(globals(), ("scaled_dot_product_attention", "multi_head_attention_forward"))

@@ -1,6 +1,7 @@
-"""Image resampling and rearranging: ``interpolate`` (``upsample*``), ``pixel_shuffle``,
-``pixel_unshuffle``, ``unfold`` (im2col) and ``fold`` (col2im); re-exported by
-``leafgrad.nn.functional``.
+"""Image resampling: ``interpolate`` (``upsample*``), ``unfold`` (im2col) and ``fold``
+(col2im); declared below, so ``leafgrad.nn.functional`` and docs/ops.md get them from
+the declarations (``unfold`` is not declared: the name is ``Tensor.unfold``'s, another
+op; ``pixel_shuffle``: ``ops/pixel_shuffle.py``).
 
 All are compositions of differentiable ops, so every order of derivative exists:
 
@@ -13,7 +14,7 @@ All are compositions of differentiable ops, so every order of derivative exists:
   'area' is adaptive average pooling. ``antialias=True`` (bilinear, bicubic): PyTorch's
   separable filter (triangle / cubic with a = -0.5) stretched by the scale when
   downsampling, normalised per output pixel (UpSampleKernel.cpp, _compute_weights_aa).
-* ``pixel_shuffle``: a reshape and permute; ``unfold``/``fold``: a grouped convolution /
+* ``unfold``/``fold``: a grouped convolution /
   transposed convolution with a one-hot weight (one output channel per kernel tap).
 """
 import math
@@ -24,6 +25,7 @@ from .._tensor import Tensor
 from ..ops._named import _named
 from ..ops import conv as _conv
 from ..ops.conv_transpose import conv_transpose2d
+from ..ops._registry import functional_ops
 
 _LINEAR = {"linear": 1, "bilinear": 2, "bicubic": 2, "trilinear": 3}
 _NAMES = {"nearest": "Nearest", "nearest-exact": "NearestExact", "linear": "Linear",
@@ -239,61 +241,6 @@ def upsample_bilinear(input, size=None, scale_factor=None):
     return interpolate(input, size, scale_factor, mode="bilinear", align_corners=True)
 
 
-# --------------------------------------------------------------- pixel shuffle
-def _shuffle_input(fn, input, factor, name):
-    if not isinstance(input, Tensor):
-        raise TypeError("%s(): argument 'input' must be Tensor, not %s"
-                        % (fn, type(input).__name__))
-    if input.dim() < 3:
-        raise RuntimeError("%s expects input to have at least 3 dimensions, but got input with "
-                           "%d dimension(s). Fix: give it (*, C, H, W)." % (fn, input.dim()))
-    if not isinstance(factor, int) or isinstance(factor, bool) or factor <= 0:
-        raise RuntimeError("%s expects %s to be greater than 0, but got: %s"
-                           % (fn, name, factor))
-
-
-def pixel_shuffle(input, upscale_factor):
-    """(*, C r^2, H, W) -> (*, C, H r, W r): channel c r^2 + i r + j goes to pixel
-    (h r + i, w r + j) of channel c (Shi et al. 2016, PyTorch's layout).
-
-    Raises:
-        RuntimeError: fewer than 3 dims, a channel count not divisible by r^2.
-    """
-    r = upscale_factor
-    _shuffle_input("pixel_shuffle", input, r, "upscale_factor")
-    *lead, c, h, w = input.shape
-    if c % (r * r):
-        raise RuntimeError(
-            "pixel_shuffle expects its input's 'channel' dimension to be divisible by the square "
-            "of upscale_factor, but input.size(-3)=%d is not divisible by %d. Fix: use a channel "
-            "count that is a multiple of upscale_factor ** 2." % (c, r * r))
-    n = len(lead)
-    x = input.reshape(*lead, c // (r * r), r, r, h, w)
-    x = x.permute(*range(n), n, n + 3, n + 1, n + 4, n + 2)
-    return _named(x.reshape(*lead, c // (r * r), h * r, w * r), "PixelShuffleBackward0")
-
-
-def pixel_unshuffle(input, downscale_factor):
-    """(*, C, H r, W r) -> (*, C r^2, H, W): the inverse of ``pixel_shuffle``.
-
-    Raises:
-        RuntimeError: fewer than 3 dims, H or W not divisible by r.
-    """
-    r = downscale_factor
-    _shuffle_input("pixel_unshuffle", input, r, "downscale_factor")
-    *lead, c, h, w = input.shape
-    for name, v, i in (("height", h, -2), ("width", w, -1)):
-        if v % r:
-            raise RuntimeError(
-                "pixel_unshuffle expects %s to be divisible by downscale_factor, but input.size("
-                "%d)=%d is not divisible by %d. Fix: crop or pad the image to a multiple of %d."
-                % (name, i, v, r, r))
-    n = len(lead)
-    x = input.reshape(*lead, c, h // r, r, w // r, r)
-    x = x.permute(*range(n), n, n + 2, n + 4, n + 1, n + 3)
-    return _named(x.reshape(*lead, c * r * r, h // r, w // r), "PixelUnshuffleBackward0")
-
-
 # ----------------------------------------------------------------- unfold / fold
 def _pair(v, name):
     return _conv._ints(v, 2, name, "unfold", "the spatial dimensions")
@@ -383,3 +330,5 @@ def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
                            tuple(o - lo for o, lo in zip(size, low)), c, d)
     return _named(out.squeeze(0) if unbatched else out, "Col2ImBackward0")
 
+
+functional_ops(globals(), ("interpolate", "upsample", "upsample_nearest", "upsample_bilinear", "fold"))

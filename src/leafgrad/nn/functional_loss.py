@@ -11,6 +11,7 @@ import numpy as np
 from .._tensor import Tensor
 from ..ops import elementwise as E
 from ..ops._named import _named
+from ..ops._registry import functional_ops
 from ..ops.distance import pairwise_distance
 from ..ops.loss import _legacy, _reduce
 
@@ -287,3 +288,8 @@ def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reducti
     elif unbatched:
         loss = loss.squeeze(0)
     return loss
+
+
+functional_ops(globals(), ("poisson_nll_loss", "gaussian_nll_loss", "triplet_margin_loss",
+                          "triplet_margin_with_distance_loss", "multi_margin_loss",
+                          "multilabel_margin_loss", "multilabel_soft_margin_loss", "ctc_loss"))

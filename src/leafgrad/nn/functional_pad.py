@@ -16,6 +16,7 @@ import numpy as np
 
 from .._tensor import Tensor
 from ..ops._named import _named
+from ..ops._registry import functional_ops
 
 _NAMES = {"reflect": "ReflectionPad%dDBackward0", "replicate": "ReplicationPad%dDBackward0"}
 
@@ -106,3 +107,6 @@ def pad(input, pad, mode="constant", value=None):
         if lo or hi:
             x = x.index_select(dim, Tensor._make_plain(_source(n, lo, hi, mode)))
     return _named(x, _NAMES[mode] % nd if mode in _NAMES else "CopySlices")
+
+
+functional_ops(globals(), ("pad",))

@@ -1,7 +1,9 @@
 """The only place that knows calculus: each family of ops with its derivative rules.
 
-elementwise, reduction, shape, indexing, linalg, inplace, conv (convolution and
-pooling); other nn-specific ops (softmax, losses) are in ``leafgrad.nn.functional``.
+One file per family (unary, binary, reduction, shape, indexing, linalg, inplace, conv,
+pooling, activation, loss, ...), each op declared once (``_registry.defop``); the map of
+files is in docs/contributing.md. nn.functional's composite families built from these
+ops (interpolate, pad, attention, ...) are in ``leafgrad/nn/functional_*.py``.
 """
 
 # ``torch.ops.aten`` (PyTorch's operator registry): present, with no operators (_aten.py)

@@ -3,21 +3,24 @@
 ``functions()`` gives ``torch.X``, ``methods()`` the Tensor methods and in-place
 variants, ``functional()`` the ``nn.functional`` names. Each is the declared
 callable itself (no wrapper), except the in-place forms declared ``True`` or
-``"view"``, made here once per op.
+``"view"``, made here once per op, and the Tensor methods of hand-written ops whose
+function takes ``out=`` (``refusing_out``: PyTorch's methods take no ``out=``).
 """
+import functools
+
+from .. import _errors
 from .._tensor import Tensor
 from ..autograd.grad_mode import mode
 from ..autograd._fw_state import active as _fw_level
 from . import inplace as _ip
 from ._registry import OPS
 # every op family: importing one declares its ops (add a new family file here)
-from . import (activation, comparison, conv, distance, elementwise, embedding,  # noqa: F401
-               histogram, indexing, joins, linalg, linalg_decomp, linalg_fns, linalg_qr,
-               linalg_solvers, loss, normalization, pointwise, pooling,
-               reduction, shape, sorting, special, special_binary, special_bessel,
-               special_poly)
-# reduce's families (issue 13): statistics, cumulative, search, BLAS-style, index/shape extras
-from . import blas, cumulative, index_extra, quantile, search, shape_extra, stats  # noqa: F401
+from . import (activation, binary, blas, comparison, conv, conv_transpose,  # noqa: F401
+               cumulative, distance, elementwise, embedding, histogram, index_extra,
+               indexing, inplace_write, joins, linalg, linalg_decomp, linalg_fns, linalg_qr,
+               linalg_solvers, loss, normalization, pixel_shuffle, pointwise, pool3d, pooling,
+               quantile, reduction, search, shape, shape_extra, shrink, sorting, special,
+               special_bessel, special_binary, special_poly, stats, unary)
 
 
 def _doc_inplace(name, fn):
@@ -90,6 +93,24 @@ def view_inplace_of(fn, name):
     return method
 
 
+def _takes_out(fn):
+    code = getattr(fn, "__code__", None)
+    return code is not None and "out" in code.co_varnames[
+        :code.co_argcount + code.co_kwonlyargcount]
+
+
+def refusing_out(fn, name):
+    """``Tensor.<name>`` for an op whose function takes ``out=``: PyTorch's Tensor methods
+    take no ``out=`` (TypeError), so neither does this one. (The unary and binary
+    factories make such methods themselves, without this wrapper.)"""
+    def method(self, *args, **kwargs):
+        if "out" in kwargs:
+            raise TypeError(_errors.method_out(name))
+        return fn(self, *args, **kwargs)
+    functools.update_wrapper(method, fn)
+    return method
+
+
 def _named_forms(kind):
     out = {}
     for d in OPS.values():
@@ -113,6 +134,9 @@ def functional():
 def methods():
     """``{name: callable}`` for the Tensor methods and their in-place forms."""
     out = _named_forms("method")
+    for n, f in out.items():
+        if _takes_out(f) and not getattr(f, "refuses_out", False):
+            out[n] = refusing_out(f, n)
     for d in OPS.values():
         ip = d.inplace
         if not ip:

@@ -20,14 +20,26 @@ from ..autograd.grad_mode import mode
 
 
 def out_call(name, fn, args, kwargs, out):
-    """``fn(*args, **kwargs)`` written into ``out`` (the ``out=`` path of op ``name``)."""
+    """``fn(*args, **kwargs)`` written into ``out`` (the ``out=`` path of op ``name``); for
+    an op with several outputs (``max(dim)``, ``svd``) ``out`` is a tuple of tensors, one
+    per output (``out_tuple_call``).
+
+    Raises:
+        TypeError: ``out`` not a tensor, or one tensor for an op with several outputs.
+        RuntimeError: an argument requires grad with grad mode on; see ``write``.
+    """
+    if isinstance(out, (tuple, list)):
+        return out_tuple_call(name, fn, args, kwargs, out, n=None)
     if not isinstance(out, Tensor):
         raise TypeError("%s(): argument 'out' must be Tensor, not %s"
                         % (name, type(out).__name__))
     if mode.enabled and (out._requires_grad or any(
             isinstance(a, Tensor) and a._requires_grad for a in _flat(args))):
         raise RuntimeError(_errors.out_autograd(name))
-    return write(out, fn(*args, **kwargs), name)
+    res = fn(*args, **kwargs)
+    if isinstance(res, tuple):
+        raise TypeError(_errors.out_kind(name, "tuple of Tensors, not Tensor"))
+    return write(out, res, name)
 
 
 def _flat(args):
@@ -69,6 +81,8 @@ def out_tuple_call(name, fn, args, kwargs, out, n=2):
             isinstance(a, Tensor) and a._requires_grad for a in _flat(args))):
         raise RuntimeError(_errors.out_autograd(name))
     res = fn(*args, **kwargs)
+    if not isinstance(res, tuple):
+        raise TypeError(_errors.out_kind(name, "Tensor, not tuple"))
     if len(res) != len(out):
         raise RuntimeError("%s(): expected out= to be a tuple of %d tensors, got %d"
                            % (name, len(res), len(out)))
@@ -85,8 +99,6 @@ def with_out(name):
         def op(*args, out=None, **kwargs):
             if out is None:
                 return fn(*args, **kwargs)
-            if isinstance(out, (tuple, list)):
-                return out_tuple_call(name, fn, args, kwargs, out, n=None)
             return out_call(name, fn, args, kwargs, out)
         return op
     return deco

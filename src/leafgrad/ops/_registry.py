@@ -1,7 +1,7 @@
 """One declaration per op: the table everything public is derived from.
 
-Each op is declared once, next to its rule in its family file (``elementwise.py``,
-``reduction.py``, ...), either by the family's factory (``unary(...)``,
+Each op is declared once, next to its rule in its family file (``unary.py``,
+``binary.py``, ``reduction.py``, ...), either by the family's factory (``unary(...)``,
 ``binary(...)``: PyTorch's name, the NumPy forward, the ``grad_fn`` name, one
 vector-Jacobian product per input written with leafgrad ops, an optional NumPy
 fast-path rule, what the node saves) or, for a hand-written op, with the

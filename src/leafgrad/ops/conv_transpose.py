@@ -21,6 +21,7 @@ high end; where it reaches past what C's output covers, ``y`` is zero-padded fir
 ``conv3d`` is ``ops.conv``'s N-d convolution with three spatial dims.
 """
 from ._dispatch import record
+from ._registry import functional_ops
 from .conv import (_NumPyConv, _RecordedConv, _ConvNode, _check_operands, _check_same_dtype,
                    _check_tensor, _conv, _conv_geometry, _conv_vjp, _ints, _k_conv_input)
 
@@ -162,3 +163,6 @@ def conv_transpose3d(input, weight, bias=None, stride=1, padding=0, output_paddi
     return _conv_transpose(3, "conv_transpose3d", input, weight, bias, stride, padding,
                            output_padding, groups, dilation)
 
+
+functional_ops(globals(), ("conv3d", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d"),
+               function=True)

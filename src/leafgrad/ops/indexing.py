@@ -12,7 +12,7 @@ from .. import _errors
 from .._tensor import Tensor, _wrap_dim
 from ._dispatch import mark_view, record
 from ._index import Index, of_arrays, parse
-from . import inplace as IP
+from . import inplace_write as IW
 from ._registry import defop, node
 from ._named import grad_fn_named
 from ._select import select
@@ -89,8 +89,7 @@ def index_put_zeros(g, shape, key):
 
 def setitem(input, key, value):
     """``input[key] = value`` in place (see ``Tensor.__setitem__``)."""
-    from . import inplace
-    inplace.index_put_(input, key, value)
+    IW.index_put_(input, key, value)
 
 
 def _index_select_backward(ctx, g):
@@ -281,7 +280,7 @@ def _scatter_value(input, dim, idx, value):
     return record(ScatterBackward1, out, (input,), args=(dim, idx))
 
 
-@defop("scatter", inplace=IP.scatter_)
+@defop("scatter", inplace=IW.scatter_)
 def scatter(input, dim, index, src=None, *, value=None, reduce=None):
     """Copy of ``input`` with ``src`` (a tensor) or ``value`` (a number) written at
     ``index`` along ``dim``: ``out[i][index[i][j]] = src[i][j]`` for dim=1.
@@ -311,7 +310,7 @@ def scatter(input, dim, index, src=None, *, value=None, reduce=None):
     return record(ScatterBackward0, out, (input, src), args=(d, idx, src._data.shape))
 
 
-@defop("scatter_add", inplace=IP.scatter_add_)
+@defop("scatter_add", inplace=IW.scatter_add_)
 def scatter_add(input, dim, index, src):
     """Copy of ``input`` with ``src`` added at ``index`` along ``dim``; repeated
     positions accumulate. Shapes and errors as ``scatter``. Gradients: input gets
@@ -418,7 +417,7 @@ def _masked_fill_backward(ctx, g):
 MaskedFillBackward0 = node("MaskedFillBackward0", _masked_fill_backward, saves=False)
 
 
-@defop("masked_fill", inplace=IP.masked_fill_)
+@defop("masked_fill", inplace=IW.masked_fill_)
 def masked_fill(input, mask, value):
     """Copy of ``input`` with ``value`` where ``mask`` is True (mask broadcasts)."""
     m = mask._data if isinstance(mask, Tensor) else np.asarray(mask)
@@ -515,7 +514,7 @@ def _index_add_backward(ctx, g):
 IndexAddBackward0 = node("IndexAddBackward0", _index_add_backward, saves=False)
 
 
-@defop("index_add", inplace=IP.index_add_)
+@defop("index_add", inplace=IW.index_add_)
 def index_add(input, dim, index, source, *, alpha=1):
     """``input`` with ``alpha * source`` added at ``index`` (1-D int) along ``dim``;
     repeated indices accumulate (``np.add.at``). ``source`` has ``input``'s shape

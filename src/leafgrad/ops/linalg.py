@@ -11,12 +11,11 @@ from .. import _errors
 from ..autograd.graph import Node, next_seq as _next_seq
 from .._quiet import quiet as _quiet
 from ._dispatch import _anomaly_hook, _fw_level, record, to_tensor
-from ._out import out_call
+from ._out import out_call, with_out
 from ._registry import defop, node
 from ._named import _named, grad_fn_named
 from ._select import select
 from .shape import TBackward0
-from ._out import with_out
 
 
 def _matmul_grads(ctx, g):

@@ -413,7 +413,12 @@ def pinv(A, *, atol=None, rtol=None, hermitian=False, out=None, rcond=None):
 _warned_cross = []
 
 
-@defop("cross")
+def _cross_method(self, other, dim=None):
+    """``Tensor.cross``: ``torch.cross`` without ``out=`` (PyTorch's methods take none)."""
+    return torch_cross(self, other, dim)
+
+
+@defop("cross", method=_cross_method)
 @with_out("cross")
 def torch_cross(input, other, dim=None, *, out=None):
     """``torch.cross``: as ``linalg.cross``, but without ``dim`` it takes the first dim of
@@ -435,7 +440,7 @@ def torch_cross(input, other, dim=None, *, out=None):
 @grad_fn_named("DistBackward0")
 def dist(input, other, p=2):
     """``torch.dist``: the p-norm of ``input - other`` (broadcast), a 0-d tensor."""
-    from .reduction import norm
+    from .linalg_fns import norm
     return norm(input - to_tensor(other), p)
 
 

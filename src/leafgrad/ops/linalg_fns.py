@@ -1,14 +1,18 @@
-"""``torch.linalg``: inv, det, solve, svdvals and the vector/matrix norms, with PyTorch's
+"""``torch.linalg``: inv, det, solve, svdvals and the vector/matrix norms (and ``torch.norm``), with PyTorch's
 backward formulas (derivatives.yaml: linalg_inv_ex, linalg_det, linalg_solve_ex, svdvals).
 """
+import math
+
 import numpy as np
 
 from .. import _errors
 from ..autograd.graph import Node
 from .._quiet import quiet as _quiet
 from ._dispatch import record, to_tensor
-from ._registry import defop
 from ._out import with_out
+from ._registry import defop, node
+from ._select import select
+from .reduction import _dims, _long_name, _unreduce
 
 
 
@@ -243,6 +247,71 @@ def svdvals(A, *, driver=None, out=None):
                   args=(u, vh, A._requires_grad))
 
 
+# ---------------------------------------------------- torch.norm (vector p-norms)
+def _norm_backward(ctx, g):
+    (x,) = ctx.saved_tensors
+    p, dims, keepdim = ctx.args
+    r = _unreduce(ctx.result, x.shape, dims, keepdim)
+    g = _unreduce(g, x.shape, dims, keepdim)
+    if p == 2:
+        # g (x / ||x||), 0 where the norm is 0: PyTorch's norm_backward, op for op (so
+        # the second derivative at a zero vector is nan, 0 * (1/0), as there)
+        return (g * (x / r).masked_fill(r == 0, 0.0),)
+    if p == 1:
+        return (g * x.sign(),)
+    if p == float("inf") or p == float("-inf"):
+        mask = (x.abs() == r)
+        return (g * x.sign() * mask / mask.sum(dims, keepdim=True),)
+    if p == 0:
+        return (select(False, g),)      # zeros_like(self), whatever g holds
+    # PyTorch's norm_backward op for op (the rounding of a second derivative that cancels
+    # to 0 depends on it); its masked_fill_s select (an inf g stays out)
+    ax = x.abs()
+    if p < 1:
+        scaled = x.sign() * select(x != 0, ax ** (p - 1))
+        return (scaled * g * r ** (1 - p),)
+    scaled = x.sign() * ax ** (p - 1) if p < 2 else x * ax ** (p - 2)
+    return (scaled * select(r != 0, g / r ** (p - 1)),)
+
+
+LinalgVectorNormBackward0 = node("LinalgVectorNormBackward0", _norm_backward, saves=True)
+
+
+@defop("norm")
+def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
+    """Vector p-norm over ``dim`` (2-norm / Frobenius by default; also 1, inf, -inf, 0, any p).
+
+    Gradient of the 2-norm at 0 is 0 (as PyTorch).
+    """
+    if p == "fro" or p is None:
+        p = 2
+    if p == "nuc":
+        raise NotImplementedError("nuclear norm is not supported")
+    x = input._data
+    if x.dtype.kind not in "fc":
+        raise RuntimeError("linalg.vector_norm: Expected a floating point or complex tensor as "
+                           "input. Got %s" % _long_name(x.dtype))
+    dims = _dims(dim, x.ndim)
+    ax = np.abs(x)
+    with _quiet():
+        if p == 2:
+            out = np.sqrt((x * x).sum(axis=dims, keepdims=keepdim))
+        elif p == float("inf"):
+            out = ax.max(axis=dims, keepdims=keepdim)
+        elif p == float("-inf"):
+            out = ax.min(axis=dims, keepdims=keepdim)
+        elif p == 0:
+            out = (ax != 0).sum(axis=dims, keepdims=keepdim).astype(x.dtype)
+        else:
+            out = (ax ** p).sum(axis=dims, keepdims=keepdim) ** (1.0 / p)
+        if p != 0 and math.prod(x.shape[d] for d in dims) == 1:
+            # PyTorch's norm of one element is |x| for every p (no power: no overflow
+            # of 1e30 ** 2 in float32, exactly |x|)
+            out = ax.sum(axis=dims, keepdims=keepdim)
+    return record(LinalgVectorNormBackward0, np.asarray(out, x.dtype), (input,), saved=(input,),
+                  save_result=True, args=(p, dims, keepdim))
+
+
 @with_out("linalg_vector_norm")
 def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None, out=None):
     """The ord-norm of ``x`` viewed as a vector (flattened when ``dim`` is None, else
@@ -255,13 +324,12 @@ def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None, out=None):
         TypeError: a string ord (use matrix_norm for 'fro'/'nuc').
         RuntimeError: an integer input.
     """
-    from . import reduction
     if isinstance(ord, str):
         raise TypeError("linalg_vector_norm(): argument 'ord' must be Number, not str. Fix: "
                         "torch.linalg.matrix_norm(A, ord=%r) for a matrix norm." % ord)
     if dtype is not None:
         x = x.to(dtype)
-    return reduction.norm(x, ord, dim, keepdim)
+    return norm(x, ord, dim, keepdim)
 
 
 _MATRIX_ORDS = ("fro", "nuc", 2, -2, 1, -1, float("inf"), float("-inf"))
@@ -335,4 +403,12 @@ def linalg_norm(A, ord=None, dim=None, keepdim=False, *, dtype=None, out=None):
 
 
 defop("inverse", inv)
-defop("det", det)
+
+
+@defop("det")
+def _torch_det(input):
+    """``torch.det`` / ``Tensor.det``: ``linalg.det`` without ``out=`` (PyTorch's has none)."""
+    return det(input)
+
+
+_torch_det.__name__ = _torch_det.__qualname__ = "det"

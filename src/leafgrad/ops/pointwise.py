@@ -6,6 +6,7 @@ import numpy as np
 from .. import _dtype, _scalars
 from .._tensor import Tensor
 from . import inplace as IP
+from . import inplace_write as IW
 from ._dispatch import binary_operands, broadcast_error, record, to_tensor
 from ._out import out_call
 from ._registry import defop, node
@@ -235,7 +236,7 @@ def _addc(input, tensor1, tensor2, value, div):
                   saved=tuple(ts), args=value)
 
 
-@defop("addcmul", inplace=IP.addcmul_)
+@defop("addcmul", inplace=IW.addcmul_)
 def addcmul(input, tensor1, tensor2, *, value=1):
     """``input + value * tensor1 * tensor2``, broadcast, in the promoted dtype.
 
@@ -245,7 +246,7 @@ def addcmul(input, tensor1, tensor2, *, value=1):
     return _addc(input, tensor1, tensor2, value, False)
 
 
-@defop("addcdiv", inplace=IP.addcdiv_)
+@defop("addcdiv", inplace=IW.addcdiv_)
 def addcdiv(input, tensor1, tensor2, *, value=1):
     """``input + value * tensor1 / tensor2``, broadcast, in the promoted dtype.
 

@@ -18,8 +18,9 @@ import numpy as np
 from .. import _errors
 from .._tensor import Tensor
 from ._named import _named
-from .conv import (_adaptive_adjoint_k, _adaptive_k, _avg_adjoint_k, _avg_k, _check_tensor, _gather_k, _geometry, _ints,
-                   _linear_pair, _pool_out, _pool_rows, _scatter_k)
+from ._registry import functional_ops
+from .conv import (_adaptive_adjoint_k, _adaptive_k, _avg_adjoint_k, _avg_k, _check_tensor,
+                   _gather_k, _geometry, _ints, _linear_pair, _pool_out, _pool_rows, _scatter_k)
 from .pooling import (_adaptive_windows, _argmax_taps, _default_stride, _make_pool_geom,
                       _pool_input)
 
@@ -189,3 +190,8 @@ def adaptive_max_pool1d(input, output_size, return_indices=False):
         return res[0].squeeze(-2), res[1].squeeze(-2)
     return res.squeeze(-2)
 
+
+functional_ops(globals(), ("max_pool3d",), function=True)
+# torch.adaptive_max_pool1d is ATen's form (always a (values, indices) pair): F's only
+functional_ops(globals(), ("avg_pool3d", "adaptive_avg_pool3d", "adaptive_max_pool1d",
+                           "adaptive_max_pool2d", "adaptive_max_pool3d"))

@@ -1,4 +1,8 @@
-"""Reductions: sum, mean, max/min, argmax, norm, var/std, prod, logsumexp, cumsum.
+"""Reductions: sum, mean, max/min, argmax, var/std, prod, logsumexp, cumsum, cumprod, ...
+
+``torch.norm`` lives with the linalg norms (``ops/linalg_fns.py``), ``median`` with
+the order statistics (``ops/sorting.py``); both use this family's helpers (``_dims``,
+``_unreduce``, ``_return_type``).
 
 Each rule expands the gradient back over the reduced dims (``keepdim``
 handled by re-inserting them). ``max``/``min`` over a dim send the gradient
@@ -7,19 +11,16 @@ evenly among ties, as PyTorch does.
 """
 import collections
 
-import math
-
 import numpy as np
 
 from .. import _dtype
 from .._tensor import Tensor, _wrap_dim
 from ._dispatch import record, to_tensor
-from ._out import out_call
+from ._out import out_call, with_out
 from ._registry import defop, node
 from ._select import select
 
 from .._quiet import quiet as _quiet
-from ._out import with_out
 
 
 
@@ -362,71 +363,7 @@ def argmin(input, dim=None, keepdim=False):
     return _arg(input, dim, keepdim, _nanarg(np.argmin, np.min), "argmin")
 
 
-# --------------------------------------------------------------- norm etc.
-def _norm_backward(ctx, g):
-    (x,) = ctx.saved_tensors
-    p, dims, keepdim = ctx.args
-    r = _unreduce(ctx.result, x.shape, dims, keepdim)
-    g = _unreduce(g, x.shape, dims, keepdim)
-    if p == 2:
-        # g (x / ||x||), 0 where the norm is 0: PyTorch's norm_backward, op for op (so
-        # the second derivative at a zero vector is nan, 0 * (1/0), as there)
-        return (g * (x / r).masked_fill(r == 0, 0.0),)
-    if p == 1:
-        return (g * x.sign(),)
-    if p == float("inf") or p == float("-inf"):
-        mask = (x.abs() == r)
-        return (g * x.sign() * mask / mask.sum(dims, keepdim=True),)
-    if p == 0:
-        return (select(False, g),)      # zeros_like(self), whatever g holds
-    # PyTorch's norm_backward op for op (the rounding of a second derivative that cancels
-    # to 0 depends on it); its masked_fill_s select (an inf g stays out)
-    ax = x.abs()
-    if p < 1:
-        scaled = x.sign() * select(x != 0, ax ** (p - 1))
-        return (scaled * g * r ** (1 - p),)
-    scaled = x.sign() * ax ** (p - 1) if p < 2 else x * ax ** (p - 2)
-    return (scaled * select(r != 0, g / r ** (p - 1)),)
-
-
-LinalgVectorNormBackward0 = node("LinalgVectorNormBackward0", _norm_backward, saves=True)
-
-
-@defop("norm")
-def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
-    """Vector p-norm over ``dim`` (2-norm / Frobenius by default; also 1, inf, -inf, 0, any p).
-
-    Gradient of the 2-norm at 0 is 0 (as PyTorch).
-    """
-    if p == "fro" or p is None:
-        p = 2
-    if p == "nuc":
-        raise NotImplementedError("nuclear norm is not supported")
-    x = input._data
-    if x.dtype.kind not in "fc":
-        raise RuntimeError("linalg.vector_norm: Expected a floating point or complex tensor as "
-                           "input. Got %s" % _long_name(x.dtype))
-    dims = _dims(dim, x.ndim)
-    ax = np.abs(x)
-    with _quiet():
-        if p == 2:
-            out = np.sqrt((x * x).sum(axis=dims, keepdims=keepdim))
-        elif p == float("inf"):
-            out = ax.max(axis=dims, keepdims=keepdim)
-        elif p == float("-inf"):
-            out = ax.min(axis=dims, keepdims=keepdim)
-        elif p == 0:
-            out = (ax != 0).sum(axis=dims, keepdims=keepdim).astype(x.dtype)
-        else:
-            out = (ax ** p).sum(axis=dims, keepdims=keepdim) ** (1.0 / p)
-        if p != 0 and math.prod(x.shape[d] for d in dims) == 1:
-            # PyTorch's norm of one element is |x| for every p (no power: no overflow
-            # of 1e30 ** 2 in float32, exactly |x|)
-            out = ax.sum(axis=dims, keepdims=keepdim)
-    return record(LinalgVectorNormBackward0, np.asarray(out, x.dtype), (input,), saved=(input,),
-                  save_result=True, args=(p, dims, keepdim))
-
-
+# ----------------------------------------------------------------- var, std
 def _var_backward(ctx, g):
     (x,) = ctx.saved_tensors
     dims, keepdim, correction, n = ctx.args
@@ -622,61 +559,7 @@ def count_nonzero(input, dim=None):
         x, axis=None if dim is None else _dims(dim, x.ndim)), dtype=np.int64))
 
 
-# ------------------------------------------------------------- median, cumprod
-MedianBackward0 = node("MedianBackward0", _evenly_distribute_backward, saves=True)
-MedianBackward1 = node("MedianBackward1", _index_backward, saves=False)
-
-
-def _lower_median_index(x, axis):
-    """Index along ``axis`` of the lower median (NaN sorts last; a NaN anywhere gives the
-    first NaN, as PyTorch)."""
-    n = x.shape[axis]
-    order = np.argsort(x, axis=axis, kind="stable")
-    idx = np.take(order, [(n - 1) // 2], axis=axis)
-    if x.dtype.kind == "f":
-        nan = np.isnan(x)
-        if nan.any():
-            first = np.argmax(nan, axis=axis, keepdims=True)
-            idx = np.where(np.any(nan, axis=axis, keepdims=True), first, idx)
-    return idx.astype(np.int64)
-
-
-@defop("median")
-def median(input, dim=None, keepdim=False):
-    """Lower median (the ``(n-1)//2``-th smallest value; NaN when any value is NaN).
-
-    ``median()`` -> 0-d tensor, gradient split evenly among the elements equal to it
-    (MedianBackward0, PyTorch's evenly_distribute_backward); ``median(dim)`` ->
-    (values, indices) namedtuple, gradient to the chosen index (MedianBackward1).
-
-    An empty input without ``dim`` gives NaN (as PyTorch).
-
-    Raises:
-        IndexError: an empty ``dim``.
-    """
-    x = input._data
-    if dim is None:
-        if x.size == 0:     # PyTorch: nan, no error
-            return record(MedianBackward0, np.asarray(np.nan, dtype=x.dtype), (input,),
-                          saved=(input,), save_result=True)
-        flat = x.reshape(-1)
-        out = flat[_lower_median_index(flat, 0)[0]]
-        return record(MedianBackward0, np.asarray(out), (input,), saved=(input,),
-                      save_result=True)
-    d = _wrap_dim(dim, x.ndim)
-    _empty_check(x, "median", d if x.ndim else None)
-    if x.ndim == 0:
-        values, idx = x.copy(), np.zeros((), np.int64)
-    else:
-        idx = _lower_median_index(x, d)
-        values = np.take_along_axis(x, idx, axis=d)
-        if not keepdim:
-            idx, values = idx.squeeze(d), values.squeeze(d)
-    v = record(MedianBackward1, values, (input,), args=(x.shape, d if x.ndim else 0, keepdim,
-                                                         idx))
-    return _return_type("median")(v, Tensor._make_plain(np.asarray(idx, dtype=np.int64)))
-
-
+# ----------------------------------------------------------------- cumprod
 def _cumprod_backward(ctx, g):
     # d out_j / d x_i = prod_{k<=j, k!=i} x_k for j >= i: the cumprod of x with x_i set
     # to 1, masked to j >= i. One cumprod per position keeps it exact at zeros and

@@ -304,11 +304,14 @@ def frexp(input):
     return _return_type("frexp", ("mantissa", "exponent"))(*res)
 
 
+_FACTORY_HOMES = ("leafgrad.ops.unary", "leafgrad.ops.binary")
+
+
 def _name_ops():
-    # the factory's ops are defined in elementwise.py: they belong to this family
+    # the factory's ops are defined in unary.py / binary.py: they belong to this family
     for n, obj in list(globals().items()):
         if callable(obj) and not n.startswith("_") and not isinstance(obj, type) and \
-                getattr(obj, "__module__", "").endswith("elementwise") and n != "where":
+                getattr(obj, "__module__", "") in _FACTORY_HOMES and n != "where":
             obj.__module__ = __name__
 
 

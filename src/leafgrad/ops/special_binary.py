@@ -361,10 +361,10 @@ defop("lerp", lerp, inplace=True, out=True, family="special")
 
 
 def _name_ops():
-    # the factories' ops are defined in elementwise.py: they belong to this family
+    # the factories' ops are defined in unary.py / binary.py: they belong to this family
     for n, obj in list(globals().items()):
         if callable(obj) and not n.startswith("_") and not isinstance(obj, type) and \
-                getattr(obj, "__module__", "").endswith("elementwise"):
+                getattr(obj, "__module__", "") in ("leafgrad.ops.unary", "leafgrad.ops.binary"):
             obj.__module__ = __name__
 
 

@@ -1,0 +1,260 @@
+"""In-place writes: ``fill_``, ``zero_``, ``copy_``, ``index_put_`` (``x[i] = v``) and the
+in-place forms of the pointwise and indexing ops (``addcmul_``, ``index_add_``,
+``scatter_``, ``masked_fill_``, ...), each through the shared machinery of
+``ops/inplace.py`` (version bump, leaf and view checks, recording).
+"""
+import numpy as np
+
+from .. import _errors, _scalars
+from .._tensor import Tensor
+from ..autograd.grad_mode import mode
+from ..autograd.graph import Node
+from ._dispatch import record, to_tensor
+from ._registry import node
+from ._select import select
+from .inplace import CopySlices, _check_inference, _enter_view, _fw_dual, _value_grad, apply
+
+
+def _fill_backward(ctx, g):
+    # zeros_like(grad), not g * 0: an inf/nan g still gives 0 (PyTorch)
+    return (select(False, g),) if ctx.needs_input_grad[0] else (None,)
+
+
+FillBackward0 = node("FillBackward0", _fill_backward, saves=False)
+
+
+ZeroBackward0 = node("ZeroBackward0", _fill_backward, saves=False)
+
+
+def _filled(a, value, cls=FillBackward0):
+    if isinstance(value, Tensor):
+        return record(cls, np.full(a._data.shape, value._data, a._data.dtype), (a,))
+    return record(cls, np.full(a._data.shape, value, a._data.dtype), (a,))
+
+
+def fill_(self, value, _name="fill_"):
+    """Set every element to ``value``.
+
+    Raises:
+        OverflowError: an int beyond 64 bits; RuntimeError: a number the dtype cannot
+        hold (300 into int8), as PyTorch.
+    """
+    _check_inference(self)
+    if not isinstance(value, Tensor):
+        value = _scalars.check_scalar_write(value, self._data.dtype)
+    if self._base is not None and mode.enabled:
+        _enter_view(self, value)
+    if (not mode.enabled or not self._requires_grad) and not _fw_dual(self, value):
+        if isinstance(value, Tensor) and value._data.ndim:
+            raise RuntimeError("fill_ only supports 0-dimension value tensor but got tensor "
+                               "with %d dimensions." % value._data.ndim)
+        self._data[...] = value._data if isinstance(value, Tensor) else value
+        self._bump_version()
+        return self
+    if _name == "zero_":
+        return apply(self, "zero_", lambda a, v: _filled(a, v, ZeroBackward0), value)
+    return apply(self, "fill_", _filled, value)
+
+
+def zero_(self):
+    """Set every element to 0 (used by ``optimizer.zero_grad(set_to_none=False)``)."""
+    return fill_(self, 0, "zero_")
+
+
+class CopyBackwards(Node):
+    """Node of ``x.copy_(src)`` on a tensor in the graph (PyTorch's ``CopyBackwards``):
+    zeros for the old value (selected, not ``g * 0``: an inf/nan upstream gradient
+    must not leak into it), ``g`` for ``src`` (the engine casts it to src's dtype and
+    sums it to src's shape when src was broadcast)."""
+
+    __slots__ = ()
+    saves = False
+
+    def backward(ctx, g):
+        ns, nv = ctx.needs_input_grad
+        return (Tensor._make_plain(np.zeros_like(g._data)) if ns else None), (g if nv else None)
+
+
+def _copy(a, src):
+    """``src`` cast to a's dtype and broadcast to a's shape, recorded as CopyBackwards
+    (the result never depends on a's old value, so NaN/inf there cannot leak)."""
+    src = to_tensor(src)
+    s = src._data
+    if s.shape != a._data.shape:
+        try:
+            fits = np.broadcast_shapes(a._data.shape, s.shape) == a._data.shape
+        except ValueError:
+            fits = False
+        if not fits:
+            raise _errors.copy_shape(a._data.shape, s.shape)
+    out = np.empty_like(a._data)
+    np.copyto(out, np.broadcast_to(s, out.shape), casting="unsafe")
+    return record(CopyBackwards, out, (a, src))
+
+
+def copy_(self, src, non_blocking=False):
+    """Copy ``src`` (broadcast, cast to self's dtype) into self."""
+    _check_inference(self)
+    if self._base is not None and mode.enabled:
+        _enter_view(self, src)
+    if (not mode.enabled or not (self._requires_grad or getattr(src, "_requires_grad", False))) \
+            and not _fw_dual(self, src):
+        s = src._data if isinstance(src, Tensor) else np.asarray(src)
+        try:
+            np.copyto(self._data, np.broadcast_to(s, self._data.shape), casting="unsafe")
+        except ValueError:
+            raise _errors.copy_shape(self._data.shape, np.shape(s)) from None
+        self._bump_version()
+        return self
+    return apply(self, "copy_", _copy, src)
+
+
+class _IndexPut(CopySlices):
+    """``x[mask] = v`` / ``x[idx] = v``: PyTorch's ``index_put_``, named so."""
+
+    __slots__ = ()
+
+    def name(self):
+        return "IndexPutBackward0"
+
+
+_IndexPut.__name__ = _IndexPut.__qualname__ = "IndexPutBackward0"
+
+
+def _setitem_error(arr, idx, v):
+    return _errors.setitem_shape(idx.get(arr).shape, np.shape(v), idx.adv is not None)
+
+
+def _put(arr, idx, v, accumulate):
+    """``arr[idx] = v`` (or ``+=`` with repeats adding up) in place; PyTorch's errors."""
+    try:
+        if accumulate:
+            idx.add_at(arr, v)
+        else:
+            idx.set(arr, v)
+    except ValueError:
+        raise _setitem_error(arr, idx, v) from None
+
+
+def _index_put(a, idx, value):
+    out = a._data.copy()
+    v = value._data if isinstance(value, Tensor) else value
+    _put(out, idx, v, False)
+    vt = value if isinstance(value, Tensor) else None
+    return record(CopySlices if idx.adv is None else _IndexPut, out, (a, vt),
+                  args=(idx, tuple(np.shape(v))))
+
+
+class _IndexPutAcc(Node):
+    """``index_put_(..., accumulate=True)``: g for self, ``g[key]`` (summed to the
+    value's shape) for the values."""
+
+    __slots__ = ()
+    saves = False
+
+    def backward(ctx, g):
+        key, vshape = ctx.args
+        ns, nv = ctx.needs_input_grad
+        gv = None
+        if nv:
+            from .indexing import getitem
+            gv = _value_grad(getitem(g, key), vshape)
+        return (g if ns else None), gv
+
+
+_IndexPutAcc.__name__ = _IndexPutAcc.__qualname__ = "IndexPutBackward0"
+
+
+def _index_put_acc(a, idx, value):
+    out = a._data.copy()
+    v = value._data if isinstance(value, Tensor) else value
+    _put(out, idx, v, True)
+    vt = value if isinstance(value, Tensor) else None
+    return record(_IndexPutAcc, out, (a, vt), args=(idx, tuple(np.shape(v))))
+
+
+def _one_mask(key):
+    """True for a key that is one boolean tensor (alone or in a 1-tuple)."""
+    if type(key) is tuple and len(key) == 1:
+        key = key[0]
+    return isinstance(key, Tensor) and key._data.dtype == np.bool_
+
+
+def index_put_(self, key, value, accumulate=False):
+    """``self[key] = value`` (PyTorch's indexing rule, ``ops/_index.py``); with
+    ``accumulate``, ``self[key] += value`` where repeated indices add up (``np.add.at``;
+    gradient ``g`` for self and ``g[key]`` for the values). ``self[False] = v`` changes
+    nothing and leaves the version alone, as PyTorch.
+
+    Raises:
+        IndexError/ValueError: a key PyTorch refuses (see ``indexing.getitem``);
+        ValueError: an int beyond int64; RuntimeError: a number the dtype cannot hold,
+        a value that does not broadcast to ``self[key]``.
+    """
+    from .indexing import _parse_key
+    _check_inference(self)
+    if key is False:
+        return self
+    idx = _parse_key(self, key)
+    if not isinstance(value, Tensor):
+        value = _scalars.setitem_value(value, self._data.dtype)
+    elif idx.adv is not None and value._data.dtype != self._data.dtype and not (
+            _one_mask(key) and value._data.size == 1):
+        # PyTorch: a tensor/list index goes through index_put_, which does not cast (a
+        # one-element value under a boolean mask is masked_fill_, which does)
+        raise RuntimeError(
+            "Index put requires the source and destination dtypes match, got %s for the "
+            "destination and %s for the source. Fix: convert the value first, e.g. "
+            "x[idx] = value.to(x.dtype)." % (_errors.type_name(self.dtype),
+                                              _errors.type_name(value.dtype)))
+    if self._base is not None and mode.enabled:
+        _enter_view(self, value)
+    if (not mode.enabled or not (self._requires_grad or getattr(value, "_requires_grad", False))) \
+            and not _fw_dual(self, value):
+        _put(self._data, idx, value._data if isinstance(value, Tensor) else value, accumulate)
+        self._bump_version()
+        return self
+    return apply(self, "__setitem__" if not accumulate else "index_put_",
+                 _index_put_acc if accumulate else _index_put, idx, value)
+
+
+def addcmul_(self, tensor1, tensor2, *, value=1):
+    """In-place ``addcmul``; returns self."""
+    from .pointwise import addcmul
+    return apply(self, "addcmul_", lambda a, t1, t2: addcmul(a, t1, t2, value=value),
+                 tensor1, tensor2)
+
+
+def addcdiv_(self, tensor1, tensor2, *, value=1):
+    """In-place ``addcdiv``; returns self."""
+    from .pointwise import addcdiv
+    return apply(self, "addcdiv_", lambda a, t1, t2: addcdiv(a, t1, t2, value=value),
+                 tensor1, tensor2)
+
+
+def index_add_(self, dim, index, source, *, alpha=1):
+    """In-place ``index_add``; returns self."""
+    from .indexing import index_add
+    return apply(self, "index_add_", lambda a, s: index_add(a, dim, index, s, alpha=alpha),
+                 source)
+
+
+def scatter_(self, dim, index, src=None, *, value=None, reduce=None):
+    """In-place ``scatter`` (see ``indexing.scatter``); returns self."""
+    from .indexing import scatter
+    if src is None:
+        src = value
+    if isinstance(src, Tensor):
+        return apply(self, "scatter_", lambda a, s: scatter(a, dim, index, s, reduce=reduce), src)
+    return apply(self, "scatter_", lambda a: scatter(a, dim, index, src, reduce=reduce))
+
+
+def scatter_add_(self, dim, index, src):
+    """In-place ``scatter_add``; returns self."""
+    from .indexing import scatter_add
+    return apply(self, "scatter_add_", lambda a, s: scatter_add(a, dim, index, s), src)
+
+
+def masked_fill_(self, mask, value):
+    from .indexing import masked_fill
+    return apply(self, "masked_fill_", lambda a, v: masked_fill(a, mask, v), value)

@@ -1,0 +1,102 @@
+"""``LRScheduler``, the base of ``torch.optim.lr_scheduler``'s schedulers (re-exported
+there, and named as its class): the initial step, ``step()`` order checks, ``get_last_lr``,
+``state_dict``.
+"""
+import warnings
+
+from .optimizer import Optimizer
+
+
+EPOCH_DEPRECATION_WARNING = (
+    "The epoch parameter in `scheduler.step()` was not necessary and is being deprecated where "
+    "possible. Please use `scheduler.step()` to step the scheduler. During the deprecation, if "
+    "epoch is different from None, the closed form is used instead of the new chainable form, "
+    "where available. Please open an issue if you are unable to replicate your use case: "
+    "https://github.com/pytorch/pytorch/issues/new/choose.")
+
+
+def _lrs(optimizer):
+    return [group["lr"] for group in optimizer.param_groups]
+
+
+class LRScheduler:
+    """Base class: subclasses define ``get_lr()`` (chainable form) and optionally
+    ``_get_closed_form_lr()``.
+
+    Raises:
+        TypeError: when ``optimizer`` is not an Optimizer.
+        KeyError: ``last_epoch != -1`` without ``'initial_lr'`` in the param groups.
+    """
+
+    _is_initial = False
+
+    def __init__(self, optimizer, last_epoch=-1):
+        if not isinstance(optimizer, Optimizer):
+            raise TypeError("%s is not an Optimizer" % type(optimizer).__name__)
+        self.optimizer = optimizer
+        if last_epoch == -1:
+            for group in optimizer.param_groups:
+                group.setdefault("initial_lr", group["lr"])
+        else:
+            for i, group in enumerate(optimizer.param_groups):
+                if "initial_lr" not in group:
+                    raise KeyError(
+                        "param 'initial_lr' is not specified in param_groups[%d] when resuming "
+                        "scheduler with last_epoch >= 0." % i)
+        self.base_lrs = [group["initial_lr"] for group in optimizer.param_groups]
+        self.last_epoch = last_epoch
+        self._step_count = 0
+        self._is_initial = True
+        try:
+            self.step()
+        finally:
+            self._is_initial = False
+
+    def state_dict(self):
+        """Every attribute except the optimizer."""
+        return {k: v for k, v in self.__dict__.items() if k != "optimizer"}
+
+    def load_state_dict(self, state_dict):
+        self.__dict__.update(state_dict)
+
+    def get_last_lr(self):
+        """The learning rates (one per param group) set by the last ``step``."""
+        return self._last_lr
+
+    def get_lr(self):
+        raise NotImplementedError
+
+    def step(self, epoch=None):
+        """Advance one epoch and write the new learning rates into the param groups."""
+        if self._step_count == 1 and not getattr(self.optimizer, "_opt_called", False):
+            warnings.warn(
+                "Detected call of `lr_scheduler.step()` before `optimizer.step()`. In PyTorch "
+                "1.1.0 and later, you should call them in the opposite order: "
+                "`optimizer.step()` before `lr_scheduler.step()`.  Failure to do this will "
+                "result in PyTorch skipping the first value of the learning rate schedule. See "
+                "more details at "
+                "https://pytorch.org/docs/stable/optim.html#how-to-adjust-learning-rate",
+                UserWarning, stacklevel=2)
+        prev = self._step_count, self.last_epoch
+        self._step_count += 1
+        try:
+            if epoch is None:
+                self.last_epoch += 1
+                values = self.get_lr()
+            else:
+                warnings.warn(EPOCH_DEPRECATION_WARNING, UserWarning, stacklevel=2)
+                self.last_epoch = epoch
+                values = (self._get_closed_form_lr() if hasattr(self, "_get_closed_form_lr")
+                          else self.get_lr())
+        except Exception:
+            # a step that raises (OneCycleLR past total_steps) changes nothing
+            self._step_count, self.last_epoch = prev
+            raise
+        for group, lr in zip(self.optimizer.param_groups, values):
+            group["lr"] = lr
+        self._last_lr = _lrs(self.optimizer)
+
+
+_LRScheduler = LRScheduler
+
+LRScheduler.__module__ = "leafgrad.optim.lr_scheduler"      # where PyTorch's lives
