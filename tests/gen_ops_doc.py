@@ -22,11 +22,17 @@ def _rows_by_op():
     return by
 
 
+def _takes_out(n):
+    import leafgrad
+    from leafgrad.ops._forms import accepts_out
+    return accepts_out(getattr(leafgrad, n))
+
+
 def _forms(d):
     out = []
     for n in d.names():
         if d.form("function"):
-            out.append("`torch.%s`" % n)
+            out.append("`torch.%s`" % n + (" (out=)" if _takes_out(n) else ""))
         if d.form("method"):
             out.append("`Tensor.%s`" % n)
         if d.inplace:
@@ -53,6 +59,8 @@ def render():
         "numbers (PyTorch's rule: `both`, `other` = the first must be a tensor, `none`).",
         "*tests*: the rows of `tests/op_table.py` that check the op against PyTorch (values,",
         "gradients, second order); `test_op_forms` checks every op's forms and number rules.",
+        "(out=): `torch.X` takes `out=` (derived from the declaration's `out=True`, or the",
+        "function's own `out` parameter); `tests/test_out_declared.py` checks it against PyTorch.",
         "",
         "%d ops declared." % len(OPS),
         "",

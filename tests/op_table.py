@@ -1425,6 +1425,8 @@ ROWS = [
 # the issue-13 reductions / indexing / shape / BLAS-style families (their own file)
 from op_rows_reduce import ROWS as _REDUCE_ROWS  # noqa: E402
 ROWS += _REDUCE_ROWS
+from op_rows_nn import ROWS as _NN_ROWS  # noqa: E402
+ROWS += _NN_ROWS
 
 
 def _setitem(x, v):
@@ -1435,6 +1437,8 @@ def _setitem(x, v):
 
 # public op functions not given a row of their own, with the reason
 EXEMPT = {
+    "functional.native_channel_shuffle": "no derivative in PyTorch; values and the refusing "
+                                         "backward in tests/nn/test_nn_extra_functional.py",
     # sorting.py joined the reduction family's modules with median
     "reduction.sort": "values, indices, stability and gradient vs torch in test_nan_order",
     "reduction.argsort": "stable and descending orders vs torch in test_nan_order",

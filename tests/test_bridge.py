@@ -166,6 +166,10 @@ RECIPES.update({
     "ZeroPad1d": (lambda nn: nn.ZeroPad1d(2), [f(1, 2, 3)]),
     "ZeroPad3d": (lambda nn: nn.ZeroPad3d(1), [f(1, 2, 3, 3, 3)]),
     "InstanceNorm3d": (lambda nn: nn.InstanceNorm3d(2), [f(2, 2, 3, 3, 3)]),
+    "ChannelShuffle": (lambda nn: nn.ChannelShuffle(2), [f(2, 4, 3, 3)]),
+    "LPPool1d": (lambda nn: nn.LPPool1d(2, 3, stride=2), [f(2, 3, 7)]),
+    "LPPool2d": (lambda nn: nn.LPPool2d(2, 2), [f(1, 2, 4, 5)]),
+    "LPPool3d": (lambda nn: nn.LPPool3d(2, 2), [f(1, 2, 4, 4, 4)]),
 })
 RECIPES["PReLU"] = (lambda nn: nn.PReLU(3, init=0.1), [f(4, 3, 2)])
 RANDOM = {"Dropout", "Dropout1d", "Dropout2d", "Dropout3d", "AlphaDropout", "FeatureAlphaDropout",
@@ -174,7 +178,9 @@ NOT_LAYERS = {"Module", "RNNBase", "RNNCellBase", "Sequential", "ModuleList", "M
               "ParameterList", "ParameterDict",            # tested below as containers
               # no recipe yet (inputs of their own kind): listed, not silently skipped
               "DataParallel", "CTCLoss", "MultiLabelMarginLoss",
-              "TripletMarginWithDistanceLoss"}
+              "TripletMarginWithDistanceLoss",
+              # forward(input, indices): tests/nn/test_nn_extra_functional.py
+              "MaxUnpool1d", "MaxUnpool2d", "MaxUnpool3d"}
 
 
 def nn_tensor(nn, values):

@@ -195,10 +195,6 @@ def test_number_rule_declared_as_pytorch_has_it():
 # ----------------------------------------------- top-level in-place functions (torch.X_)
 # torch.X_ functions PyTorch has that leafgrad leaves out, and why
 LEFT_OUT_INPLACE = {
-    "selu_": "nn.functional.selu(x, inplace=True) is the form (torch.selu_ is ATen's)",
-    "celu_": "nn.functional.celu(x, inplace=True) is the form (torch.celu_ is ATen's)",
-    "rrelu_": "nn.functional.rrelu(x, inplace=True) is the form (torch.rrelu_ is ATen's)",
-    "threshold_": "nn.functional.threshold(x, t, v, inplace=True) is the form",
     "dropout_": "nn.functional.dropout(x, p, training, inplace=True) is the form",
     "alpha_dropout_": "nn.functional.alpha_dropout(x, inplace=True) is the form",
     "feature_dropout_": "nn.functional.dropout2d(x, inplace=True) is the form",

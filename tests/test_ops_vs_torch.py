@@ -23,7 +23,9 @@ from leafgrad.ops import (activation, binary, blas, comparison, conv, cumulative
                           elementwise, embedding, index_extra, indexing, inplace, inplace_write,
                           joins, linalg, linalg_fns, loss, normalization, pointwise, pooling,
                           quantile, reduction, shape, shape_extra, sorting, special,
-                          special_bessel, special_binary, special_poly, stats, unary)
+                          special_bessel, special_binary, special_poly, stats, unary,
+                          variance)
+from leafgrad.ops import activation_inplace, grid_sample, nn_extra, pool_extra
 
 from op_table import DOMAINS, EXEMPT, FAMILIES, ROWS, _bcast, _same
 
@@ -244,12 +246,13 @@ def test_float64_finite_differences(row, data):
 # --------------------------------------------------------------- coverage
 # each family's ops live in these modules (ops/ files split by family)
 _MODULES = {"elementwise": (elementwise, unary, binary, comparison, pointwise),
-            "reduction": (reduction, sorting, stats, cumulative, quantile),
+            "reduction": (reduction, sorting, stats, cumulative, quantile, variance),
             "shape": (shape, joins, shape_extra), "indexing": (indexing, index_extra),
             "linalg": (linalg, linalg_fns, blas),
             "inplace": (inplace, inplace_write), "functional": (F_lg, activation, loss, distance, normalization,
-                                         embedding, functional_pad),
-            "conv": (conv, pooling), "special": (special, special_binary,
+                                         embedding, functional_pad, activation_inplace, nn_extra,
+                                         grid_sample),
+            "conv": (conv, pooling, pool_extra), "special": (special, special_binary,
                                                              special_bessel, special_poly)}
 
 

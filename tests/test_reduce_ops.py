@@ -128,6 +128,9 @@ def test_tri_indices_errors_match_torch(call):
     lambda T: T.scatter_reduce(T.ones(3), 0, T.tensor([0]), T.ones(1), "add"),
     lambda T: T.take(T.ones(3), T.tensor([0], dtype=T.int32)),
     lambda T: T.index_copy(T.ones(3), 0, T.tensor([0.0]), T.ones(1)),
+    lambda T: T.cov(T.ones(2, 3), fweights=T.tensor([0, 0, 0])),
+    lambda T: T.cov(T.ones(2, 3), fweights=T.tensor([1, 1, 1]), aweights=T.zeros(3)),
+    lambda T: T.cov(T.ones(2, 3), aweights=T.tensor([1.0, -1.0, 0.0])),
 ])
 def test_more_errors_match_torch(call):
     _raise_same(call)

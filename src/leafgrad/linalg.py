@@ -13,9 +13,12 @@ from .ops.linalg_qr import (cond, eig, eigvals, householder_product, matrix_rank
                             qr, vander)
 from .ops.linalg_solvers import (cholesky_ex, inv_ex, lstsq, lu, lu_factor,  # noqa: F401
                                  lu_factor_ex, lu_solve, solve_ex, solve_triangular)
+from .ops.linalg_more import (diagonal, ldl_factor, ldl_factor_ex, ldl_solve,  # noqa: F401
+                              tensorinv, tensorsolve)
 
 __all__ = ["LinAlgError", "cholesky", "cross", "det", "eigh", "eigvalsh", "inv", "matmul",
            "matrix_exp", "matrix_norm", "matrix_power", "multi_dot", "norm", "pinv", "slogdet",
            "solve", "svd", "svdvals", "vecdot", "vector_norm", "cholesky_ex", "inv_ex", "lstsq",
            "lu", "lu_factor", "lu_factor_ex", "lu_solve", "solve_ex", "solve_triangular", "cond",
-           "eig", "eigvals", "householder_product", "matrix_rank", "qr", "vander"]
+           "eig", "eigvals", "householder_product", "matrix_rank", "qr", "vander",
+           "diagonal", "ldl_factor", "ldl_factor_ex", "ldl_solve", "tensorinv", "tensorsolve"]

@@ -8,17 +8,18 @@ same functions as ``torch.X`` under PyTorch's names (``expit`` is ``sigmoid``,
 
 Not here (PyTorch 2.13 has it, leafgrad does not yet): ``airy_ai``.
 """
+from .ops._forms import function_form as _function_form
 from .ops._registry import OPS
 
 
 def _op(name):
-    return OPS[name].fn
+    return _function_form(OPS[name])      # with out= where declared (as torch.special's)
 
 
 # declared special_X ops, under their torch.special names
 for _n, _d in list(OPS.items()):
     if _n.startswith("special_"):
-        globals()[_n[len("special_"):]] = _d.fn
+        globals()[_n[len("special_"):]] = _function_form(_d)
 
 # the same functions as torch.X, under torch.special's names (PyTorch's aliases)
 _ALIASES = {

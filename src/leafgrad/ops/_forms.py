@@ -13,6 +13,7 @@ from .._tensor import Tensor
 from ..autograd.grad_mode import mode
 from ..autograd._fw_state import active as _fw_level
 from . import inplace as _ip
+from ._out import with_out
 from ._registry import OPS
 # every op family: importing one declares its ops (add a new family file here)
 from . import (activation, binary, blas, comparison, conv, conv_transpose,  # noqa: F401
@@ -20,7 +21,10 @@ from . import (activation, binary, blas, comparison, conv, conv_transpose,  # no
                indexing, inplace_write, joins, linalg, linalg_decomp, linalg_fns, linalg_qr,
                linalg_solvers, loss, normalization, pixel_shuffle, pointwise, pool3d, pooling,
                quantile, reduction, search, shape, shape_extra, shrink, sorting, special,
-               special_bessel, special_binary, special_poly, stats, unary)
+               special_bessel, special_binary, special_poly, stats, unary, variance)
+# nn.functional's extra families (issue 13): composites, grid sampling, lp/unpooling,
+# in-place activations
+from . import activation_inplace, grid_sample, nn_extra, pool_extra  # noqa: F401
 
 
 def _doc_inplace(name, fn):
@@ -99,6 +103,16 @@ def _takes_out(fn):
         :code.co_argcount + code.co_kwonlyargcount]
 
 
+def accepts_out(fn):
+    """True when ``fn`` or a function it wraps (``__wrapped__``: the out= and NumPy-alias
+    wrappers) has an ``out`` parameter."""
+    while fn is not None:
+        if _takes_out(fn):
+            return True
+        fn = getattr(fn, "__wrapped__", None)
+    return False
+
+
 def refusing_out(fn, name):
     """``Tensor.<name>`` for an op whose function takes ``out=``: PyTorch's Tensor methods
     take no ``out=`` (TypeError), so neither does this one. (The unary and binary
@@ -122,8 +136,25 @@ def _named_forms(kind):
 
 
 def functions():
-    """``{name: callable}`` for ``leafgrad.X`` (aliases included)."""
-    return _named_forms("function")
+    """``{name: callable}`` for ``leafgrad.X`` (aliases included). An op declared
+    ``out=True`` whose function has no ``out`` parameter gets ``out=`` here
+    (``ops._out.with_out``), on ``torch.X`` only: its Tensor method takes none, as
+    PyTorch's."""
+    out = {}
+    for d in OPS.values():
+        f = d.form("function")
+        if f is not None:
+            f = function_form(d, f)
+            for n in d.names():
+                out[n] = f
+    return out
+
+
+def function_form(d, f=None):
+    """The declared op ``d``'s function ``f`` (default: its declared one) as a public
+    function: with ``out=`` when declared ``out=True`` and ``f`` has no ``out`` itself."""
+    f = d.fn if f is None else f
+    return with_out(d.name)(f) if d.out and not _takes_out(f) else f
 
 
 def functional():

@@ -511,14 +511,16 @@ del _name
 
 
 # ------------------------------------------------------------ declarations
-defop("softmax", softmax, function=_softmax_torch, method=_softmax_torch, functional=True)
+defop("softmax", softmax, function=_softmax_torch, method=_softmax_torch, functional=True,
+      out=True)
 defop("log_softmax", log_softmax, function=_log_softmax_torch, method=_log_softmax_torch,
-      functional=True)
+      functional=True, out=True)
 functional_ops(globals(), ("softmin", "leaky_relu", "hardtanh", "relu6", "elu", "gelu", "silu",
                            "mish", "softplus", "logsigmoid", "softsign", "hardsigmoid",
                            "hardswish", "tanhshrink", "glu"))
 # also torch.selu, torch.celu, torch.threshold (same arguments, less ``inplace``)
-functional_ops(globals(), ("selu", "celu", "threshold"), function=True)
+functional_ops(globals(), ("selu", "celu"), function=True)
+functional_ops(globals(), ("threshold",), function=True, out=True)
 add_form("relu", functional=relu)
 add_form("sigmoid", functional=True)
 add_form("tanh", functional=True)

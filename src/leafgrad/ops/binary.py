@@ -448,6 +448,6 @@ def _pow_bool(fn):
     return op
 
 
-pow = defop("pow", _pow_bool(pow), numbers="both", inplace=IP.pow_)
+pow = defop("pow", _pow_bool(pow), numbers="both", inplace=IP.pow_, out=True)
 floor_divide = defop("floor_divide", _no_bool_pair(floor_divide, "div_floor_cpu"), numbers="both",
-                     inplace=True)
+                     inplace=True, out=True)

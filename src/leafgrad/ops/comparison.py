@@ -80,10 +80,10 @@ def _predicate(np_fn):
 isnan = defop("isnan", _predicate(np.isnan))
 isinf = defop("isinf", _predicate(np.isinf))
 isfinite = defop("isfinite", _predicate(np.isfinite))
-logical_not = defop("logical_not", _predicate(np.logical_not), inplace=True)
-signbit = defop("signbit", _predicate(np.signbit))
-isposinf = defop("isposinf", _predicate(np.isposinf))
-isneginf = defop("isneginf", _predicate(np.isneginf))
+logical_not = defop("logical_not", _predicate(np.logical_not), inplace=True, out=True)
+signbit = defop("signbit", _predicate(np.signbit), out=True)
+isposinf = defop("isposinf", _predicate(np.isposinf), out=True)
+isneginf = defop("isneginf", _predicate(np.isneginf), out=True)
 
 
 def _not_integer(x, op):
@@ -105,7 +105,7 @@ def _invert(input):
     return bitwise_not(input)
 
 
-@defop("bitwise_not", inplace=True)
+@defop("bitwise_not", out=True, inplace=True)
 def bitwise_not(input):
     x = input._data
     if x.dtype.kind not in "biu":

@@ -1,5 +1,5 @@
-"""Cumulative ops along a dim: cummax, cummin, logcumsumexp, trapezoid (trapz),
-cumulative_trapezoid.
+"""Cumulative ops along a dim: cumsum, cumprod, cummax, cummin, logcumsumexp, trapezoid
+(trapz), cumulative_trapezoid.
 
 ``cummax``/``cummin`` gather the running extreme from the position it came from (the
 last one among equal values, as PyTorch's kernel, which updates on ``>=``; a NaN, once
@@ -19,6 +19,68 @@ from ._registry import defop, node
 from ._named import _named
 from .indexing import _gather_backward, _take_along
 from .reduction import _return_type
+
+def _cumsum_backward(ctx, g):
+    d = ctx.args
+    return (g.flip(d).cumsum(d).flip(d),)
+
+
+CumsumBackward0 = node("CumsumBackward0", _cumsum_backward, saves=False)
+
+
+def _cumulative(np_fn, input, dim, dtype):
+    """``np_fn`` (np.cumsum, np.cumprod) along ``dim``, in ``dtype`` (integer and bool
+    inputs give int64 by default); returns (out, wrapped dim)."""
+    x = input._data
+    d = _wrap_dim(dim, x.ndim)
+    if dtype is not None:
+        x = x.astype(dtype.np)
+    elif x.dtype.kind in "biu":
+        x = x.astype(np.int64)
+    with _quiet():
+        return (np_fn(x, axis=d) if x.ndim else x.copy()), d
+
+
+@defop("cumsum", out=True, inplace=True)
+def cumsum(input, dim, *, dtype=None):
+    """Cumulative sum along ``dim``."""
+    out, d = _cumulative(np.cumsum, input, dim, dtype)
+    return record(CumsumBackward0, out, (input,), args=d)
+
+
+# ----------------------------------------------------------------- cumprod
+def _cumprod_backward(ctx, g):
+    # d out_j / d x_i = prod_{k<=j, k!=i} x_k for j >= i: the cumprod of x with x_i set
+    # to 1, masked to j >= i. One cumprod per position keeps it exact at zeros and
+    # differentiable (PyTorch's cumprod_backward handles zeros the same way).
+    from .elementwise import where
+    from .joins import cat
+    (x,) = ctx.saved_tensors
+    ctx.result      # PyTorch saves the output too: changing it in place is an error
+    d = ctx.args
+    if x._data.ndim == 0:
+        return (g,)
+    n = x._data.shape[d]
+    pos = np.arange(n).reshape((-1,) + (1,) * (x._data.ndim - d - 1))
+    parts = []
+    for i in range(n):
+        c = cumprod(where(Tensor._make_plain(pos == i), 1.0, x), d)
+        later = Tensor._make_plain((pos >= i).astype(x._data.dtype))
+        parts.append((g * c * later).sum(d, keepdim=True))
+    return (cat(parts, d),)
+
+
+CumprodBackward0 = node("CumprodBackward0", _cumprod_backward, saves=True)
+
+
+@defop("cumprod", out=True, inplace=True)
+def cumprod(input, dim, *, dtype=None):
+    """Cumulative product along ``dim`` (integer and bool inputs give int64).
+
+    Gradient exact at zeros (see ``_cumprod_backward``)."""
+    out, d = _cumulative(np.cumprod, input, dim, dtype)
+    return record(CumprodBackward0, out, (input,), saved=(input,), args=d, save_result=True)
+
 
 CummaxBackward0 = node("CummaxBackward0", _gather_backward, saves=False)
 CumminBackward0 = node("CumminBackward0", _gather_backward, saves=False)

@@ -103,7 +103,7 @@ def _index_select_backward(ctx, g):
 IndexSelectBackward0 = node("IndexSelectBackward0", _index_select_backward, saves=False)
 
 
-@defop("index_select")
+@defop("index_select", out=True)
 def index_select(input, dim, index):
     """Rows (along ``dim``) picked by a 1-D int64 ``index``.
 
@@ -152,7 +152,7 @@ def _take_along(cls, input, dim, idx):
     return record(cls, np.take_along_axis(x, idx, axis=d), (input,), args=(x.shape, d, idx))
 
 
-@defop("gather")
+@defop("gather", out=True)
 def gather(input, dim, index, *, sparse_grad=False):
     """out[i][j] = input[i][index[i][j]] (for dim=1); the gradient scatters back."""
     x = input._data
@@ -280,7 +280,7 @@ def _scatter_value(input, dim, idx, value):
     return record(ScatterBackward1, out, (input,), args=(dim, idx))
 
 
-@defop("scatter", inplace=IW.scatter_)
+@defop("scatter", out=True, inplace=IW.scatter_)
 def scatter(input, dim, index, src=None, *, value=None, reduce=None):
     """Copy of ``input`` with ``src`` (a tensor) or ``value`` (a number) written at
     ``index`` along ``dim``: ``out[i][index[i][j]] = src[i][j]`` for dim=1.
@@ -310,7 +310,7 @@ def scatter(input, dim, index, src=None, *, value=None, reduce=None):
     return record(ScatterBackward0, out, (input, src), args=(d, idx, src._data.shape))
 
 
-@defop("scatter_add", inplace=IW.scatter_add_)
+@defop("scatter_add", out=True, inplace=IW.scatter_add_)
 def scatter_add(input, dim, index, src):
     """Copy of ``input`` with ``src`` added at ``index`` along ``dim``; repeated
     positions accumulate. Shapes and errors as ``scatter``. Gradients: input gets
@@ -381,7 +381,7 @@ def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=No
     return res
 
 
-@defop("take_along_dim")
+@defop("take_along_dim", out=True)
 def take_along_dim(input, indices, dim=None):
     if dim is None:
         return getitem(input.reshape(-1), indices.reshape(-1))
@@ -439,7 +439,7 @@ def masked_fill(input, mask, value):
                   args=(Tensor._make_plain(m), vt is not None))
 
 
-@defop("masked_select")
+@defop("masked_select", out=True)
 @grad_fn_named("MaskedSelectBackward0")
 def masked_select(input, mask):
     m = mask._data if isinstance(mask, Tensor) else np.asarray(mask)
@@ -448,7 +448,7 @@ def masked_select(input, mask):
     return getitem(x, Tensor._make_plain(np.broadcast_to(m, shape)))
 
 
-@defop("nonzero")
+@defop("nonzero", out=True)
 def nonzero(input, *, as_tuple=False):
     x = input._data
     if x.ndim == 0:   # NumPy refuses 0-d; PyTorch treats it as one element with no dims
@@ -484,14 +484,14 @@ def _check_matrix(input, name):
                            "torch.diag(x)" % (name, input._data.ndim))
 
 
-@defop("tril", inplace=True)
+@defop("tril", out=True, inplace=True)
 def tril(input, diagonal=0):
     """The lower triangle of the last two dims (others zeroed). Raises RuntimeError below 2-D."""
     _check_matrix(input, "tril")
     return record(TrilBackward0, np.tril(input._data, diagonal), (input,), args=(diagonal, False))
 
 
-@defop("triu", inplace=True)
+@defop("triu", out=True, inplace=True)
 def triu(input, diagonal=0):
     """The upper triangle of the last two dims (others zeroed). Raises RuntimeError below 2-D."""
     _check_matrix(input, "triu")
@@ -514,7 +514,7 @@ def _index_add_backward(ctx, g):
 IndexAddBackward0 = node("IndexAddBackward0", _index_add_backward, saves=False)
 
 
-@defop("index_add", inplace=IW.index_add_)
+@defop("index_add", out=True, inplace=IW.index_add_)
 def index_add(input, dim, index, source, *, alpha=1):
     """``input`` with ``alpha * source`` added at ``index`` (1-D int) along ``dim``;
     repeated indices accumulate (``np.add.at``). ``source`` has ``input``'s shape

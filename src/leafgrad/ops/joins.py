@@ -100,14 +100,14 @@ def stack(tensors, dim=0, *, out=None):
     return record(StackBackward0, out, tuple(tensors), args=d)
 
 
-@defop("hstack", method=False)
+@defop("hstack", out=True, method=False)
 def hstack(tensors):
     """Concatenate along dim 1 (dim 0 for 1-d tensors), after PyTorch's atleast_1d."""
     tensors = [t.reshape(1) if t.dim() == 0 else t for t in tensors]
     return cat(tensors, 0 if tensors and tensors[0].dim() == 1 else 1)
 
 
-@defop("vstack", method=False)
+@defop("vstack", out=True, method=False)
 def vstack(tensors):
     """Concatenate along dim 0 after PyTorch's atleast_2d (0-d and 1-d become rows)."""
     return cat([t.reshape(1, -1) if t.dim() < 2 else t for t in tensors], 0)
@@ -455,7 +455,7 @@ DiagonalBackward0_copy = node("DiagonalBackward0_copy",
                                lambda ctx, g: (_embed(g, ctx.args[1], ctx.args[0]),), saves=False)
 
 
-@defop("diag")
+@defop("diag", out=True)
 def diag(input, diagonal=0):
     """1-D (n,) -> 2-D (n+|k|, n+|k|) with the vector on diagonal ``k``; 2-D (m, n) ->
     1-D diagonal ``k`` (empty when off the matrix). Same dtype as the input.
@@ -532,7 +532,7 @@ def repeat_interleave(input, repeats, dim=None, *, output_size=None):
     return index_select(input, d, np.repeat(np.arange(x.shape[d]), r))
 
 
-@defop("diff")
+@defop("diff", out=True)
 def diff(input, n=1, dim=-1, prepend=None, append=None):
     """n-th forward difference along ``dim``: ``x[1:] - x[:-1]`` applied ``n`` times,
     after concatenating ``prepend``/``append``; composed of narrow and sub (grad_fn

@@ -230,7 +230,7 @@ def bmm(input, mat2, *, out=None):
     return record(BmmBackward0, out, (a, b), saved=(a, b))
 
 
-@defop("outer", aliases=("ger",))
+@defop("outer", out=True, aliases=("ger",))
 def outer(input, vec2):
     """The outer product of two 1-D tensors, (n,) x (m,) -> (n, m).
 
@@ -259,7 +259,7 @@ def _addmm_backward(ctx, g):
 AddmmBackward0 = node("AddmmBackward0", _addmm_backward, saves=True)
 
 
-@defop("addmm", inplace=True)
+@defop("addmm", out=True, inplace=True)
 def addmm(input, mat1, mat2, *, beta=1, alpha=1):
     """beta * input + alpha * (mat1 @ mat2)."""
     if beta != 1 or alpha != 1:
@@ -429,7 +429,7 @@ def einsum(equation, *operands):
 
 
 # ------------------------------------------------------ kron, tensordot, cdist
-@defop("kron")
+@defop("kron", out=True)
 @grad_fn_named("UnsafeViewBackward0")   # PyTorch's (its last step)
 def kron(input, other):
     """Kronecker product: for inputs padded with leading 1-dims to the same rank r,

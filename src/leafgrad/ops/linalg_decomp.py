@@ -235,7 +235,7 @@ def _torch_slogdet(A):
     return _return_type("slogdet", ("sign", "logabsdet"))(*slogdet(A))
 
 
-defop("slogdet", _torch_slogdet, grad_fn="LinalgSlogdetBackward0")
+defop("slogdet", _torch_slogdet, grad_fn="LinalgSlogdetBackward0", out=True)
 
 
 @with_out("linalg_slogdet")

@@ -277,7 +277,7 @@ def _norm_backward(ctx, g):
 LinalgVectorNormBackward0 = node("LinalgVectorNormBackward0", _norm_backward, saves=True)
 
 
-@defop("norm")
+@defop("norm", out=True)
 def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
     """Vector p-norm over ``dim`` (2-norm / Frobenius by default; also 1, inf, -inf, 0, any p).
 

@@ -150,7 +150,7 @@ def geqrf(input, *, out=None):
     return _geqrf_t(to_tensor(a), to_tensor(tau))
 
 
-@defop("orgqr")
+@defop("orgqr", out=True)
 def orgqr(input, tau):
     """``torch.orgqr``: :func:`householder_product`."""
     return householder_product(input, tau)

@@ -331,6 +331,7 @@ class LinalgLstsqBackward0(Node):
     backward = _lstsq_backward
 
 
+@with_out("linalg_lstsq")
 def lstsq(A, B, rcond=None, *, driver=None):
     """``(solution, residuals, rank, singular_values)`` of min ‖A X - B‖ (PyTorch's CPU
     drivers: 'gelsy' (default: rank, no residuals or singular values), 'gelsd'/'gelss'

@@ -31,7 +31,7 @@ def _where_method(self, condition, other):
     return where(condition, self, other)
 
 
-@defop("where", method=_where_method)
+@defop("where", out=True, method=_where_method)
 def where(condition, input=None, other=None):
     """``condition ? input : other`` elementwise, with broadcasting.
 
@@ -153,13 +153,13 @@ def clamp(input, min=None, max=None, *, out=None):
     return record(ClampBackward1, out, (input,), saved=(input,), args=(min, max))
 
 
-@defop("clamp_min", inplace=IP.clamp_min_)
+@defop("clamp_min", out=True, inplace=IP.clamp_min_)
 def clamp_min(input, min):
     """``clamp(input, min=min)``."""
     return clamp(input, min=min)
 
 
-@defop("clamp_max", inplace=IP.clamp_max_)
+@defop("clamp_max", out=True, inplace=IP.clamp_max_)
 def clamp_max(input, max):
     """``clamp(input, max=max)``."""
     return clamp(input, max=max)
@@ -174,7 +174,7 @@ def _nan_to_num_backward(ctx, g):
 NanToNumBackward0 = node("NanToNumBackward0", _nan_to_num_backward, saves=True)
 
 
-@defop("nan_to_num", inplace=True)
+@defop("nan_to_num", out=True, inplace=True)
 def nan_to_num(input, nan=0.0, posinf=None, neginf=None):
     """NaN -> ``nan`` (None: 0), +inf -> ``posinf``, -inf -> ``neginf`` (default: the
     dtype's largest / lowest finite value); integer inputs are returned unchanged (a copy).
@@ -236,7 +236,7 @@ def _addc(input, tensor1, tensor2, value, div):
                   saved=tuple(ts), args=value)
 
 
-@defop("addcmul", inplace=IW.addcmul_)
+@defop("addcmul", out=True, inplace=IW.addcmul_)
 def addcmul(input, tensor1, tensor2, *, value=1):
     """``input + value * tensor1 * tensor2``, broadcast, in the promoted dtype.
 
@@ -246,7 +246,7 @@ def addcmul(input, tensor1, tensor2, *, value=1):
     return _addc(input, tensor1, tensor2, value, False)
 
 
-@defop("addcdiv", inplace=IW.addcdiv_)
+@defop("addcdiv", out=True, inplace=IW.addcdiv_)
 def addcdiv(input, tensor1, tensor2, *, value=1):
     """``input + value * tensor1 / tensor2``, broadcast, in the promoted dtype.
 

@@ -19,8 +19,9 @@ from .. import _errors
 from .._tensor import Tensor
 from ._named import _named
 from ._registry import functional_ops
-from .conv import (_adaptive_adjoint_k, _adaptive_k, _avg_adjoint_k, _avg_k, _check_tensor,
-                   _gather_k, _geometry, _ints, _linear_pair, _pool_out, _pool_rows, _scatter_k)
+from ._pool_linear import (_adaptive_adjoint_k, _adaptive_k, _avg_adjoint_k, _avg_k, _gather_k,
+                           _linear_pair, _pool_out, _pool_rows, _scatter_k)
+from .conv import _check_tensor, _geometry, _ints
 from .pooling import (_adaptive_windows, _argmax_taps, _default_stride, _make_pool_geom,
                       _pool_input)
 

@@ -1,5 +1,6 @@
-"""Pooling: max_pool1d/2d, avg_pool1d/2d, adaptive_avg_pool1d/2d, on the geometry and
-linear-op machinery of ``ops.conv`` (see its docstring for the formulas).
+"""Pooling: max_pool1d/2d, avg_pool1d/2d, adaptive_avg_pool1d/2d, on ``ops.conv``'s
+window geometry and the linear ops of ``ops._pool_linear`` (see their docstrings for
+the formulas).
 """
 import numpy as np
 
@@ -7,8 +8,9 @@ from .. import _errors
 from .._tensor import Tensor
 from ._registry import functional_ops
 from .reduction import mean
-from .conv import (_ADAPTIVE_AVG, _AVG_POOL, _MAX_POOL, _Geom, _adaptive_k, _avg_k,
-                   _check_tensor, _copy, _geometry, _ints, _pool_out, _pool_rows, _scratch)
+from ._pool_linear import (_ADAPTIVE_AVG, _AVG_POOL, _MAX_POOL, _adaptive_k, _avg_k, _pool_out,
+                           _pool_rows)
+from .conv import _Geom, _check_tensor, _copy, _geometry, _ints, _scratch
 
 
 # ----------------------------------------------------------------- pooling

@@ -15,6 +15,7 @@ import numpy as np
 
 from .. import _dtype, _errors
 from .._tensor import Tensor, _wrap_dim
+from ..autograd.grad_mode import mode as _grad_mode
 from ._dispatch import to_tensor
 from ._out import write
 from ._registry import defop
@@ -134,7 +135,8 @@ def cov(input, *, correction=1, fweights=None, aweights=None):
     divisor is 0 (a warning, inf/NaN entries), as PyTorch.
 
     Raises:
-        RuntimeError: an input of more than 2 dims, or weights of the wrong shape or kind.
+        RuntimeError: an input of more than 2 dims, weights of the wrong shape or kind,
+        negative weights, or weights that sum to zero.
     """
     from .linalg import mm
     if input.dim() > 2:
@@ -168,11 +170,22 @@ def cov(input, *, correction=1, fweights=None, aweights=None):
             raise RuntimeError("cov(): %s cannot be negative. Fix: non-negative weights"
                                % wname)
         w = wt if w is None else w * wt
+    if (fweights is None) != (aweights is None) and nobs == 1 and input._requires_grad \
+            and input._grad_fn is None and _grad_mode.enabled:
+        # one kind of weights and one observation: PyTorch's kernel then changes its input
+        # in place (Correlation.cpp), refused there (with both kinds it does not)
+        raise RuntimeError("a %sleaf Variable that requires grad is being used in an in-place "
+                           "operation. Fix (as in PyTorch): torch.cov with weights and one "
+                           "observation needs an input that is not a leaf requiring grad "
+                           "(x.clone())" % ("view of a " if input.dim() < 2 else ""))
     if w is None:
         w_sum = Tensor._make_plain(np.asarray(nobs, np.int64))
         avg = x.sum(1) / w_sum
     else:
         w_sum = w.sum()
+        if not w_sum._data.any():
+            raise RuntimeError("cov(): weights sum to zero, can't be normalized. Fix: give at "
+                               "least one observation a non-zero weight")
         avg = (x * w).sum(1) / w_sum
     if w is not None and aweights is not None and correction != 0:
         norm = w_sum - correction * (w * to_tensor(aweights)).sum() / w_sum

@@ -321,13 +321,13 @@ def _amext(input, dim, keepdim, np_red, cls):
                   args=(x.shape, dims, keepdim))
 
 
-@defop("amax")
+@defop("amax", out=True)
 def amax(input, dim=(), keepdim=False):
     """Max over dims; the gradient is split evenly among ties."""
     return _amext(input, dim, keepdim, np.max, AmaxBackward0)
 
 
-@defop("amin")
+@defop("amin", out=True)
 def amin(input, dim=(), keepdim=False):
     """Min over dims; the gradient is split evenly among ties."""
     return _amext(input, dim, keepdim, np.min, AminBackward0)
@@ -351,98 +351,16 @@ def _arg(input, dim, keepdim, f, name):
     return Tensor._make_plain(np.asarray(f(x, axis=d, keepdims=keepdim), dtype=np.int64))
 
 
-@defop("argmax")
+@defop("argmax", out=True)
 def argmax(input, dim=None, keepdim=False):
     """Index of the max (first one on ties); flattened when ``dim`` is None. int64, no grad."""
     return _arg(input, dim, keepdim, _nanarg(np.argmax, np.max), "argmax")
 
 
-@defop("argmin")
+@defop("argmin", out=True)
 def argmin(input, dim=None, keepdim=False):
     """Index of the min (first one on ties). int64, no grad."""
     return _arg(input, dim, keepdim, _nanarg(np.argmin, np.min), "argmin")
-
-
-# ----------------------------------------------------------------- var, std
-def _var_backward(ctx, g):
-    (x,) = ctx.saved_tensors
-    dims, keepdim, correction, n = ctx.args
-    g = _unreduce(g, x.shape, dims, keepdim)
-    m = x.mean(dims, keepdim=True)
-    return (g * 2 * (x - m) / (n - correction),)
-
-
-VarBackward0 = node("VarBackward0", _var_backward, saves=True)
-
-
-def _std_backward(ctx, g):
-    (x,) = ctx.saved_tensors
-    dims, keepdim, correction, n = ctx.args
-    r = _unreduce(ctx.result, x.shape, dims, keepdim)
-    g = _unreduce(g, x.shape, dims, keepdim)
-    m = x.mean(dims, keepdim=True)
-    # 0 where the std is 0 (constant input), as PyTorch masks it, not 0/0 = nan
-    return (select(r != 0, g * (x - m) / ((n - correction) * r.masked_fill(r == 0, 1.0))),)
-
-
-StdBackward0 = node("StdBackward0", _std_backward, saves=True)
-
-
-def _var_args(input, dim, unbiased, keepdim, correction):
-    if input._data.dtype.kind not in "fc":
-        from .._errors import DtypeError
-        raise DtypeError(
-            "std and var only support floating point and complex dtypes (this tensor is %s). "
-            "Fix: convert it first, e.g. x.float().std() or x.to(torch.float64).var()."
-            % input.dtype)
-    if isinstance(dim, bool):           # var(unbiased) legacy positional form
-        unbiased, dim = dim, None
-    if correction is None:
-        correction = 1 if unbiased in (None, True) else 0
-    x = input._data
-    dims = _dims(dim, x.ndim)
-    n = 1
-    for d in dims:
-        n *= x.shape[d]
-    return x, dims, keepdim, correction, n
-
-
-def _var_np(x, dims, c, keepdim, n, name):
-    # sums instead of np.var: NumPy warns (RuntimeWarning) where PyTorch gives a
-    # UserWarning or nothing
-    if n - c <= 0:
-        import warnings
-        warnings.warn("%s(): degrees of freedom is <= 0. Correction should be strictly less "
-                      "than the reduction factor (input numel divided by output numel)." % name,
-                      UserWarning, stacklevel=4)
-    # float32 accumulates in float64, as PyTorch's CPU Welford kernel (acc type double):
-    # the squares of 1e30 do not overflow, and std takes the root before rounding back
-    if x.dtype == np.float32:
-        x = x.astype(np.float64)
-    with _quiet():
-        m = x.sum(axis=dims, keepdims=True) / n if n else np.full((1,) * x.ndim, np.nan, x.dtype)
-        d = x - m
-        return (d * d).sum(axis=dims, keepdims=keepdim) / (n - c if n > c else 0)
-
-
-@defop("var")
-def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
-    """Variance with Bessel's correction by default (``correction=1``)."""
-    x, dims, keepdim, c, n = _var_args(input, dim, unbiased, keepdim, correction)
-    out = _var_np(x, dims, c, keepdim, n, "var")
-    with _quiet():      # a float64 variance beyond float32's range is inf, silently
-        out = np.asarray(out, x.dtype)
-    return record(VarBackward0, out, (input,), saved=(input,),
-                  args=(dims, keepdim, c, n))
-
-
-@defop("std")
-def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
-    """Standard deviation with Bessel's correction by default."""
-    x, dims, keepdim, c, n = _var_args(input, dim, unbiased, keepdim, correction)
-    out = np.sqrt(_var_np(x, dims, c, keepdim, n, "std"))
-    return record(StdBackward0, np.asarray(out, x.dtype), (input,), saved=(input,),
-                  save_result=True, args=(dims, keepdim, c, n))
 
 
 def _prod_backward(ctx, g):
@@ -468,7 +386,7 @@ ProdBackward0 = node("ProdBackward0", _prod_backward, saves=True)
 ProdBackward1 = node("ProdBackward1", _prod_backward, saves=True)
 
 
-@defop("prod")
+@defop("prod", out=True)
 def prod(input, dim=None, keepdim=False, *, dtype=None):
     """Product over one dim (or all). The gradient is exact with zeros
     (products of the other elements); it is twice differentiable only
@@ -493,7 +411,7 @@ def _lse_backward(ctx, g):
 LogsumexpBackward0 = node("LogsumexpBackward0", _lse_backward, saves=True)
 
 
-@defop("logsumexp")
+@defop("logsumexp", out=True)
 def logsumexp(input, dim, keepdim=False):
     """log(sum(exp(x))) over ``dim``, computed stably (max subtracted first)."""
     x = input._data
@@ -510,42 +428,14 @@ def logsumexp(input, dim, keepdim=False):
                   save_result=True, args=(dims, keepdim))
 
 
-def _cumsum_backward(ctx, g):
-    d = ctx.args
-    return (g.flip(d).cumsum(d).flip(d),)
-
-
-CumsumBackward0 = node("CumsumBackward0", _cumsum_backward, saves=False)
-
-
-def _cumulative(np_fn, input, dim, dtype):
-    """``np_fn`` (np.cumsum, np.cumprod) along ``dim``, in ``dtype`` (integer and bool
-    inputs give int64 by default); returns (out, wrapped dim)."""
-    x = input._data
-    d = _wrap_dim(dim, x.ndim)
-    if dtype is not None:
-        x = x.astype(dtype.np)
-    elif x.dtype.kind in "biu":
-        x = x.astype(np.int64)
-    with _quiet():
-        return (np_fn(x, axis=d) if x.ndim else x.copy()), d
-
-
-@defop("cumsum", inplace=True)
-def cumsum(input, dim, *, dtype=None):
-    """Cumulative sum along ``dim``."""
-    out, d = _cumulative(np.cumsum, input, dim, dtype)
-    return record(CumsumBackward0, out, (input,), args=d)
-
-
-@defop("all")
+@defop("all", out=True)
 def all(input, dim=None, keepdim=False):
     x = input._data
     return Tensor._make_plain(np.asarray(np.all(x, axis=None if dim is None else _dims(dim, x.ndim),
                                                 keepdims=keepdim)))
 
 
-@defop("any")
+@defop("any", out=True)
 def any(input, dim=None, keepdim=False):
     x = input._data
     return Tensor._make_plain(np.asarray(np.any(x, axis=None if dim is None else _dims(dim, x.ndim),
@@ -557,40 +447,6 @@ def count_nonzero(input, dim=None):
     x = input._data
     return Tensor._make_plain(np.asarray(np.count_nonzero(
         x, axis=None if dim is None else _dims(dim, x.ndim)), dtype=np.int64))
-
-
-# ----------------------------------------------------------------- cumprod
-def _cumprod_backward(ctx, g):
-    # d out_j / d x_i = prod_{k<=j, k!=i} x_k for j >= i: the cumprod of x with x_i set
-    # to 1, masked to j >= i. One cumprod per position keeps it exact at zeros and
-    # differentiable (PyTorch's cumprod_backward handles zeros the same way).
-    from .elementwise import where
-    from .joins import cat
-    (x,) = ctx.saved_tensors
-    ctx.result      # PyTorch saves the output too: changing it in place is an error
-    d = ctx.args
-    if x._data.ndim == 0:
-        return (g,)
-    n = x._data.shape[d]
-    pos = np.arange(n).reshape((-1,) + (1,) * (x._data.ndim - d - 1))
-    parts = []
-    for i in range(n):
-        c = cumprod(where(Tensor._make_plain(pos == i), 1.0, x), d)
-        later = Tensor._make_plain((pos >= i).astype(x._data.dtype))
-        parts.append((g * c * later).sum(d, keepdim=True))
-    return (cat(parts, d),)
-
-
-CumprodBackward0 = node("CumprodBackward0", _cumprod_backward, saves=True)
-
-
-@defop("cumprod", inplace=True)
-def cumprod(input, dim, *, dtype=None):
-    """Cumulative product along ``dim`` (integer and bool inputs give int64).
-
-    Gradient exact at zeros (see ``_cumprod_backward``)."""
-    out, d = _cumulative(np.cumprod, input, dim, dtype)
-    return record(CumprodBackward0, out, (input,), saved=(input,), args=d, save_result=True)
 
 
 @defop("bincount")

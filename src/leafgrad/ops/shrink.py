@@ -36,10 +36,18 @@ def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
     """Randomized leaky ReLU: x where x >= 0, else a x with a ~ U(lower, upper) per element
     in training and a = (lower + upper) / 2 in eval (Xu et al. 2015, PyTorch's RReLU)."""
     if training:
+        # PyTorch's _rrelu_with_noise_train: one uniform_real_distribution<double> draw
+        # per element <= 0, in order, u * (upper - lower) + lower in double (not fused
+        # there) with the bounds first rounded to the op's math type, then cast
         from .. import _random
-        a = _random.uniform(_random.default_generator, input._data.size, input._data.dtype,
-                            lower, upper).reshape(input._data.shape)
-        slope = Tensor._make_plain(np.where(input._data >= 0, 1, a).astype(input._data.dtype))
+        x = input._data
+        neg = x <= 0
+        u = _random.uniform01(_random.default_generator, int(neg.sum()), np.float64)
+        math_t = np.float64 if x.dtype == np.float64 else np.float32
+        lo, hi = float(math_t(lower)), float(math_t(upper))
+        a = np.ones(x.shape, x.dtype)
+        a[neg] = (u * (hi - lo) + lo).astype(x.dtype)
+        slope = Tensor._make_plain(a)
     else:
         slope = (lower + upper) / 2
         slope = Tensor._make_plain(np.where(input._data >= 0, 1, slope).astype(
@@ -71,4 +79,5 @@ def prelu(input, weight):
 
 # torch.rrelu is ATen's form: its fifth argument is generator=, F.rrelu's is inplace=
 functional_ops(globals(), ("softshrink", "rrelu"))
-functional_ops(globals(), ("hardshrink", "prelu"), function=True, method=True)
+functional_ops(globals(), ("hardshrink",), function=True, method=True, out=True)
+functional_ops(globals(), ("prelu",), function=True, method=True)

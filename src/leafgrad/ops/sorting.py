@@ -23,7 +23,7 @@ def _argsort(x, dim, descending):
     return (n - 1 - np.flip(r, dim)).astype(np.int64)
 
 
-@defop("sort")
+@defop("sort", out=True)
 def sort(input, dim=-1, descending=False, stable=False):
     x = input._data
     if x.ndim == 0:     # a 0-d tensor sorts as itself, index 0 (dim -1 or 0 only)
@@ -40,7 +40,7 @@ def argsort(input, dim=-1, descending=False, stable=False):
     return sort(input, dim, descending)[1]
 
 
-@defop("topk")
+@defop("topk", out=True)
 def topk(input, k, dim=-1, largest=True, sorted=True):
     n = input.shape[dim] if input.dim() else (_wrap_dim(dim, 0) + 1)
     if not 0 <= k <= n:
@@ -73,7 +73,7 @@ def _lower_median_index(x, axis):
     return idx.astype(np.int64)
 
 
-@defop("median")
+@defop("median", out=True)
 def median(input, dim=None, keepdim=False):
     """Lower median (the ``(n-1)//2``-th smallest value; NaN when any value is NaN).
 

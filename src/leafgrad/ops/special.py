@@ -132,7 +132,7 @@ def special_ndtr(input):
     return (1 + erf(input * math.sqrt(0.5))) * 0.5
 
 
-defop("special_ndtr", special_ndtr, **_SPECIAL)
+defop("special_ndtr", special_ndtr, out=True, **_SPECIAL)
 
 
 # ------------------------------------------------------------ polygamma
@@ -280,7 +280,7 @@ def _frexp_backward(ctx, g):
 FrexpBackward0 = node("FrexpBackward0", _frexp_backward, saves=False)
 
 
-@defop("frexp", out=False, family="special")
+@defop("frexp", out=True, family="special")
 def frexp(input):
     """(mantissa, exponent) with input = mantissa * 2**exponent, |mantissa| in [0.5, 1);
     exponent int32 (PyTorch's return_types.frexp). d mantissa/dx = 2**-exponent.

@@ -17,7 +17,8 @@ from ._out import out_call, out_tuple_call
 from ._registry import defop, node
 from ._named import grad_fn_named
 from .reduction import (_dims, _empty_check, _evenly_distribute_backward, _index_backward,
-                        _return_type, amax, amin, mean, std, sum, var)
+                        _return_type, amax, amin, mean, sum)
+from .variance import std, var
 from .sorting import sort
 
 

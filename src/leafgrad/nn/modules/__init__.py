@@ -9,8 +9,12 @@ is public) are not family files.
 """
 import importlib as _importlib
 import pkgutil as _pkgutil
+import sys as _sys
 
+from . import _torch_files
 from .module import Module
+
+_classes = {}
 
 __all__ = ["Module"]
 for _info in sorted(_pkgutil.iter_modules(__path__), key=lambda i: i.name):
@@ -19,4 +23,10 @@ for _info in sorted(_pkgutil.iter_modules(__path__), key=lambda i: i.name):
     _family = _importlib.import_module("." + _info.name, __name__)
     globals().update((_n, getattr(_family, _n)) for _n in _family.__all__)
     __all__ += _family.__all__
+    _classes.update((_n, _v) for _n, _v in vars(_family).items()
+                    if isinstance(_v, type) and _v.__module__ == _family.__name__)
 del _info, _family
+
+# PyTorch's file names (nn.modules.batchnorm._BatchNorm, ...): see _torch_files.py.
+_torch_files.install(_sys.modules[__name__], _classes)
+del _classes

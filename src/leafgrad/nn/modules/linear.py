@@ -104,12 +104,7 @@ class Bilinear(Module):
             init.uniform_(self.bias, -bound, bound)
 
     def forward(self, input1, input2):
-        # (*, in1) x (out, in1, in2) x (*, in2) -> (*, out)
-        left = (input1.unsqueeze(-2).unsqueeze(-2) @ self.weight).squeeze(-2)   # (*, out, in2)
-        out = (left * input2.unsqueeze(-2)).sum(-1)
-        if self.bias is not None:
-            out = out + self.bias
-        return out
+        return F.bilinear(input1, input2, self.weight, self.bias)
 
     def extra_repr(self):
         return "in1_features=%s, in2_features=%s, out_features=%s, bias=%s" % (

@@ -8,9 +8,9 @@ average). Running stats are buffers (``running_mean``, ``running_var``,
 """
 import numbers
 
-import numpy as np
 
 from ... import _creation
+from ...ops.nn_extra import rms_norm
 from ...ops.normalization import batch_norm, group_norm, layer_norm
 from .. import init
 from ..parameter import Parameter
@@ -125,11 +125,12 @@ class RMSNorm(Module):
         else:
             self.register_parameter("weight", None)
 
+    def reset_parameters(self):
+        if self.elementwise_affine:
+            init.ones_(self.weight)
+
     def forward(self, x):
-        dims = tuple(range(-len(self.normalized_shape), 0))
-        eps = self.eps if self.eps is not None else float(np.finfo(x._data.dtype).eps)
-        out = x * ((x * x).mean(dims, keepdim=True) + eps).rsqrt()
-        return out * self.weight if self.weight is not None else out
+        return rms_norm(x, self.normalized_shape, self.weight, self.eps)
 
     def extra_repr(self):
         return "%s, eps=%s, elementwise_affine=%s" % (self.normalized_shape, self.eps,
