@@ -98,14 +98,9 @@ def view_inplace_of(fn, name):
 
 
 def _takes_out(fn):
-    # through pass-through wrappers (functools.wraps: ops/_named.grad_fn_named)
-    while fn is not None:
-        code = getattr(fn, "__code__", None)
-        if code is not None and "out" in code.co_varnames[
-                :code.co_argcount + code.co_kwonlyargcount]:
-            return True
-        fn = getattr(fn, "__wrapped__", None)
-    return False
+    code = getattr(fn, "__code__", None)
+    return code is not None and "out" in code.co_varnames[
+        :code.co_argcount + code.co_kwonlyargcount]
 
 
 def accepts_out(fn):

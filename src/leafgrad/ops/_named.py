@@ -49,14 +49,20 @@ def _renamed(fn, name):
     """``fn`` whose result(s) show PyTorch's grad_fn ``name`` (not with ``out=``: the
     result is then ``out`` itself)."""
     import functools
+    code = fn.__code__
+    if "out" not in code.co_varnames[:code.co_argcount + code.co_kwonlyargcount]:
+        @functools.wraps(fn)
+        def wrapper(*args, **kwargs):
+            return _named_all(fn(*args, **kwargs), name)
+        return wrapper
 
+    # the op writes out= itself: keep the keyword visible (ops/_forms._takes_out)
     @functools.wraps(fn)
-    def wrapper(*args, **kwargs):
-        res = fn(*args, **kwargs)
-        if kwargs.get("out") is not None:
-            return res
-        return _named_all(res, name)
-    return wrapper
+    def wrapper_out(*args, out=None, **kwargs):
+        if out is not None:
+            return fn(*args, out=out, **kwargs)
+        return _named_all(fn(*args, **kwargs), name)
+    return wrapper_out
 
 
 def grad_fn_named(name):
