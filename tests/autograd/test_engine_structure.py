@@ -360,8 +360,9 @@ def test_engine_and_graph_sit_below_the_tensor():
     edges = _import_graph()
     lower = {"leafgrad._errors", "leafgrad._dtype", "leafgrad._quiet", "leafgrad._scalars",
              "leafgrad.autograd.engine", "leafgrad.autograd.graph", "leafgrad.autograd.grad_mode",
-             "leafgrad.autograd.anomaly_mode", "leafgrad.autograd.saved_hooks", "leafgrad.autograd"}
-    for m in ("leafgrad.autograd.engine", "leafgrad.autograd.graph",
+             "leafgrad.autograd.anomaly_mode", "leafgrad.autograd.saved_hooks", "leafgrad.autograd",
+             "leafgrad.autograd._grad_values"}
+    for m in ("leafgrad.autograd.engine", "leafgrad.autograd._grad_values", "leafgrad.autograd.graph",
               "leafgrad.autograd.grad_mode", "leafgrad.autograd.anomaly_mode",
               "leafgrad.autograd.saved_hooks"):
         up = sorted(edges.get(m, set()) - lower)

@@ -46,6 +46,8 @@ array kept elsewhere.
 
 The engine does not import the Tensor class: its caller passes it
 (``tensor_cls``), as the constructor of the Tensors the engine hands out.
+What a step does to one gradient (tensor hooks, accumulation into ``.grad``, the
+array/Tensor conversions and shape fitting) is in ``autograd/_grad_values.py``.
 """
 import heapq
 import os
@@ -57,6 +59,8 @@ from .. import _errors
 from .._dtype import from_numpy_dtype
 from .._quiet import quiet
 from .anomaly_mode import _Checker, _State as _anomaly_state
+from ._grad_values import (_accumulate, _accumulate_array, _arrays, _as_array, _call_hooks,
+                           _fit_shape, _materialize, _run_tensor_hooks, _sum_to, _tensors)
 from .graph import AccumulateGrad
 # the passes in progress, innermost last (graph.register_multi_grad_hook asks which nodes
 # the current one runs, as PyTorch's _will_engine_execute_node)
@@ -584,140 +588,3 @@ def _fit_tensors(node, out, tensor_cls):
                     g = g.to(from_numpy_dtype(npdt))
         res.append(g)
     return res
-
-
-# ---------------------------------------------------------------------------
-# hooks and accumulation helpers
-# ---------------------------------------------------------------------------
-def _call_hooks(hooks, grad):
-    """Run tensor hooks in registration order; a hook may return a replacement
-    of the same shape and dtype."""
-    for h in tuple(hooks):
-        r = h(grad)
-        if r is not None:
-            if r._data.shape != grad._data.shape:
-                raise RuntimeError(_errors.hook_changed_size(h, grad.shape, r.shape))
-            if r._data.dtype != grad._data.dtype:
-                raise RuntimeError(_errors.hook_changed_type(h, grad, r))
-            grad = r
-    return grad
-
-
-def _run_tensor_hooks(node, grads):
-    th = node._tensor_hooks
-    if th:
-        grads = list(grads)
-        for nr, hooks in th.items():
-            if grads[nr] is None:
-                continue
-            grads[nr] = _call_hooks(hooks, grads[nr])
-    ret = node._retained
-    if ret:
-        for nr, ref in ret.items():
-            t = ref()
-            if t is not None and grads[nr] is not None:
-                g = grads[nr]
-                if t._grad is None:
-                    t._grad = g if mode.enabled else g.detach().clone()
-                else:
-                    t._grad = t._grad + g
-    return grads
-
-
-def _accumulate(var, grad, create_graph, owned):
-    """Add Tensor ``grad`` into ``var.grad``; its array is kept only when ``owned``."""
-    old = var._grad
-    if old is None:
-        if create_graph:
-            var._grad = grad
-        else:
-            arr = grad._data
-            if not owned or grad._grad_fn is not None:
-                # copy, so that .grad never shares an array with someone else's
-                # tensor (an in-place zero_() on one would clear both)
-                arr = np.array(arr, copy=True)
-            var._grad = var._make_plain(arr)
-    elif create_graph or old._grad_fn is not None or old._requires_grad:
-        var._grad = old + grad
-    else:
-        _add_into(old, grad._data)
-
-
-def _accumulate_array(var, arr, owned, wrap):
-    """``_accumulate`` for a plain ndarray gradient on a leaf without hooks."""
-    old = var._grad
-    if old is None:
-        var._grad = wrap(arr if owned else np.array(arr, copy=True))
-    elif old._grad_fn is not None or old._requires_grad:
-        var._grad = old + wrap(arr)
-    else:
-        _add_into(old, arr)
-
-
-def _add_into(old, arr):
-    """``old.grad += arr`` in place when possible (a version bump), else rebind."""
-    oa = old._data
-    if oa.flags.writeable and oa.shape == arr.shape:
-        np.add(oa, arr, out=oa, casting="unsafe")
-        old._bump_version()
-    else:
-        old._data = oa + arr
-
-
-# ---------------------------------------------------------------------------
-# conversions at the array/Tensor boundary, shape fitting
-# ---------------------------------------------------------------------------
-def _tensors(grads, wrap):
-    return [g if g is None or type(g) is not _ndarray else wrap(g) for g in grads]
-
-
-def _arrays(grads):
-    return [g._data if g is not None and type(g) is not _ndarray else g for g in grads]
-
-
-def _as_array(r, meta):
-    """A rule's result (Tensor, array, NumPy scalar or number) as an ndarray."""
-    if type(r) is _ndarray:
-        return r
-    d = getattr(r, "_data", None)
-    if d is not None:
-        return d
-    if isinstance(r, np.generic):
-        return np.asarray(r)
-    return np.asarray(r, dtype=None if meta is None else meta[1])
-
-
-def _invalid_gradient(node, i, got, shape):
-    return RuntimeError(
-        "Function %s returned an invalid gradient at index %d - got %s but expected shape "
-        "compatible with %s" % (node.name(), i, list(got), list(shape)))
-
-
-def _sum_to(g, shape, node, i):
-    """Sum a broadcast gradient array back to ``shape`` (PyTorch's sum_to)."""
-    lead = g.ndim - len(shape)
-    if lead < 0 or any(s != 1 and s != g.shape[k + lead] for k, s in enumerate(shape)):
-        raise _invalid_gradient(node, i, g.shape, shape)
-    axes = tuple(range(lead)) + tuple(k + lead for k, s in enumerate(shape)
-                                      if s == 1 and g.shape[k + lead] != 1)
-    if axes:
-        g = g.sum(axis=axes, keepdims=True)
-    return g.reshape(shape) if lead else g
-
-
-def _fit_shape(g, shape, node, i):
-    try:
-        return g.sum_to_size(shape)
-    except RuntimeError:
-        raise _invalid_gradient(node, i, g.shape, shape) from None
-
-
-def _materialize(node, grads, wrap):
-    """Multi-output nodes get zeros for outputs that received no gradient."""
-    shapes = getattr(node, "out_metas", None)
-    out = list(grads)
-    for i, g in enumerate(out):
-        if g is None and shapes is not None:
-            shape, npdt = shapes[i]
-            out[i] = wrap(np.zeros(shape, npdt))
-    return out

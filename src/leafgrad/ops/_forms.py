@@ -152,9 +152,42 @@ def functions():
 
 def function_form(d, f=None):
     """The declared op ``d``'s function ``f`` (default: its declared one) as a public
-    function: with ``out=`` when declared ``out=True`` and ``f`` has no ``out`` itself."""
+    function: with ``out=`` when declared ``out=True`` and ``f`` has no ``out`` itself,
+    and with the declared ``numbers`` rule when ``f`` does not check it itself."""
     f = d.fn if f is None else f
-    return with_out(d.name)(f) if d.out and not _takes_out(f) else f
+    if d.out and not _takes_out(f):
+        f = with_out(d.name)(f)
+    if d.numbers in ("none", "other") and not getattr(f, "checks_numbers", False):
+        f = tensor_operands(f, d.name, d.numbers)
+    return f
+
+
+_MISSING = object()
+
+
+def tensor_operands(fn, name, numbers):
+    """``fn`` refusing Python numbers as operands by PyTorch's rule for ``name``:
+    ``numbers`` 'none' (both operands must be tensors: ``torch.kron(t, 2)`` raises
+    TypeError there) or 'other' (the first must be). For the ops whose function does
+    not check it itself (the binary factory's ops do, ``checks_numbers``)."""
+    inner = fn
+    while hasattr(inner, "__wrapped__"):
+        inner = inner.__wrapped__
+    names = inner.__code__.co_varnames[:2]
+    second = numbers == "none"
+
+    def op(*args, **kwargs):
+        a = args[0] if args else kwargs.get(names[0])
+        if not isinstance(a, Tensor):
+            raise _errors.not_tensor(name, names[0], 1, a)
+        if second:
+            b = args[1] if len(args) > 1 else kwargs.get(names[1], _MISSING)
+            if b is not _MISSING and not isinstance(b, Tensor):
+                raise _errors.not_tensor(name, names[1], 2, b)
+        return fn(*args, **kwargs)
+    functools.update_wrapper(op, fn)
+    op.checks_numbers = True
+    return op
 
 
 def functional():
@@ -168,6 +201,11 @@ def methods():
     for n, f in out.items():
         if _takes_out(f) and not getattr(f, "refuses_out", False):
             out[n] = refusing_out(f, n)
+    for d in OPS.values():      # t.kron(2) raises TypeError as PyTorch (self is a tensor)
+        if d.numbers == "none" and d.form("method") is not None:
+            for n in d.names():
+                if not getattr(out[n], "checks_numbers", False):
+                    out[n] = tensor_operands(out[n], n, "none")
     for d in OPS.values():
         ip = d.inplace
         if not ip:

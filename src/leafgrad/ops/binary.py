@@ -129,6 +129,7 @@ def _binary(name, fwd, node_name, da, db, save=True, floating=False, doc="", np_
         op.__doc__ = doc
         op.node = cls
         op.refuses_out = method
+        op.checks_numbers = True    # PyTorch's numbers= rule, in the wrapper above
         return op
     checks = numbers != "both" or bool_pair is not None
     op = make(None)

@@ -113,13 +113,13 @@ def bitwise_not(input):
     return Tensor._make_plain(np.logical_not(x) if x.dtype == np.bool_ else np.invert(x))
 
 
-@defop("equal")
+@defop("equal", numbers="none")
 def equal(input, other):
     """True when both tensors have the same shape and elements."""
     return input._data.shape == other._data.shape and bool(np.array_equal(input._data, other._data))
 
 
-@defop("allclose")
+@defop("allclose", numbers="none")
 def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     return bool(np.allclose(input._data, other._data, rtol=rtol, atol=atol, equal_nan=equal_nan))
 

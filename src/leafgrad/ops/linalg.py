@@ -10,6 +10,7 @@ import numpy as np
 from .. import _errors
 from ..autograd.graph import Node, next_seq as _next_seq
 from .._quiet import quiet as _quiet
+from .._tensor import Tensor
 from ._dispatch import _anomaly_hook, _fw_level, record, to_tensor
 from ._out import out_call, with_out
 from ._registry import defop, node
@@ -109,7 +110,7 @@ def _tn(npd):
         np.dtype(npd).name, str(npd))
 
 
-@defop("matmul", out=True)
+@defop("matmul", out=True, numbers="none")
 def matmul(input, other, *, out=None):
     """Matrix product with NumPy/PyTorch semantics (1-D, 2-D, batched and broadcast).
 
@@ -121,6 +122,10 @@ def matmul(input, other, *, out=None):
     """
     if out is not None:
         return out_call("matmul", matmul, (input, other), {}, out)
+    if not (isinstance(input, Tensor) and isinstance(other, Tensor)):
+        # PyTorch's rule (numbers="none"), checked here: no wrapper on this hot path
+        raise _errors.not_tensor("matmul", *(("input", 1, input) if not isinstance(
+            input, Tensor) else ("other", 2, other)))
     a, b, xa, xb = _promote(input, other)
     if xa.ndim == 0 or xb.ndim == 0:
         raise RuntimeError("both arguments to matmul need to be at least 1D, but they are %dD "
@@ -140,6 +145,9 @@ def matmul(input, other, *, out=None):
         raise _shape_error(xa, xb) from None
     cls = MatmulBackward.get((xa.ndim, xb.ndim), UnsafeViewBackward0)
     return record(cls, out, (a, b), saved=(a, b))
+
+
+matmul.checks_numbers = True
 
 
 @defop("mm", out=True)
@@ -167,7 +175,7 @@ def mv(input, vec, *, out=None):
     return matmul(input, vec)
 
 
-@defop("dot", out=True)
+@defop("dot", out=True, numbers="none")
 def dot(input, other, *, out=None):
     if out is not None:
         return out_call("dot", dot, (input, other), {}, out)
@@ -177,7 +185,7 @@ def dot(input, other, *, out=None):
     return matmul(input, other)
 
 
-@defop("vdot", out=True)
+@defop("vdot", out=True, numbers="none")
 def vdot(input, other, *, out=None):
     """``Σ conj(input) · other`` of two 1-D tensors (the first conjugated: differs from
     ``dot`` for complex inputs).
@@ -194,7 +202,7 @@ def vdot(input, other, *, out=None):
                   "VdotBackward0")
 
 
-@defop("inner", out=True)
+@defop("inner", out=True, numbers="none")
 def inner(input, other, *, out=None):
     """The sum of products over the last dims of ``input`` and ``other``: shape
     ``input.shape[:-1] + other.shape[:-1]`` (a 0-d operand multiplies), as PyTorch.
@@ -230,7 +238,7 @@ def bmm(input, mat2, *, out=None):
     return record(BmmBackward0, out, (a, b), saved=(a, b))
 
 
-@defop("outer", out=True, aliases=("ger",))
+@defop("outer", out=True, aliases=("ger",), numbers="none")
 def outer(input, vec2):
     """The outer product of two 1-D tensors, (n,) x (m,) -> (n, m).
 
@@ -429,7 +437,7 @@ def einsum(equation, *operands):
 
 
 # ------------------------------------------------------ kron, tensordot, cdist
-@defop("kron", out=True)
+@defop("kron", out=True, numbers="none")
 @grad_fn_named("UnsafeViewBackward0")   # PyTorch's (its last step)
 def kron(input, other):
     """Kronecker product: for inputs padded with leading 1-dims to the same rank r,

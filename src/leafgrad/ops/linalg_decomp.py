@@ -418,7 +418,7 @@ def _cross_method(self, other, dim=None):
     return torch_cross(self, other, dim)
 
 
-@defop("cross", method=_cross_method)
+@defop("cross", method=_cross_method, numbers="none")
 @with_out("cross")
 def torch_cross(input, other, dim=None, *, out=None):
     """``torch.cross``: as ``linalg.cross``, but without ``dim`` it takes the first dim of
@@ -436,7 +436,7 @@ def torch_cross(input, other, dim=None, *, out=None):
     return cross(input, other, dim=dim)
 
 
-@defop("dist")
+@defop("dist", numbers="none")
 @grad_fn_named("DistBackward0")
 def dist(input, other, p=2):
     """``torch.dist``: the p-norm of ``input - other`` (broadcast), a 0-d tensor."""

@@ -1,0 +1,244 @@
+"""``nn.Module``'s methods on its tensors as a whole, bound in ``Module``'s body
+(``module.py``): moving and casting them (``to``, ``float``, ``_apply``, ``to_empty``, ...)
+and saving and loading them (``state_dict``, ``load_state_dict``: PyTorch's key names,
+``_IncompatibleKeys``). Each function's ``self`` is the Module.
+Reference: https://pytorch.org/docs/stable/generated/torch.nn.Module.html
+"""
+from collections import OrderedDict, namedtuple
+
+import numpy as np
+
+from ... import _dtype
+from ..._tensor import Tensor
+from ...autograd.grad_mode import no_grad
+from ..parameter import Parameter
+
+
+class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])):
+    """What ``load_state_dict`` returns: ``(missing_keys, unexpected_keys)``."""
+
+    __slots__ = ()
+
+    def __repr__(self):
+        if not self.missing_keys and not self.unexpected_keys:
+            return "<All keys matched successfully>"
+        return super().__repr__()
+
+    __str__ = __repr__
+
+
+# ------------------------------------------------------------- conversion
+def _apply(self, fn, recurse=True):
+    if recurse:
+        for module in self.children():
+            module._apply(fn)
+    for key, param in self._parameters.items():
+        if param is None:
+            continue
+        with no_grad():
+            new = fn(param)
+        if new is not param and new._data is not param._data:
+            param._data = new._data
+        if param._grad is not None:
+            with no_grad():
+                g = fn(param._grad)
+            if g is not param._grad:
+                param._grad = Tensor._make_plain(g._data)
+    for key, buf in self._buffers.items():
+        if buf is not None:
+            self._buffers[key] = fn(buf)
+    return self
+
+def to(self, *args, **kwargs):
+    """Cast floating-point parameters and buffers: ``to(dtype)``, ``to(device)``,
+    ``to(tensor)``, ``to(device, dtype)``. Only the CPU exists. Returns self.
+
+    Raises:
+        TypeError: when the dtype is not floating point or complex.
+    """
+    dtype = kwargs.get("dtype")
+    device = kwargs.get("device")
+    for a in args:
+        if isinstance(a, _dtype.dtype):
+            dtype = a
+        elif isinstance(a, Tensor):
+            dtype = a.dtype
+        else:
+            device = a
+    if device is not None:
+        from ..._creation import _require_cpu_or_meta
+        if _require_cpu_or_meta(device):
+            # a skeleton for torch.func.functional_call (_meta.py)
+            return self._apply(lambda t: t.to("meta", dtype=dtype if dtype is not None and
+                                              t.is_floating_point() else None))
+    if dtype is None:
+        return self
+    dtype = _dtype.to_dtype(dtype)
+    if not (dtype.is_floating_point or dtype.is_complex):
+        raise TypeError("nn.Module.to only accepts floating point or complex dtypes, but got "
+                        "desired dtype=%s" % dtype)
+
+    def convert(t):
+        if t.is_floating_point() or t.is_complex():
+            return t.to(dtype)
+        return t
+    return self._apply(convert)
+
+def _cast_floats(self, dt):
+    return self._apply(lambda t: t.to(dt) if t.is_floating_point() else t)
+
+def float_(self):
+    return self._cast_floats(_dtype.float32)
+
+def double(self):
+    return self._cast_floats(_dtype.float64)
+
+def half(self):
+    return self._cast_floats(_dtype.float16)
+
+def bfloat16(self):
+    raise TypeError("leafgrad has no bfloat16 dtype (NumPy lacks it)")
+
+def type_(self, dst_type):
+    return self._apply(lambda t: t.type(dst_type))
+
+def cpu(self):
+    return self
+
+def cuda(self, device=None):
+    from ..._creation import _require_cpu
+    _require_cpu("cuda")
+
+def to_empty(self, *, device=None, recurse=True):
+    """Give meta parameters and buffers storage on the CPU (zeros here; PyTorch leaves
+    it uninitialised): initialise them afterwards (``reset_parameters()``)."""
+    from ..._creation import _require_cpu
+    from ..._meta import MetaArray
+    _require_cpu(device)
+
+    def alloc(t):
+        if t._data.__class__ is MetaArray:
+            t = Tensor._make_plain(np.zeros(t._data.shape, t._data.dtype))
+        return t
+    return self._apply(alloc, recurse)
+
+
+# ------------------------------------------------------------- state dict
+def _save_to_state_dict(self, destination, prefix, keep_vars):
+    for name, param in self._parameters.items():
+        if param is not None:
+            destination[prefix + name] = param if keep_vars else param.detach()
+    for name, buf in self._buffers.items():
+        if buf is not None and name not in self._non_persistent_buffers_set:
+            destination[prefix + name] = buf if keep_vars else buf.detach()
+
+def state_dict(self, *args, destination=None, prefix="", keep_vars=False):
+    """An ``OrderedDict`` of parameters and persistent buffers, keys like ``'0.weight'``.
+
+    Values are detached tensors sharing memory with the module's (as PyTorch);
+    ``keep_vars=True`` returns the parameters themselves.
+    """
+    if args:
+        destination = args[0]
+        if len(args) > 1:
+            prefix = args[1]
+        if len(args) > 2:
+            keep_vars = args[2]
+    if destination is None:
+        destination = OrderedDict()
+        destination._metadata = OrderedDict()
+    self._save_to_state_dict(destination, prefix, keep_vars)
+    for name, module in self._modules.items():
+        if module is not None:
+            module.state_dict(destination=destination, prefix=prefix + name + ".",
+                              keep_vars=keep_vars)
+    for hook in self._state_dict_hooks.values():
+        res = hook(self, destination, prefix, {})
+        if res is not None:
+            destination = res
+    return destination
+
+def load_state_dict(self, state_dict, strict=True, assign=False):
+    """Copy parameters and buffers from ``state_dict`` into this module (values copied,
+    not aliased).
+
+    Returns:
+        ``_IncompatibleKeys(missing_keys, unexpected_keys)`` (both lists of str).
+
+    Raises:
+        TypeError: when ``state_dict`` is not a mapping.
+        RuntimeError: with ``strict=True`` for missing or unexpected keys (with
+            ``strict=False`` they are only reported in the result), and always
+            for a shape mismatch ("Error(s) in loading state_dict for <Class>: ...").
+            Unlike PyTorch, nothing is copied when it raises.
+    """
+    from collections.abc import Mapping
+    if not isinstance(state_dict, Mapping):
+        raise TypeError("Expected state_dict to be dict-like, got %s." % type(state_dict))
+    missing_keys, unexpected_keys, error_msgs = [], [], []
+    copies = []   # (module, name, kind, target tensor, source value)
+    for mod_prefix, module in self.named_modules():
+        prefix = mod_prefix + "." if mod_prefix else ""
+        local = [(k, v, "param") for k, v in module._parameters.items() if v is not None]
+        local += [(k, v, "buffer") for k, v in module._buffers.items()
+                  if v is not None and k not in module._non_persistent_buffers_set]
+        local_names = {k for k, _, _ in local}
+        for name, target, kind in local:
+            key = prefix + name
+            if key not in state_dict:
+                missing_keys.append(key)
+                continue
+            src = state_dict[key]
+            if not isinstance(src, Tensor):
+                error_msgs.append(
+                    'While copying the parameter named "%s", expected torch.Tensor or '
+                    "Tensor-like object from checkpoint but received %s" % (key, type(src)))
+                continue
+            if target.dim() == 0 and src.dim() == 1 and src.shape[0] == 1:
+                src = src[0]
+            if tuple(src.shape) != tuple(target.shape):
+                error_msgs.append(
+                    "size mismatch for %s: copying a param with shape %s from checkpoint, "
+                    "the shape in current model is %s." % (key, src.shape, target.shape))
+                continue
+            copies.append((module, name, kind, target, src))
+        if True:   # keys are always reported (PyTorch); only strict raises
+            for key in state_dict:
+                if prefix and not key.startswith(prefix):
+                    continue
+                rest = key[len(prefix):].split(".", 1)
+                if len(rest) > 1:
+                    if rest[0] not in module._modules:
+                        unexpected_keys.append(key)
+                elif rest[0] not in local_names:
+                    unexpected_keys.append(key)
+    if strict:
+        if unexpected_keys:
+            error_msgs.insert(0, "Unexpected key(s) in state_dict: %s. " % ", ".join(
+                '"%s"' % k for k in unexpected_keys))
+        if missing_keys:
+            error_msgs.insert(0, "Missing key(s) in state_dict: %s. " % ", ".join(
+                '"%s"' % k for k in missing_keys))
+    if error_msgs:
+        raise RuntimeError("Error(s) in loading state_dict for %s:\n\t%s"
+                           % (type(self).__name__, "\n\t".join(error_msgs)))
+    for module, name, kind, target, src in copies:
+        if assign:
+            if kind == "param":
+                setattr(module, name, Parameter(src.detach(), target.requires_grad))
+            else:
+                module._buffers[name] = src.detach()
+        else:
+            np.copyto(target._data, np.broadcast_to(src._data, target._data.shape),
+                      casting="unsafe")
+            target._bump_version()
+    return _IncompatibleKeys(missing_keys, unexpected_keys)
+
+
+# Module's methods, named as PyTorch's (Module.state_dict, ...); float and type are
+# float_ and type_ here, so that this module's code keeps the builtins
+for _f in (_apply, to, _cast_floats, float_, double, half, bfloat16, type_, cpu, cuda,
+           to_empty, _save_to_state_dict, state_dict, load_state_dict):
+    _f.__name__ = _f.__name__.rstrip("_") if _f in (float_, type_) else _f.__name__
+    _f.__qualname__ = "Module." + _f.__name__
+del _f
