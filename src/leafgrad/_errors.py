@@ -509,3 +509,19 @@ def weights_only_refused(message):
                 "following so that we can make `weights_only=True` compatible with your use "
                 "case: WeightsUnpickler error: \n\n" + message)
     return pickle.UnpicklingError(text + docs)
+
+
+def loss_threshold(fn, name, value, strict):
+    """PyTorch's RuntimeError for huber_loss's delta <= 0 / smooth_l1_loss's beta < 0."""
+    return RuntimeError(
+        "%s does not support %s values for %s. Fix: pass %s %s 0 (got %r)" % (
+            fn, "non-positive" if strict else "negative", name, name, ">" if strict else ">=",
+            value))
+
+
+def not_differentiable(fn, arg):
+    """PyTorch's RuntimeError for a tensor argument that has no derivative formula."""
+    return RuntimeError(
+        "The function '%s' is not differentiable with respect to argument '%s'. This input "
+        "cannot have requires_grad True. Fix: pass %s.detach() (it is a constant of the "
+        "loss)" % (fn, arg, arg))

@@ -15,6 +15,7 @@ among ordinary ones) or large magnitudes.
 import dataclasses
 import math
 import warnings
+import zlib
 from typing import Any, List, Optional, Tuple
 
 import numpy as np
@@ -52,6 +53,37 @@ def leaf_values(rng, profile, domain, shape):
     v = np.asarray(DOMAINS[domain](rng, shape), dtype=np.float64)
     pick = rng.random(shape) < 0.35
     return np.where(pick, rng.choice(_SPECIAL, shape), v)
+
+
+def stable_seed(name):
+    """A seed that depends on ``name`` only (not on the order or number of rows)."""
+    return zlib.crc32(name.encode())
+
+
+_MASK = np.uint64(2 ** 64 - 1)
+
+
+def _mix(v):
+    # splitmix64's finaliser: a uint64 array -> well-spread uint64 scores
+    v = (v ^ (v >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    v = (v ^ (v >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return v ^ (v >> np.uint64(31))
+
+
+_KEYS = {}
+
+
+def pick_row(u, rows):
+    """The row of ``rows`` that the drawn number ``u`` (0 <= u < 2**64) selects, by
+    rendezvous hashing: the row whose name scores highest with ``u``. Adding or removing
+    a row changes only the draws that row wins (or won), about 1 in len(rows), so the
+    programs of the other rows stay the same as the op table grows."""
+    key = id(rows)
+    if key not in _KEYS or _KEYS[key][0] is not rows:
+        _KEYS[key] = (rows, _mix(np.array([stable_seed(r.name) for r in rows], np.uint64)
+                                 * np.uint64(0x9E3779B97F4A7C15)))
+    with np.errstate(over="ignore"):
+        return rows[int(np.argmax(_mix(_KEYS[key][1] ^ np.uint64(u))))]
 
 
 def _gen(row):
@@ -181,16 +213,18 @@ def _is_float(t):
 
 
 def draw_program(data, torch, rows, focus, max_steps, mutators=None, skip_0d_bases=False,
-                 fragile_rows=FRAGILE):
+                 fragile_rows=FRAGILE, salt=0):
     """Draw a program while running it in ``torch``; ``focus`` (a row) is one of its steps.
-    Returns the program and torch's run."""
+    Returns the program and torch's run. ``salt`` changes the leaf values and the step
+    count of every draw (each of a row's hypothesis runs starts with its simplest draw:
+    with another salt that is another program)."""
     draw = data.draw
     prog = Program()
     prog.dtype = draw(st.sampled_from([np.float32, np.float64]), label="dtype")
-    n = draw(st.integers(1, max_steps), label="steps")
+    n = 1 + (draw(st.integers(0, max_steps - 1), label="steps") + salt) % max_steps
     at = draw(st.integers(0, n - 1), label="focus position")
     seed = draw(st.integers(0, 2 ** 32 - 1), label="seed")
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng([seed, salt])
     run = Run([], [])
     second = prog.dtype is np.float64
     for i in range(n):
@@ -206,7 +240,8 @@ def draw_program(data, torch, rows, focus, max_steps, mutators=None, skip_0d_bas
                     c = draw(st.sampled_from([0.5, -1.5, 2.0, 0.0]), label="constant")
                     step = Step("inplace", inputs=(("value", j),), kw=(vname, op, c))
         if step is None:
-            row = focus if i == at else draw(st.sampled_from(rows), label="row")
+            row = focus if i == at else pick_row(draw(st.integers(0, 2 ** 64 - 1),
+                                                      label="row"), rows)
             shp, kw = draw(_gen(row), label="shapes, params " + row.name)
             fragile = row.name in fragile_rows
             inputs = []

@@ -12,8 +12,10 @@ w.r.t. every leaf (or the exception class), and in float64 the gradients of a
 weighted sum of those gradients (second order). A RuntimeWarning from NumPy
 leaking out of leafgrad counts as a mismatch (PyTorch is silent).
 
-CI: derandomized, EXAMPLES per row (>= 10,000 examples in all); ``--thorough``
+With LEAFGRAD_FUZZ=1: EXAMPLES programs per row (>= 10,000 in all), seeded by
+the row's name, so a row's programs stay the same when rows are added; ``--thorough``
 (or LEAFGRAD_FUZZ_THOROUGH=1) runs 10 times as many, with random seeds.
+LEAFGRAD_FUZZ_EXAMPLES=N sets the programs per row.
 Mismatches that cannot be fixed yet are listed in known_mismatches.py, with a
 reason and a reproducer that test_known_mismatches_still_differ keeps honest.
 """
@@ -23,21 +25,24 @@ import warnings
 import numpy as np
 import pytest
 import torch
-from hypothesis import HealthCheck, Phase, given, settings, strategies as st
+from hypothesis import HealthCheck, Phase, given, seed, settings, strategies as st
 
 import leafgrad
-from _program import FRAGILE, INPLACE, draw_program, perturbed_leaves, replay
+from _program import FRAGILE, INPLACE, draw_program, perturbed_leaves, replay, stable_seed
 from known_mismatches import FINDINGS, KNOWN, excluded, excluded_mutators, fragile_rows, tolerated
 from op_table import ROWS
 
 THOROUGH = os.environ.get("LEAFGRAD_FUZZ_THOROUGH", "") not in ("", "0")
-# Not yet part of the default run: after this session's fixes it still finds mismatches in
-# a few rows that are neither fixed nor listed (they move as rows are added to the op
-# table). Run it with LEAFGRAD_FUZZ=1 (or --thorough) until it is green, then drop the gate.
+# 25 programs per focus row: 438 rows give 10,950 programs in the default run (issue 10
+# asks >= 10,000; test_default_run_fuzzes_at_least_10000_programs keeps that true)
+EXAMPLES = int(os.environ.get("LEAFGRAD_FUZZ_EXAMPLES", 25)) * (10 if THOROUGH else 1)
+# Not yet part of the default run: a 25-per-row run at the end of this session still
+# found unlisted mismatches in some rows (logit, renorm, sinc, mv, cov, special_zeta,
+# laguerre, digamma:negative, ...) that it had no time to list or fix. Run it with
+# LEAFGRAD_FUZZ=1 (or --thorough); drop the gate once such a run is green.
 ENABLED = THOROUGH or os.environ.get("LEAFGRAD_FUZZ", "") not in ("", "0")
 needs_fuzz = pytest.mark.skipif(not ENABLED, reason="the fuzzer runs with LEAFGRAD_FUZZ=1 or "
                                 "--thorough (not green yet: tests/fuzz/known_mismatches.py)")
-EXAMPLES = int(os.environ.get("LEAFGRAD_FUZZ_EXAMPLES", 37)) * (10 if THOROUGH else 1)
 MAX_STEPS = 5
 TOL = {np.float32: (2e-4, 2e-5), np.float64: (1e-7, 1e-9)}
 
@@ -234,15 +239,41 @@ def check_program(prog, trun=None):
         _close(_np(a), _np(b), dt, "second-order grad of leaf%d" % k, noise("grad2", k))
 
 
-def run_row(focus, examples, fragile, findings=frozenset(FINDINGS)):
+# programs per hypothesis run in the default run (see run_row)
+CHUNK = 5
+
+
+def run_row(focus, examples, fragile, findings=frozenset(FINDINGS), check=None,
+            rows=None):
     """Fuzz programs with ``focus`` among their steps (hypothesis, ``examples`` programs);
-    raises Mismatch with the program on the first one that differs from torch."""
-    @settings(max_examples=examples, deadline=None, derandomize=not THOROUGH, database=None,
+    raises Mismatch with the program on the first one that differs from torch.
+
+    The default run makes its programs in hypothesis runs of CHUNK programs, each seeded
+    by the focus row's name and the run's number: the same programs on every run and
+    machine, and a row added to the op table changes only the runs that draw it (other
+    steps pick their rows by rendezvous hashing, _program.pick_row; within one hypothesis
+    run a changed program changes the ones after it). ``--thorough`` makes one run with
+    a fresh seed (hypothesis prints the ``@seed`` that reproduces a failure).
+    ``check(prog, trun)`` replaces the comparison (tests of the fuzzer itself); ``rows``:
+    the rows the other steps are drawn from."""
+    if not THOROUGH:
+        for k, start in enumerate(range(0, examples, CHUNK)):
+            _run_chunk(focus, min(CHUNK, examples - start), fragile, findings, check, rows,
+                       stable_seed("%s#%d" % (focus.name, k)))
+    else:
+        _run_chunk(focus, examples, fragile, findings, check, rows, None)
+
+
+def _run_chunk(focus, examples, fragile, findings, check, rows, salt):
+    @settings(max_examples=examples, deadline=None, derandomize=False, database=None,
               suppress_health_check=list(HealthCheck), phases=PHASES)
     @given(data=st.data())
     def programs(data):
-        prog, trun = draw_program(data, torch, OTHER_ROWS, focus, MAX_STEPS, MUTATORS,
-                                  "inplace_on_view_of_0d" in KNOWN, fragile)
+        prog, trun = draw_program(data, torch, OTHER_ROWS if rows is None else rows, focus,
+                                  MAX_STEPS, MUTATORS, "inplace_on_view_of_0d" in KNOWN, fragile,
+                                  salt or 0)
+        if check is not None:
+            return check(prog, trun)
         try:
             check_program(prog, trun)
         except Mismatch as e:
@@ -251,8 +282,10 @@ def run_row(focus, examples, fragile, findings=frozenset(FINDINGS)):
             step, why = _culprit(prog, findings)
             if step is not None and step.kind == "row" and step.row.name in findings:
                 return      # a listed finding (known_mismatches.FINDINGS)
-            raise Mismatch("%s\n\nfirst failing step: %s\nprogram:\n%s" % (
-                e, why, prog.describe())) from None
+            raise Mismatch("first failing step: %s\n\n%s\nprogram:\n%s" % (
+                why, e, prog.describe())) from None
+    if salt is not None:
+        programs = seed(salt)(programs)
     programs()
 
 
@@ -309,3 +342,26 @@ def test_fuzzer_covers_every_row():
 def test_default_run_fuzzes_at_least_10000_programs():
     """Issue 10: the default (CI) run fuzzes at least 10,000 programs."""
     assert EXAMPLES * len(FOCUS) >= 10_000, (EXAMPLES, len(FOCUS))
+
+
+def test_a_new_row_leaves_other_rows_programs_alone():
+    """Adding a row to the op table changes a row's programs only in the hypothesis runs
+    (CHUNK programs) where the new row is drawn: the default run stays reproducible as
+    the table grows."""
+    import dataclasses
+    if THOROUGH:
+        pytest.skip("--thorough draws fresh seeds")
+    focus = next(r for r in ROWS if r.name == "exp")
+    new = dataclasses.replace(next(r for r in ROWS if r.name == "sin"), name="zz_new_row")
+
+    def programs(rows):
+        out = []
+        run_row(focus, 4 * CHUNK, FRAGILE_NOW, check=lambda p, t: out.append(p.describe()),
+                rows=rows)
+        return [out[k:k + CHUNK] for k in range(0, len(out), CHUNK)]
+    before, after = programs(OTHER_ROWS), programs(OTHER_ROWS + [new])
+    assert len(before) == len(after) == 4
+    kept = [a == b for a, b in zip(before, after) if not any("zz_new_row" in p for p in b)]
+    assert kept and all(kept)
+    # and each run's first (simplest) draw is another program
+    assert len({c[0] for c in before}) == len(before)

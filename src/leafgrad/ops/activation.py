@@ -162,20 +162,52 @@ def relu6(input, inplace=False):
     return hardtanh(input, 0.0, 6.0)
 
 
+def _elu_grad_np(g, xd, args):
+    # PyTorch's elu_backward (is_result false): x <= 0 ? g input_scale alpha scale
+    # exp(x input_scale) : g scale (so nan takes g scale), coefficients in x's dtype
+    alpha, scale, iscale = args
+    t = xd.dtype.type
+    with _quiet():
+        neg = g * t(iscale) * (t(alpha) * t(scale)) * np.exp(xd * t(iscale))
+        return np.where(xd <= 0, neg, g * t(scale)).astype(xd.dtype, copy=False)
+
+
 def _elu_backward(ctx, g):
-    # PyTorch's elu_backward: g input_scale alpha scale exp(input_scale x) where x <= 0,
-    # else g scale (so at nan). The x < 0 part is taken first (xn): a nan input gives
-    # no nan through the branch where() leaves out, and the second derivative is 0 at
-    # x = 0, as in PyTorch's elu_double_backward (which masks with x < 0).
     (x,) = ctx.saved_tensors
-    alpha, scale, iscale = ctx.args
-    xn = E.where(x < 0, x, 0.0)
-    neg = g * (iscale * alpha * scale) * (xn * iscale).exp()
-    return (E.where(x <= 0, neg, g * scale),)
+    if not isinstance(g, Tensor):
+        return (_elu_grad_np(g, x._data, ctx.args),)
+    out = _elu_grad_np(g._data, x._data, ctx.args)
+    return (record(EluBackwardBackward0, out, (g, x), saved=(g, x), args=ctx.args),)
+
+
+def _elu_double_backward(ctx, gg):
+    # derivatives.yaml: grad_output -> elu_backward(grad, ..., self); self ->
+    # elu_double_backward: elu_backward(gg g input_scale, ..., self) * (self < 0), the mask
+    # multiplied (an inf gradient at x = 0 gives nan there, as in PyTorch)
+    g, x = ctx.saved_tensors
+    ng, nx = ctx.needs_input_grad
+    back = _EluCtx(x, ctx.args)
+    gg_g = _elu_backward(back, gg)[0] if ng else None
+    gx = None
+    if nx:
+        mask = Tensor._make_plain((x._data < 0).astype(x._data.dtype))
+        gx = _elu_backward(back, gg * g * ctx.args[2])[0] * mask
+    return gg_g, gx
+
+
+class _EluCtx:
+    """The fields ``_elu_backward`` reads, for its use in the double backward."""
+    __slots__ = ("saved_tensors", "args")
+
+    def __init__(self, x, args):
+        self.saved_tensors, self.args = (x,), args
 
 
 EluBackward0 = node("EluBackward0", _elu_backward, saves=True)
+EluBackward0.np_backward = _elu_backward
 CeluBackward0 = node("CeluBackward0", _elu_backward, saves=True)
+CeluBackward0.np_backward = _elu_backward
+EluBackwardBackward0 = node("EluBackwardBackward0", _elu_double_backward, saves=True)
 
 
 def _elu(input, alpha, scale, input_scale, cls, back_args=None):
@@ -414,14 +446,46 @@ def hardsigmoid(input, inplace=False):
     return record(HardsigmoidBackward0, _relu6_of_x_plus_3(x) / 6, (input,), saved=(input,))
 
 
-def _hardswish_backward(ctx, g):
+def _hardswish_grad_np(g, xd):
     # PyTorch's hardswish_backward: 0 for x <= -3, g (x/3 + 1/2) for -3 < x < 3, g
-    # otherwise (nan included); written with ops, so it has PyTorch's second derivative
+    # otherwise (nan included)
+    with _quiet():
+        return np.where(xd <= -3, 0, np.where(xd < 3, g * (xd / 3 + 0.5), g)).astype(
+            np.result_type(g, xd), copy=False)
+
+
+def _hardswish_backward(ctx, g):
     (x,) = ctx.saved_tensors
-    return (E.where(x <= -3, 0.0, E.where(x < 3, g * (x / 3 + 0.5), g)),)
+    if not isinstance(g, Tensor):
+        return (_hardswish_grad_np(g, x._data),)
+    out = _hardswish_grad_np(g._data, x._data)
+    return (record(HardswishBackwardBackward0, out, (g, x), saved=(g, x)),)
+
+
+def _hardswish_double_backward(ctx, gg):
+    # derivatives.yaml: grad_output -> hardswish_backward(grad, self); self ->
+    # where(-3 < self < 3, grad * grad_output / 3, 0) (selected: an inf x gives 0, not nan)
+    g, x = ctx.saved_tensors
+    ng, nx = ctx.needs_input_grad
+    gg_g = _hardswish_backward(_OneSaved(x), gg)[0] if ng else None
+    gx = None
+    if nx:
+        xd = x._data
+        gx = select((xd > -3) & (xd < 3), gg * g / 3)
+    return gg_g, gx
+
+
+class _OneSaved:
+    __slots__ = ("saved_tensors",)
+
+    def __init__(self, x):
+        self.saved_tensors = (x,)
 
 
 HardswishBackward0 = node("HardswishBackward0", _hardswish_backward, saves=True)
+HardswishBackward0.np_backward = _hardswish_backward
+HardswishBackwardBackward0 = node("HardswishBackwardBackward0", _hardswish_double_backward,
+                                  saves=True)
 
 
 def hardswish(input, inplace=False):

@@ -248,9 +248,11 @@ mul = _binary_np("mul", np.multiply, "MulBackward0", lambda g, a, b: g * b, lamb
                  a_for="b", b_for="a",
               doc="a * b with broadcasting. d/da = b, d/db = a.", inplace=IP.mul_,
               aliases=("multiply",))
+# d/db is PyTorch's div_tensor_other_backward, -g ((a / b) / b): no overflow of b^2, and
+# its own derivatives (second order at b = +-inf or -0) are PyTorch's
 div = _binary_np("div", np.true_divide, "DivBackward0", lambda g, a, b: g / b,
-              lambda g, a, b: -g * a / (b * b), floating=True, a_for="b", b_for="ab",
-              doc="True division a / b (integers give floats). d/da = 1/b, d/db = -a/b^2.",
+              lambda g, a, b: -g * ((a / b) / b), floating=True, a_for="b", b_for="ab",
+              doc="True division a / b (integers give floats). d/da = 1/b, d/db = -(a/b)/b.",
               method=_div_mode, inplace=IP.div_, aliases=("divide",))
 defop("true_divide", div, inplace=IP.div_)
 # The backward formulas of tanh and sigmoid as ops of their own, with their own

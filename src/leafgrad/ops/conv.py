@@ -154,7 +154,7 @@ def _scratch(shape, dtype, fill=None, keep=None):
 def _copy(a):
     """A C-contiguous copy of ``a`` (from ``_scratch`` when large)."""
     if a.size < 16384:
-        return np.array(a)
+        return np.array(a, order="C")     # order K would keep a strided layout
     out = _scratch(a.shape, a.dtype)
     np.copyto(out, a)
     return out
@@ -274,12 +274,24 @@ def _spread(g, gm):
     return full
 
 
+def _only_valid(a, gm):
+    """``a`` (..., N l) with 0 at the l that are no output position: the windows there
+    cross a row or the padding, and their 0 gradient times an inf / nan input or weight
+    would be nan, which PyTorch's im2col never computes."""
+    n = gm.xshape[0]
+    ok = np.zeros(_length(n, gm), np.bool_)
+    _valid(ok, gm, (n,), (gm.p1,))[...] = True
+    return np.where(ok, a, a.dtype.type(0))
+
+
 @_quietly
 def _k_conv_weight(x, g, gm, cols=None, spread=None):
     """grad_weight = sum over samples and positions of grad * input window
     (``cols``, ``spread``: the im2col of x and the spread of g, when already made)."""
     if cols is None:
         cols = _cols(x, gm)
+    if not np.isfinite(cols).all():
+        cols = _only_valid(cols, gm)
     gf = _spread(g, gm) if spread is None else spread
     cols = cols.reshape(gm.groups, -1, cols.shape[1])
     # (C * taps, N l) @ (N l, C_out): BLAS is faster with the long dim inside
@@ -293,6 +305,8 @@ def _k_conv_input(g, w, gm, spread=None):
     grp = gm.groups
     gf = _spread(g, gm) if spread is None else spread
     dcols = _matmul(w.reshape(grp, w.shape[0] // grp, -1).transpose(0, 2, 1), gf)
+    if not np.isfinite(w).all():
+        dcols = _only_valid(dcols, gm)
     dcols = dcols.reshape((c,) + gm.k + (-1,))
     buf = _scratch((c * n * gm.plane + gm.tail,), dcols.dtype, 0)
     view = _tap_view(buf, gm, (c,), (n * gm.plane,), dcols.shape[-1])

@@ -17,6 +17,7 @@ from ._dispatch import record, to_tensor
 from ._out import out_call, out_tuple_call
 from ._registry import defop, node
 from ._named import _named
+from .prod_grads import cumprod_backward
 from .indexing import _gather_backward, _take_along
 from .reduction import _return_type
 
@@ -38,6 +39,10 @@ def _cumulative(np_fn, input, dim, dtype):
     elif x.dtype.kind in "biu":
         x = x.astype(np.int64)
     with _quiet():
+        if x.dtype.itemsize < 8 and x.dtype.kind == "f" and x.ndim:
+            # PyTorch's CPU kernel accumulates float32/float16 in double (acc_type), so
+            # 1e30 * 1e30 * 0 is 0 there (inf in the output, then 0), not nan
+            return np_fn(x.astype(np.float64), axis=d).astype(x.dtype), d
         return (np_fn(x, axis=d) if x.ndim else x.copy()), d
 
 
@@ -50,24 +55,10 @@ def cumsum(input, dim, *, dtype=None):
 
 # ----------------------------------------------------------------- cumprod
 def _cumprod_backward(ctx, g):
-    # d out_j / d x_i = prod_{k<=j, k!=i} x_k for j >= i: the cumprod of x with x_i set
-    # to 1, masked to j >= i. One cumprod per position keeps it exact at zeros and
-    # differentiable (PyTorch's cumprod_backward handles zeros the same way).
-    from .elementwise import where
-    from .joins import cat
+    # PyTorch's cumprod_backward (ops/prod_grads.py; it saves the output too: changing
+    # it in place is an error)
     (x,) = ctx.saved_tensors
-    ctx.result      # PyTorch saves the output too: changing it in place is an error
-    d = ctx.args
-    if x._data.ndim == 0:
-        return (g,)
-    n = x._data.shape[d]
-    pos = np.arange(n).reshape((-1,) + (1,) * (x._data.ndim - d - 1))
-    parts = []
-    for i in range(n):
-        c = cumprod(where(Tensor._make_plain(pos == i), 1.0, x), d)
-        later = Tensor._make_plain((pos >= i).astype(x._data.dtype))
-        parts.append((g * c * later).sum(d, keepdim=True))
-    return (cat(parts, d),)
+    return (cumprod_backward(g, x, ctx.result, ctx.args),)
 
 
 CumprodBackward0 = node("CumprodBackward0", _cumprod_backward, saves=True)
@@ -77,7 +68,7 @@ CumprodBackward0 = node("CumprodBackward0", _cumprod_backward, saves=True)
 def cumprod(input, dim, *, dtype=None):
     """Cumulative product along ``dim`` (integer and bool inputs give int64).
 
-    Gradient exact at zeros (see ``_cumprod_backward``)."""
+    Gradient: PyTorch's cumprod_backward (ops/prod_grads.py), exact at zeros."""
     out, d = _cumulative(np.cumprod, input, dim, dtype)
     return record(CumprodBackward0, out, (input,), saved=(input,), args=d, save_result=True)
 

@@ -11,13 +11,17 @@ import numpy as np
 from .. import _errors
 from .._tensor import Tensor
 from ..autograd.graph import Node
+from ..autograd.grad_mode import is_grad_enabled
 from . import elementwise as E
 from ._dispatch import record, to_tensor
-from ._named import _renamed, _tname
+from ._named import _tname
 from ._registry import functional_ops, node
 from .pointwise import clamp
 from .activation import log_softmax
 from .distance import cosine_similarity
+from .loss_smooth import huber_loss_op, smooth_l1_loss_op
+from .loss_bce import (BinaryCrossEntropyBackward0, BinaryCrossEntropyWithLogitsBackward0,
+                       np_log_sigmoid)
 
 from .._quiet import quiet as _quiet
 
@@ -115,59 +119,32 @@ def l1_loss(input, target, size_average=None, reduce=None, reduction="mean", wei
 
 
 def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mean", beta=1.0):
+    """0.5 d^2 / beta where |d| < beta, else |d| - 0.5 beta (d = input - target);
+    SmoothL1LossBackward0 (ops/loss_smooth.py). beta = 0 is l1_loss (as PyTorch).
+
+    Raises:
+        RuntimeError: for beta < 0 (PyTorch's message).
+    """
     reduction = _legacy(size_average, reduce, reduction)
-    d = E.abs(input - target)
+    _same_shape(input, target, "smooth_l1_loss")
+    if beta < 0:
+        raise _errors.loss_threshold("smooth_l1_loss", "beta", beta, False)
     if beta == 0:
-        return _reduce(d, reduction)
-    return _reduce(E.where(d < beta, 0.5 * d * d / beta, d - 0.5 * beta), reduction)
+        return _reduce(E.abs(input - target), reduction)
+    return smooth_l1_loss_op(input, target, reduction, beta)
 
 
 def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
-    d = E.abs(input - target)
-    return _reduce(E.where(d < delta, 0.5 * d * d, delta * (d - 0.5 * delta)), reduction)
+    """0.5 d^2 where |d| < delta, else delta (|d| - 0.5 delta) (d = input - target);
+    HuberLossBackward0 (ops/loss_smooth.py).
 
-
-def _bce_backward(ctx, g):
-    p, y, w = ctx.saved_tensors
-    reduction, n = ctx.args
-    eps = 1e-12
-    grad = (p - y) / ((1 - p) * p).clamp_min(eps)
-    if w is not None:
-        grad = grad * w
-    if reduction == "mean":
-        g = g / n
-    np_, ny = ctx.needs_input_grad[:2]
-    gp = g * grad if np_ else None
-    gy = None
-    if ny:
-        gy = g * ((1 - p).log().clamp_min(-100) - p.log().clamp_min(-100))
-        if w is not None:
-            gy = gy * w
-    return gp, gy
-
-
-BinaryCrossEntropyBackward0 = node("BinaryCrossEntropyBackward0", _bce_backward, saves=True)
-
-
-def _bce_np(ctx, g):
-    p, y, w = ctx.saved_arrays()
-    reduction, n = ctx.args
-    if reduction == "mean":
-        g = g / n
-    np_, ny = ctx.needs_input_grad[:2]
-    gp = gy = None
-    if np_:
-        gp = g * (p - y) / np.maximum((1 - p) * p, 1e-12)
-        if w is not None:
-            gp = gp * w
-    if ny:
-        gy = g * (np.maximum(np.log1p(-p), -100) - np.maximum(np.log(p), -100))
-        if w is not None:
-            gy = gy * w
-    return gp, gy
-
-
-BinaryCrossEntropyBackward0.np_backward = _bce_np
+    Raises:
+        RuntimeError: for delta <= 0 (PyTorch's message).
+    """
+    _same_shape(input, target, "huber_loss")
+    if delta <= 0:
+        raise _errors.loss_threshold("huber_loss", "delta", delta, True)
+    return huber_loss_op(input, target, reduction, delta)
 
 
 def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None,
@@ -189,7 +166,7 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
                            "targets. Fix: target.float()" % (_tname(target._data.dtype),
                                                             _tname(input._data.dtype)))
     p, y = input._data, target._data.astype(input._data.dtype, copy=False)
-    if y.size and (np.any(y < 0) or np.any(y > 1)):
+    if y.size and not ((y >= 0) & (y <= 1)).all():     # nan targets too, as PyTorch
         raise RuntimeError("all elements of target should be between 0 and 1: targets of "
                            "binary_cross_entropy are probabilities (0 or 1 for labels).")
     if p.size and (np.any(p < 0) or np.any(p > 1) or np.any(np.isnan(p))):
@@ -201,7 +178,7 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
         loss = -(y * np.maximum(np.log(p), -100) + (1 - y) * np.maximum(np.log1p(-p), -100))
     w = None
     if weight is not None:
-        w = to_tensor(weight)
+        w = _not_differentiable(weight, "binary_cross_entropy", "weight")
         loss = loss * w._data
     if reduction == "mean":
         out = loss.sum() / loss.size if loss.size else np.float32("nan")
@@ -212,7 +189,8 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
     else:
         raise ValueError("%s is not a valid value for reduction" % reduction)
     return record(BinaryCrossEntropyBackward0, np.asarray(out, p.dtype), (input, target),
-                  saved=(input, target, w), args=(reduction, loss.size))
+                  saved=(input, target, w),
+                  args=(reduction, loss.size if reduction == "mean" else 1))
 
 
 def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None,
@@ -231,16 +209,44 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
         raise RuntimeError("result type Float can't be cast to the desired output type %s: "
                            "binary_cross_entropy_with_logits takes float targets. Fix: "
                            "target.float()" % _tname(target._data.dtype))
-    sp = _softplus_neg(input)
-    if pos_weight is not None:
-        lw = 1 + (pos_weight - 1) * target
-        loss = (1 - target) * input + lw * sp
-    else:
-        loss = (1 - target) * input + sp
-    if weight is not None:
-        loss = loss * weight
-    out = _reduce(loss, reduction)
-    return out
+    # PyTorch's forward (Loss.cpp): (1 - y) x - log_sigmoid(x) (1 + (pw - 1) y), times w
+    x, y = input._data, target._data.astype(input._data.dtype, copy=False)
+    w = None if weight is None else _not_differentiable(weight, _BCEL, "weight")
+    pw = None if pos_weight is None else _not_differentiable(pos_weight, _BCEL, "pos_weight")
+    if reduction not in ("mean", "sum", "none"):
+        raise ValueError("%s is not a valid value for reduction" % reduction)
+    try:
+        with _quiet():
+            ls = np_log_sigmoid(x)
+            if pw is not None:
+                ls = ls * ((pw._data - 1) * y + 1)
+            loss = (1 - y) * x - ls
+            if w is not None:
+                loss = loss * w._data
+    except ValueError:
+        raise _errors.broadcast(tuple(input.shape), tuple((weight if pw is None else
+                                                           pos_weight).shape)) from None
+    loss = loss.astype(x.dtype, copy=False)
+    with _quiet():
+        if reduction == "none":
+            out = loss
+        elif reduction == "sum":
+            out = loss.sum()
+        else:
+            out = loss.sum() / loss.size if loss.size else np.asarray(np.nan, x.dtype)
+    return record(BinaryCrossEntropyWithLogitsBackward0, np.asarray(out, x.dtype),
+                  (input, target), saved=(input, target, w, pw),
+                  args=loss.size if reduction == "mean" else 1)
+
+
+_BCEL = "binary_cross_entropy_with_logits"
+
+
+def _not_differentiable(t, fn, arg):
+    t = to_tensor(t)
+    if t.requires_grad and is_grad_enabled():
+        raise _errors.not_differentiable(fn, arg)
+    return t
 
 
 def _div_scalar_backward(ctx, g):
@@ -255,13 +261,6 @@ def _div_scalar(t, number):
     with _quiet():
         out = np.asarray(t._data / number, dtype=t._data.dtype)
     return record(DivBackward1, out, (t,), args=number)
-
-
-def _softplus_neg(x):
-    # log(1 + exp(-x)) = max(-x, 0) + log1p(exp(-|x|))
-    # maximum takes tensors only (PyTorch's rule): the 0 as a 0-d tensor of x's dtype
-    zero = Tensor._make_plain(np.zeros((), x._data.dtype))
-    return E.maximum(-x, zero) + E.log1p(E.exp(-E.abs(x)))
 
 
 def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
@@ -379,6 +378,8 @@ def _nll_2d(input, t, weight, ignore_index, reduction):
         if not valid.all():
             rows = np.flatnonzero(valid)
     picked = x[np.arange(N), safe]
+    if rows is not None:     # ignored rows are skipped (PyTorch's kernel), not weighted 0:
+        picked = np.where(valid, picked, 0)     # an inf there must not give nan
     with _quiet():
         if reduction == "none":
             out = -picked if wt is None else -(picked * wt)
@@ -469,7 +470,8 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
         smooth = -(lsm * weight.reshape(shape)).sum(cdim)
     else:
         smooth = -lsm.sum(cdim)
-    smooth = smooth * valid
+    # PyTorch: smooth_loss.masked_fill_(ignore_mask, 0) (an inf logit there gives 0, not nan)
+    smooth = smooth.masked_fill(Tensor._make_plain(np.asarray(t == ignore_index)), 0.0)
     if reduction == "mean":
         if weight is not None:
             safe = np.where(t != ignore_index, t, 0)
@@ -483,11 +485,15 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
 
 
 def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):
+    """PyTorch's composite (ATen Loss.cpp): exp(t) (t - x) for a log target, else
+    xlogy(t, t) - t x (so a 0 target gives a nan target gradient and an inf target a nan
+    loss, as there)."""
+    from .special_binary import xlogy
     reduction = _legacy(size_average, reduce, reduction)
     if log_target:
         loss = E.exp(target) * (target - input)
     else:
-        loss = E.where(target > 0, target * (E.log(E.where(target > 0, target, 1.0)) - input), 0.0)
+        loss = xlogy(target, target) - target * input
     if reduction == "batchmean":     # a 0-d input is its own batch (PyTorch: sum)
         return loss.sum() / input.shape[0] if input.dim() else loss.sum()
     return _reduce(loss, reduction)
@@ -525,7 +531,13 @@ def margin_ranking_loss(input1, input2, target, margin=0.0, reduction="mean", **
 
 
 def hinge_embedding_loss(input, target, margin=1.0, reduction="mean", **kw):
-    return _reduce(E.where(target == 1, input, clamp(margin - input, min=0.0)), reduction)
+    """PyTorch's composite (ATen Loss.cpp): where(t != 1, max(margin - x, 0), 0) +
+    where(t != -1, x, 0), so a target other than +-1 takes both terms, as there."""
+    zeros = Tensor._make_plain(np.zeros(input._data.shape, input._data.dtype))
+    margin_clamp = clamp(margin - input, min=0.0)
+    output_margin = E.where(target != 1, margin_clamp, zeros)
+    output_self = E.where(target != -1, input, zeros)
+    return _reduce(output_margin + output_self, reduction)
 
 
 def cosine_embedding_loss(input1, input2, target, margin=0.0, reduction="mean", **kw):
@@ -543,10 +555,6 @@ def cosine_embedding_loss(input1, input2, target, margin=0.0, reduction="mean", 
     return _reduce(pos + neg, reduction)
 
 
-binary_cross_entropy_with_logits = _renamed(binary_cross_entropy_with_logits,
-                                            "BinaryCrossEntropyWithLogitsBackward0")
-smooth_l1_loss = _renamed(smooth_l1_loss, "SmoothL1LossBackward0")
-huber_loss = _renamed(huber_loss, "HuberLossBackward0")
 
 
 functional_ops(globals(), ("mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss",

@@ -19,6 +19,7 @@ from ._dispatch import record, to_tensor
 from ._out import out_call, with_out
 from ._registry import defop, node
 from ._select import select
+from .prod_grads import prod_backward
 
 from .._quiet import quiet as _quiet
 
@@ -364,22 +365,10 @@ def argmin(input, dim=None, keepdim=False):
 
 
 def _prod_backward(ctx, g):
+    # PyTorch's prod_backward (ops/prod_grads.py)
     (x,) = ctx.saved_tensors
-    dims, keepdim = ctx.args
-    g = _unreduce(g, x.shape, dims, keepdim)
-    xd = x._data
-    if not (xd == 0).any():
-        # result / x, written with ops so that it can be differentiated again
-        return (g * _unreduce(ctx.result, x.shape, dims, keepdim) / x,)
-    # product of all other elements, exact even with zeros (no division)
-    axes = dims
-    moved = np.moveaxis(xd, axes, range(len(axes))) if axes else xd[None]
-    flat = moved.reshape((-1,) + moved.shape[len(axes) if axes else 1:])
-    left = np.cumprod(np.concatenate([np.ones_like(flat[:1]), flat[:-1]]), axis=0)
-    right = np.cumprod(np.concatenate([np.ones_like(flat[:1]), flat[::-1][:-1]]), axis=0)[::-1]
-    res = (left * right).reshape(moved.shape)
-    others = np.moveaxis(res, range(len(axes)), axes) if axes else res[0]
-    return (g * Tensor._make_plain(others),)
+    dims, keepdim, full = ctx.args
+    return (prod_backward(g, x, ctx.result, None if full else dims[0], keepdim),)
 
 
 ProdBackward0 = node("ProdBackward0", _prod_backward, saves=True)
@@ -388,9 +377,8 @@ ProdBackward1 = node("ProdBackward1", _prod_backward, saves=True)
 
 @defop("prod", out=True)
 def prod(input, dim=None, keepdim=False, *, dtype=None):
-    """Product over one dim (or all). The gradient is exact with zeros
-    (products of the other elements); it is twice differentiable only
-    where the input has no zeros."""
+    """Product over one dim (or all). The gradient is PyTorch's prod_backward
+    (ops/prod_grads.py: exact with zeros, twice differentiable)."""
     x = input._data
     dims = _dims(dim, x.ndim)
     if x.dtype.kind in "biu":
@@ -398,7 +386,7 @@ def prod(input, dim=None, keepdim=False, *, dtype=None):
     with _quiet():
         out = np.prod(x, axis=dims, keepdims=keepdim) if x.ndim else x.copy()
     return record(ProdBackward0 if dim is None else ProdBackward1, out, (input,), saved=(input,),
-                  save_result=True, args=(dims, keepdim))
+                  save_result=True, args=(dims, keepdim, dim is None or not dims))
 
 
 def _lse_backward(ctx, g):

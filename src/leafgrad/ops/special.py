@@ -46,9 +46,10 @@ erfc = _u("erfc", K.erfc, "ErfcBackward0",
           doc="1 - erf(x), accurate where erf(x) is near 1. d/dx = -2/sqrt(pi) exp(-x^2) "
               "(derivatives.yaml, erfc).")
 erfinv = _u("erfinv", K.erfinv, "ErfinvBackward0",
-            lambda g, x, r: g * (0.5 * _SQRT_PI) * (r * r).exp(), save="result",
+            lambda g, x, r: g * (0.5 * _SQRT_PI) * erfinv(x).pow(2).exp(),
             doc="Inverse of erf on [-1, 1] (+-inf at +-1, nan outside). "
-                "d/dx = sqrt(pi)/2 exp(erfinv(x)^2) (derivatives.yaml, erfinv).")
+                "d/dx = sqrt(pi)/2 exp(erfinv(x)^2) (derivatives.yaml, erfinv: it saves "
+                "the input, not the result, so changing the result in place is allowed).")
 
 
 def _sinc_grad(g, x, r):

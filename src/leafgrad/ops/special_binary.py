@@ -84,17 +84,18 @@ hypot = _b("hypot", _no_int("hypot_cpu", np.hypot), "HypotBackward0",
 
 
 def _copysign_da(g, a, b):
-    # result / self with 0 where self == 0 (copysign_tensor_self_backward): +-1
-    ad = a._data if isinstance(a, Tensor) else np.asarray(a)
-    bd = b._data if isinstance(b, Tensor) else np.asarray(b)
-    ratio = np.where(ad == 0, 0.0, np.where(np.signbit(ad) == np.signbit(bd), 1.0, -1.0))
-    return g * Tensor._make_plain(ratio.astype(g._data.dtype))
+    # copysign_tensor_self_backward: g * (result / self), 0 where self == 0, with ops
+    # (nan at an inf self, as PyTorch; the second order goes through result and the
+    # division, as there)
+    ratio = (copysign(a, b) / a).masked_fill(a == 0, 0.0)
+    return g * ratio
 
 
 copysign = _b("copysign", np.copysign, "CopysignBackward0", _copysign_da,
               lambda g, a, b: _zero(g, None, None), floating=True, numbers="other",
               doc="|a| with the sign of b (the sign bit: -0.0 counts as negative). "
-                  "d/da = +-1 (0 at a == 0), d/db = 0 (derivatives.yaml, copysign).")
+                  "d/da = result / a (0 at a == 0; nan at inf), d/db = 0 (derivatives.yaml, "
+                  "copysign).")
 
 
 def _fmax_np(a, b):

@@ -55,10 +55,10 @@ def _make(name, body, doc):
             from ._out import out_call
             return out_call(name, op, (input, n), {}, out)
         x, ni, dt = _operands(name, input, n)
-        with _quiet():
+        with _quiet():      # the float64 result cast to float32 may overflow (inf, silently)
             r = body(x, ni)
-            r = np.where(ni < 0, 0.0, r)
-        return Tensor._make_plain(np.asarray(r).astype(dt))
+            r = np.asarray(np.where(ni < 0, 0.0, r)).astype(dt)
+        return Tensor._make_plain(r)
     op.__name__ = op.__qualname__ = "special_" + name
     op.__doc__ = doc
     defop("special_" + name, op, function=False, method=False, inplace=False, out=True,
