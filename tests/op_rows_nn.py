@@ -131,6 +131,53 @@ def _affine_gen(draw):
     return ((n, nd, nd + 1),), {"size": size, "align_corners": draw(st.booleans())}
 
 
+@st.composite
+def _fractional_gen(draw):
+    nd = draw(st.sampled_from([2, 3]))
+    k = tuple(draw(st.integers(1, 2)) for _ in range(nd))
+    out = tuple(draw(st.integers(1, 3)) for _ in range(nd))
+    sp = tuple(o + kk - 1 + draw(st.integers(0, 2)) + (nd == 3) for o, kk in zip(out, k))
+    return ((draw(st.integers(1, 2)), draw(st.integers(1, 2))) + sp,), {
+        "nd": nd, "k": k, "out": out, "ret": draw(st.booleans())}
+
+
+def _fractional(T, x, nd, k, out, ret):
+    T.manual_seed(11)       # the same window samples on both sides
+    return getattr(T.nn.functional, "fractional_max_pool%dd" % nd)(
+        x, k, output_size=out, return_indices=ret)
+
+
+def _fractional_idx(T, x, nd, k, out, ret):
+    T.manual_seed(12)
+    return getattr(T.nn.functional, "fractional_max_pool%dd_with_indices" % nd)(
+        x, k, output_size=out)
+
+
+@st.composite
+def _tbc_gen(draw):
+    k, cin, cout = (draw(st.integers(1, 3)) for _ in range(3))
+    pad = draw(st.integers(0, 2))
+    t = draw(st.integers(max(1, k - 2 * pad), 5))
+    return ((t, draw(st.integers(1, 2)), cin), (k, cin, cout), (cout,)), {"pad": pad}
+
+
+@st.composite
+def _lce_gen(draw):
+    n, d, c = draw(st.integers(1, 4)), draw(st.integers(1, 4)), draw(st.integers(2, 4))
+    out = draw(st.sampled_from([(), (), (2,)]))
+    batched = bool(out) or draw(st.booleans())
+    xs = (n, d) if batched else (d,)
+    ts = ((n,) if batched else ()) + out
+    target = np.random.default_rng(draw(st.integers(0, 99))).integers(0, c, ts)
+    kw = {"target": target, "reduction": draw(st.sampled_from(["mean", "sum", "none"])),
+          "label_smoothing": draw(st.sampled_from([0.0, 0.2]))}
+    return (xs, (c,) + out + (d,), (c,) + out), kw
+
+
+def _lce(T, x, w, b, target, **kw):
+    return T.nn.functional.linear_cross_entropy(x, w, T.tensor(target), linear_bias=b, **kw)
+
+
 def _act_(name, *args, torch_level=False):
     def fn(T, x):
         mod = T if torch_level else T.nn.functional
@@ -162,6 +209,15 @@ ROWS = [
     Row("max_unpool3d", _unpool(3), gen=_unpool_gen(3)),
     # PyTorch has no second order for grid_sample (grid_sampler_2d_backward has none)
     Row("grid_sample", _grid_sample, ("real", "unit"), gen=_grid_gen(), second_order=False),
+    Row("fractional_max_pool", _fractional, gen=_fractional_gen(),
+        covers=("fractional_max_pool2d", "fractional_max_pool3d")),
+    Row("fractional_max_pool_with_indices", _fractional_idx, gen=_fractional_gen(),
+        covers=("fractional_max_pool2d_with_indices", "fractional_max_pool3d_with_indices")),
+    Row("conv_tbc", lambda T, x, w, b, pad: T.conv_tbc(x, w, b, pad), ("real",) * 3,
+        gen=_tbc_gen()),
+    Row("conv_tbc:functional", lambda T, x, w, b, pad: T.nn.functional.conv_tbc(x, w, b, pad),
+        ("real",) * 3, gen=_tbc_gen(), covers=("conv_tbc",)),
+    Row("linear_cross_entropy", _lce, ("real",) * 3, gen=_lce_gen()),
     Row("affine_grid", lambda T, t, **kw: T.nn.functional.affine_grid(t, **kw),
         gen=_affine_gen()),
 ] + [

@@ -170,17 +170,29 @@ RECIPES.update({
     "LPPool1d": (lambda nn: nn.LPPool1d(2, 3, stride=2), [f(2, 3, 7)]),
     "LPPool2d": (lambda nn: nn.LPPool2d(2, 2), [f(1, 2, 4, 5)]),
     "LPPool3d": (lambda nn: nn.LPPool3d(2, 2), [f(1, 2, 4, 4, 4)]),
+    "SyncBatchNorm": (lambda nn: nn.SyncBatchNorm(3), [f(2, 3, 4)]),
+    "FractionalMaxPool2d": (lambda nn: nn.FractionalMaxPool2d(2, output_ratio=0.5),
+                            [f(2, 3, 6, 6)]),
+    "FractionalMaxPool3d": (lambda nn: nn.FractionalMaxPool3d(2, output_size=2),
+                            [f(1, 2, 5, 5, 5)]),
+    "CrossMapLRN2d": (lambda nn: nn.CrossMapLRN2d(3), [f(2, 4, 3, 3)]),
+    "LinearCrossEntropyLoss": (lambda nn: nn.LinearCrossEntropyLoss(4, 5, bias=True),
+                               [f(6, 4), ints(5, 6)]),
+    "AdaptiveLogSoftmaxWithLoss": (lambda nn: nn.AdaptiveLogSoftmaxWithLoss(8, 20, [5, 12]),
+                                   [f(5, 8), ints(20, 5)]),
 })
 RECIPES["PReLU"] = (lambda nn: nn.PReLU(3, init=0.1), [f(4, 3, 2)])
 RANDOM = {"Dropout", "Dropout1d", "Dropout2d", "Dropout3d", "AlphaDropout", "FeatureAlphaDropout",
-          "RReLU"}
+          "RReLU", "FractionalMaxPool2d", "FractionalMaxPool3d"}
 NOT_LAYERS = {"Module", "RNNBase", "RNNCellBase", "Sequential", "ModuleList", "ModuleDict",
               "ParameterList", "ParameterDict",            # tested below as containers
               # no recipe yet (inputs of their own kind): listed, not silently skipped
               "DataParallel", "CTCLoss", "MultiLabelMarginLoss",
               "TripletMarginWithDistanceLoss",
               # forward(input, indices): tests/nn/test_nn_extra_functional.py
-              "MaxUnpool1d", "MaxUnpool2d", "MaxUnpool3d"}
+              "MaxUnpool1d", "MaxUnpool2d", "MaxUnpool3d",
+              # deprecated (they warn): tests/nn/test_nn_more_classes.py
+              "Container", "NLLLoss2d"}
 
 
 def nn_tensor(nn, values):

@@ -25,7 +25,7 @@ from leafgrad.ops import (activation, binary, blas, comparison, conv, cumulative
                           quantile, reduction, shape, shape_extra, sorting, special,
                           special_bessel, special_binary, special_poly, stats, unary,
                           variance)
-from leafgrad.ops import activation_inplace, grid_sample, nn_extra, pool_extra
+from leafgrad.ops import activation_inplace, grid_sample, nn_extra, pool_extra, pool_fractional
 
 from op_table import DOMAINS, EXEMPT, FAMILIES, ROWS, _bcast, _same
 
@@ -252,7 +252,7 @@ _MODULES = {"elementwise": (elementwise, unary, binary, comparison, pointwise),
             "inplace": (inplace, inplace_write), "functional": (F_lg, activation, loss, distance, normalization,
                                          embedding, functional_pad, activation_inplace, nn_extra,
                                          grid_sample),
-            "conv": (conv, pooling, pool_extra), "special": (special, special_binary,
+            "conv": (conv, pooling, pool_extra, pool_fractional), "special": (special, special_binary,
                                                              special_bessel, special_poly)}
 
 

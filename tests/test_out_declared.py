@@ -110,6 +110,7 @@ CASES = {
     "std_mean": lambda T: ((_m(T), 1), {}),
     "var_mean": lambda T: ((_m(T), 1), {}),
     "channel_shuffle": lambda T: ((T.arange(8.0).reshape(1, 4, 2), 2), {}),
+    "conv_tbc": lambda T: ((T.ones(5, 2, 3), T.ones(3, 3, 4), T.ones(4), 1), {}),
 }
 # torch.special / torch.linalg forms (derived: function_form; or with_out)
 CASES.update({
@@ -125,6 +126,7 @@ PYTHON_REFUSES = {
     "unique_consecutive", "flip", "repeat_interleave", "roll", "trace", "dist",
     "pixel_shuffle", "pixel_unshuffle", "adaptive_avg_pool1d", "avg_pool1d", "bincount",
     "count_nonzero", "clone", "diag_embed", "rot90", "std_mean", "var_mean", "channel_shuffle",
+    "conv_tbc",
     # only its overload with stable= takes out= in PyTorch
     "argsort",
 }

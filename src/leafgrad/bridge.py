@@ -412,6 +412,10 @@ def _layer_args(layer):
 # constructor arguments that PyTorch's layers keep under other names (read from either side)
 _HINTS = {
     "PairwiseDistance": lambda m: dict(p=m.norm),
+    # both keep cutoffs + [n_classes]
+    "AdaptiveLogSoftmaxWithLoss": lambda m: dict(cutoffs=list(m.cutoffs[:-1])),
+    "LinearCrossEntropyLoss": lambda m: dict(in_features=m.linear.in_features,
+                                             bias=m.linear.bias is not None),
     "MultiheadAttention": lambda m: dict(bias=m.in_proj_bias is not None or
                                          m.out_proj.bias is not None,
                                          add_bias_kv=m.bias_k is not None),

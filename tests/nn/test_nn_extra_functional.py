@@ -267,3 +267,25 @@ def test_rrelu_training_draws_as_torch(dtype):
         outs.append([v.numpy() for v in r])
     for u, v in zip(*outs):
         np.testing.assert_array_equal(u, v)
+
+
+@pytest.mark.parametrize("nd", [1, 2, 3])
+@pytest.mark.parametrize("kw", [dict(), dict(stride=2, padding=1, groups=2),
+                                dict(dilation=2, padding=2)])
+def test_nn_grad_convolution_gradients_match_torch(nd, kw):
+    rng = np.random.default_rng(nd)
+    x = rng.standard_normal((2, 4) + (6,) * nd).astype(np.float32)
+    w = rng.standard_normal((6, 4 // kw.get("groups", 1)) + (3,) * nd).astype(np.float32)
+    out = getattr(TF, "conv%dd" % nd)(torch.tensor(x), torch.tensor(w), **kw)
+    g = rng.standard_normal(tuple(out.shape)).astype(np.float32)
+    res = []
+    for T, F in ((torch, TF), (leafgrad, LF)):
+        assert F.grad is T.nn.grad
+        res.append((getattr(F.grad, "conv%dd_input" % nd)(x.shape, T.tensor(w), T.tensor(g),
+                                                          **kw).numpy(),
+                    getattr(F.grad, "conv%dd_weight" % nd)(T.tensor(x), w.shape, T.tensor(g),
+                                                           **kw).numpy()))
+    for a, b in zip(*res):
+        np.testing.assert_allclose(b, a, rtol=1e-4, atol=1e-5)
+    assert LF.GRID_SAMPLE_INTERPOLATION_MODES == TF.GRID_SAMPLE_INTERPOLATION_MODES
+    assert LF.GRID_SAMPLE_PADDING_MODES == TF.GRID_SAMPLE_PADDING_MODES

@@ -16,24 +16,15 @@ import leafgrad.nn.modules as LM
 SKIP_FILES = {"_functions", "linear_cross_entropy", "linear_cross_entropy_options", "utils"}
 
 LEFT_OUT = {
-    "SyncBatchNorm": "synchronises batch statistics across processes: leafgrad has no "
-                     "distributed engine (move to PyTorch for that)",
-    "CrossMapLRN2d": "Lua-torch's legacy layer; LocalResponseNorm is its modern form",
-    "AdaptiveLogSoftmaxWithLoss": "not implemented yet", "_ASMoutput": "its result type",
     "_NormBase": "PyTorch's private base; leafgrad's batch and instance norms share no base",
     "_LazyNormBase": "PyTorch's private base of the lazy norms",
-    "LazyInstanceNorm1d": "not implemented yet", "LazyInstanceNorm2d": "not implemented yet",
-    "LazyInstanceNorm3d": "not implemented yet",
-    "Container": "deprecated since PyTorch 0.4 (nn.Module is the container)",
     "_ConvTransposeMixin": "deprecated private mixin of PyTorch",
     "_LazyConvXdMixin": "PyTorch's private mixin; leafgrad's lazy layers use their own",
     "_LazyProtocol": "a typing Protocol of PyTorch's lazy modules",
     "LazyModuleMixin": "not exported yet: leafgrad's lazy mixin has another interface",
-    "NLLLoss2d": "deprecated alias of NLLLoss", "LinearCrossEntropyLoss": "not implemented yet",
     "_WrappedHook": "PyTorch's private hook wrapper",
     "_ReflectionPadNd": "PyTorch's private base of the reflection pads",
     "_ReplicationPadNd": "PyTorch's private base of the replication pads",
-    "FractionalMaxPool2d": "not implemented yet", "FractionalMaxPool3d": "not implemented yet",
 }
 
 

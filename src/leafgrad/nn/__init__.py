@@ -2,6 +2,7 @@
 from . import functional
 from .parameter import Parameter, Buffer
 from .modules import *  # noqa: F401,F403
-from . import modules, init, utils, parallel
+from . import modules, init, utils, parallel, grad  # noqa: F401
 from .parallel import DataParallel
-from .modules.lazy import UninitializedParameter
+from .modules.lazy import UninitializedBuffer, UninitializedParameter  # noqa: F401
+from .modules.loss_linear_ce import LinearCrossEntropyOptions  # noqa: F401

@@ -52,3 +52,9 @@ dropout1d, dropout2d, dropout3d = (_dropout_family(n) for n in ("dropout1d", "dr
                                                                  "dropout3d"))
 alpha_dropout, feature_alpha_dropout = (_dropout_family(n, False) for n in (
     "alpha_dropout", "feature_alpha_dropout"))
+
+
+# torch.nn.grad is nn.functional.grad too; grid_sample's mode codes (as PyTorch)
+from . import grad  # noqa: E402,F401
+from ..ops.grid_sample import (GRID_SAMPLE_INTERPOLATION_MODES,  # noqa: E402,F401
+                               GRID_SAMPLE_PADDING_MODES)

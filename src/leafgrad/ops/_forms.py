@@ -24,7 +24,8 @@ from . import (activation, binary, blas, comparison, conv, conv_transpose,  # no
                special_bessel, special_binary, special_poly, stats, unary, variance)
 # nn.functional's extra families (issue 13): composites, grid sampling, lp/unpooling,
 # in-place activations
-from . import activation_inplace, grid_sample, nn_extra, pool_extra  # noqa: F401
+from . import (activation_inplace, grid_sample, nn_extra, pool_extra,  # noqa: F401
+               pool_fractional)
 
 
 def _doc_inplace(name, fn):

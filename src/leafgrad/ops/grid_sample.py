@@ -26,6 +26,10 @@ from ._dispatch import record
 from ._named import _named
 from ._registry import defop, node
 
+# PyTorch's names for the modes' codes (nn.functional.GRID_SAMPLE_*)
+GRID_SAMPLE_INTERPOLATION_MODES = {"bilinear": 0, "nearest": 1, "bicubic": 2}
+GRID_SAMPLE_PADDING_MODES = {"zeros": 0, "border": 1, "reflection": 2}
+
 _DEFAULT_WARNING = ("Default grid_sample and affine_grid behavior has changed to "
                     "align_corners=False since 1.3.0. Please specify align_corners=True if the "
                     "old behavior is desired. See the documentation of grid_sample for details.")

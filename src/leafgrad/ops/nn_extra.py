@@ -1,5 +1,5 @@
 """``nn.functional``'s composite ops: rms_norm, bilinear, channel_shuffle,
-gumbel_softmax (and pdist's functional form).
+gumbel_softmax, conv_tbc, linear_cross_entropy (and pdist's functional form).
 
 Each is built from recorded ops (its gradient, and the second order, come from
 theirs), in the order PyTorch's composite kernel uses, so values round the same way;
@@ -181,3 +181,102 @@ def gumbel_softmax(logits, tau=1, hard=False, eps=1e-10, dim=-1):
     y_hard = zeros_like(logits).scatter_(dim, index, 1.0)
     return y_hard - y_soft.detach() + y_soft
 
+
+# ------------------------------------------------------------------ conv_tbc
+@defop("conv_tbc", method=False, functional=True)
+def conv_tbc(input, weight, bias, pad=0):
+    """1-d convolution in (time, batch, channels) layout (fairseq's; PyTorch's
+    ``conv_tbc``): input (T, B, C_in), weight (K, C_in, C_out), bias (C_out,) ->
+    (T + 2 pad - K + 1, B, C_out); ``conv1d`` on the permuted tensors (the same
+    cross-correlation), its gradients.
+
+    Raises:
+        TypeError: bias not a tensor; RuntimeError: dims or sizes that do not fit
+            (PyTorch's messages).
+    """
+    if not isinstance(bias, Tensor):
+        raise TypeError("conv_tbc(): argument 'bias' (position 3) must be Tensor, not %s. Fix: "
+                        "pass zeros(C_out) for no bias" % type(bias).__name__)
+
+    def bad(what):
+        raise RuntimeError("%s. Fix: input (T, B, C_in), weight (K, C_in, C_out), bias (C_out,)"
+                           % what)
+    if input.dim() != 3:
+        bad("Input must have 3 dims: time, batch, in_channel")
+    if weight.dim() != 3:
+        bad("Weight tensor must have 3 dims: kernel_width, in_channels, out_channels.")
+    if bias.dim() != 1:
+        bad("Bias must be 1-D")
+    if input.shape[2] != weight.shape[1]:
+        bad("Input dim 2 (input channels) is not == dim 1 in the weight tensor")
+    if weight.shape[2] != bias.shape[0]:
+        bad("Bias size must equal dim 2 in the weight tensor (output channels).")
+    from .conv import conv1d
+    out = conv1d(input.permute(1, 2, 0), weight.permute(2, 1, 0), bias, padding=pad)
+    return _named(out.permute(2, 0, 1), "ConvTbcBackward0")
+
+
+# ------------------------------------------------------------------ linear_cross_entropy
+@defop("linear_cross_entropy", function=False, method=False, functional=True)
+def linear_cross_entropy(input, linear_weight, target, *, linear_bias=None, weight=None,
+                         reduction="mean", ignore_index=None, label_smoothing=0.0,
+                         options=None):
+    """``cross_entropy(linear(input, linear_weight, linear_bias), target, ...)`` (PyTorch
+    2.13's fused op: same value; PyTorch's ``options`` select a memory-saving chunked
+    evaluation, which changes nothing here but the rounding, and are accepted).
+
+    Shapes: input (N, in) or (in,); linear_weight (C, *out_features, in); linear_bias
+    (C, *out_features); logits (N, C, *out_features); target as cross_entropy's.
+    ``ignore_index=None``: -100.
+
+    Raises:
+        RuntimeError: input not 1-D/2-D, linear_weight under 2-D, in_features or bias
+            shape that do not fit, out_features with unbatched input, ignore_index with
+            probability targets (PyTorch's messages).
+    """
+    from .linalg import linear
+    from .loss import cross_entropy
+    if input.dim() < 1 or input.dim() > 2:
+        raise RuntimeError("expected input with dimensionality 1 or 2, got %d" % input.dim())
+    if linear_weight.dim() < 2:
+        raise RuntimeError("expected linear_weight with dimensionality at least 2, got %d"
+                           % linear_weight.dim())
+    batch = tuple(input.shape[:-1])
+    n_in = input.shape[-1]
+    if n_in != linear_weight.shape[-1]:
+        raise RuntimeError("expected equal input and linear_weight last dimensions "
+                           "(in_features), got %d and %d, respectively"
+                           % (n_in, linear_weight.shape[-1]))
+    n_cls = linear_weight.shape[0]
+    out_f = tuple(linear_weight.shape[1:-1])
+    if linear_bias is not None and tuple(linear_bias.shape) != (n_cls,) + out_f:
+        raise RuntimeError("expected linear_bias shape %s, got %s"
+                           % ((n_cls,) + out_f, tuple(linear_bias.shape)))
+    if out_f and not batch:
+        raise RuntimeError("K-dimensional loss defined by linear_weight shape %s requires "
+                           "batched input, (N, %d), got unbatched input with shape %s"
+                           % (tuple(linear_weight.shape), n_in, tuple(input.shape)))
+    logits_shape = batch + (n_cls,) + out_f
+    if tuple(target.shape) == logits_shape and ignore_index is not None:
+        raise RuntimeError("ignore_index cannot be specified when target contains "
+                           "probabilities")
+    if options is not None and (out_f or reduction not in ("mean", "sum", "none")
+                                or label_smoothing != 0.0
+                                or target._data.dtype != np.int64):
+        warnings.warn("linear_cross_entropy: ``options`` ignored; chunked path needs "
+                      "reduction in {'mean','sum','none'}, label_smoothing == 0, "
+                      "target.dtype == int64, out_features == (). Got reduction=%r, "
+                      "label_smoothing=%s, target.dtype=%s, out_features=%s, tracing=False, "
+                      "linear_bias.shape=%s." % (reduction, label_smoothing, target.dtype,
+                                                 out_f, None if linear_bias is None
+                                                 else tuple(linear_bias.shape)),
+                      UserWarning, stacklevel=2)
+    w, b = linear_weight, linear_bias
+    if out_f:
+        rows = int(np.prod((n_cls,) + out_f))
+        w = w.reshape(rows, n_in)
+        b = None if b is None else b.reshape(rows)
+    logits = linear(input, w, b).reshape(logits_shape)
+    return cross_entropy(logits, target, weight=weight, reduction=reduction,
+                         ignore_index=-100 if ignore_index is None else ignore_index,
+                         label_smoothing=label_smoothing)

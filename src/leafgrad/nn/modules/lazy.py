@@ -1,5 +1,6 @@
 """Lazy layers (as ``torch.nn``): ``LazyLinear``, ``LazyConv1d/2d/3d``,
-``LazyConvTranspose1d/2d/3d``, ``LazyBatchNorm1d/2d/3d``, and ``UninitializedParameter``.
+``LazyConvTranspose1d/2d/3d``, ``LazyBatchNorm1d/2d/3d``, ``LazyInstanceNorm1d/2d/3d``, and
+``UninitializedParameter`` / ``UninitializedBuffer``.
 
 A lazy layer's input size is read from its first input; until then its parameters are
 ``UninitializedParameter`` (no data). The first call materialises them with that size,
@@ -11,16 +12,19 @@ working.
 """
 import numpy as np
 
+from ..._tensor import Tensor
 from ..parameter import Parameter
 from .conv import Conv1d, Conv2d, Conv3d
 from .conv_transpose import ConvTranspose1d, ConvTranspose2d, ConvTranspose3d
 from .linear import Linear
 from .module import Module
 from .normalization import BatchNorm1d, BatchNorm2d, BatchNorm3d
+from .normalization_more import InstanceNorm1d, InstanceNorm2d, InstanceNorm3d
 
 __all__ = ["LazyLinear", "LazyConv1d", "LazyConv2d", "LazyConv3d",
            "LazyConvTranspose1d", "LazyConvTranspose2d", "LazyConvTranspose3d",
-           "LazyBatchNorm1d", "LazyBatchNorm2d", "LazyBatchNorm3d"]
+           "LazyBatchNorm1d", "LazyBatchNorm2d", "LazyBatchNorm3d",
+           "LazyInstanceNorm1d", "LazyInstanceNorm2d", "LazyInstanceNorm3d"]
 
 
 class UninitializedParameter(Parameter):
@@ -47,6 +51,36 @@ class UninitializedParameter(Parameter):
 
     def __repr__(self):
         return "<UninitializedParameter>"
+
+    __str__ = __repr__
+
+
+class UninitializedBuffer(Tensor):
+    """A buffer whose shape is not known yet (``torch.nn.UninitializedBuffer``);
+    ``materialize(shape)`` gives it data and makes it a plain ``Tensor``."""
+
+    __slots__ = ()
+    cls_to_become = Tensor
+
+    def __new__(cls, requires_grad=False, device=None, dtype=None, persistent=True):
+        from ..._dtype import to_dtype
+        from ..._dtype import get_default_dtype
+        dt = to_dtype(dtype).np if dtype is not None else get_default_dtype().np
+        t = Tensor._make_plain(np.empty((0,), dt))
+        t.__class__ = cls
+        t.requires_grad_(requires_grad)
+        return t
+
+    def __init__(self, requires_grad=False, device=None, dtype=None, persistent=True):
+        pass
+
+    def materialize(self, shape, device=None, dtype=None):
+        dt = self._data.dtype if dtype is None else dtype.np
+        self._data = np.empty(tuple(shape), dt)
+        self.__class__ = self.cls_to_become
+
+    def __repr__(self):
+        return "<UninitializedBuffer>"
 
     __str__ = __repr__
 
@@ -219,3 +253,6 @@ def _lazy_bn(name, eager):
 LazyBatchNorm1d = _lazy_bn("LazyBatchNorm1d", BatchNorm1d)
 LazyBatchNorm2d = _lazy_bn("LazyBatchNorm2d", BatchNorm2d)
 LazyBatchNorm3d = _lazy_bn("LazyBatchNorm3d", BatchNorm3d)
+LazyInstanceNorm1d = _lazy_bn("LazyInstanceNorm1d", InstanceNorm1d)
+LazyInstanceNorm2d = _lazy_bn("LazyInstanceNorm2d", InstanceNorm2d)
+LazyInstanceNorm3d = _lazy_bn("LazyInstanceNorm3d", InstanceNorm3d)

@@ -1,4 +1,4 @@
-"""``InstanceNorm1d/2d/3d``, ``LocalResponseNorm`` (as ``torch.nn``); ``EmbeddingBag`` is in
+"""``InstanceNorm1d/2d/3d``, ``LocalResponseNorm``, ``CrossMapLRN2d`` (as ``torch.nn``); ``EmbeddingBag`` is in
 ``sparse_more.py``. Constructor arguments, buffers, reprs and checks PyTorch's."""
 import warnings
 
@@ -6,7 +6,8 @@ from .. import functional as F
 from .module import Module
 from .normalization import _BatchNorm
 
-__all__ = ["InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d", "LocalResponseNorm"]
+__all__ = ["InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d", "LocalResponseNorm",
+           "CrossMapLRN2d"]
 
 
 class _InstanceNorm(_BatchNorm):
@@ -58,20 +59,39 @@ class InstanceNorm3d(_InstanceNorm):
     _no_batch_dim = 4
 
 
-class LocalResponseNorm(Module):
-    """``F.local_response_norm`` over the channels of (N, C, *)."""
+class _LRN(Module):
+    """size, alpha, beta, k and the repr shared by the two LRN layers."""
 
     __constants__ = ["size", "alpha", "beta", "k"]
 
-    def __init__(self, size, alpha=1e-4, beta=0.75, k=1.0):
+    def __init__(self, size, alpha, beta, k):
         super().__init__()
         self.size = size
         self.alpha = alpha
         self.beta = beta
         self.k = k
 
+    def extra_repr(self):
+        return "{size}, alpha={alpha}, beta={beta}, k={k}".format(**self.__dict__)
+
+
+class LocalResponseNorm(_LRN):
+    """``F.local_response_norm`` over the channels of (N, C, *)."""
+
+    def __init__(self, size, alpha=1e-4, beta=0.75, k=1.0):
+        super().__init__(size, alpha, beta, k)
+
     def forward(self, input):
         return F.local_response_norm(input, self.size, self.alpha, self.beta, self.k)
 
-    def extra_repr(self):
-        return "{size}, alpha={alpha}, beta={beta}, k={k}".format(**self.__dict__)
+
+class CrossMapLRN2d(_LRN):
+    """Lua Torch's cross-channel LRN over (N, C, H, W) (``ops.cross_map_lrn``: PyTorch's
+    numbers, and its backward formula)."""
+
+    def __init__(self, size, alpha=1e-4, beta=0.75, k=1):
+        super().__init__(size, alpha, beta, k)
+
+    def forward(self, input):
+        from ...ops.cross_map_lrn import cross_map_lrn2d
+        return cross_map_lrn2d(input, self.size, self.alpha, self.beta, self.k)

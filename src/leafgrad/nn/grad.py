@@ -1,0 +1,53 @@
+"""``torch.nn.grad`` (also ``nn.functional.grad``): the gradients of ``conv1d/2d/3d``
+with respect to their input (``convNd_input``) or weight (``convNd_weight``), given the
+gradient of the output.
+
+Each is the vector-Jacobian product of the convolution (``autograd.grad`` of
+``F.convNd`` at the given sizes, with ``grad_output`` as the cotangent), the same
+quantity PyTorch computes with ``aten.convolution_backward``. A convolution is linear in
+each argument, so the point where the other argument's gradient is taken does not
+matter (zeros are used).
+"""
+from .. import _creation
+from ..autograd import grad as _grad
+from . import functional as F
+
+__all__ = ["conv1d_input", "conv1d_weight", "conv2d_input", "conv2d_weight", "conv3d_input",
+           "conv3d_weight"]
+
+
+def _input_grad(conv, input_size, weight, grad_output, stride, padding, dilation, groups):
+    x = _creation.zeros(tuple(input_size), dtype=grad_output.dtype, requires_grad=True)
+    out = conv(x, weight.detach(), None, stride, padding, dilation, groups)
+    return _grad(out, x, grad_output)[0]
+
+
+def _weight_grad(conv, input, weight_size, grad_output, stride, padding, dilation, groups):
+    w = _creation.zeros(tuple(weight_size), dtype=grad_output.dtype, requires_grad=True)
+    out = conv(input.detach(), w, None, stride, padding, dilation, groups)
+    return _grad(out, w, grad_output)[0]
+
+
+_LAYOUT = {1: "(N, C, L)", 2: "(N, C, H, W)", 3: "(N, C, D, H, W)"}
+
+
+def _make(nd, kind):
+    name = "conv%dd" % nd
+    if kind == "input":
+        def fn(input_size, weight, grad_output, stride=1, padding=0, dilation=1, groups=1):
+            return _input_grad(getattr(F, name), input_size, weight, grad_output, stride,
+                               padding, dilation, groups)
+        what = "input: shape ``input_size`` %s" % _LAYOUT[nd]
+    else:
+        def fn(input, weight_size, grad_output, stride=1, padding=0, dilation=1, groups=1):
+            return _weight_grad(getattr(F, name), input, weight_size, grad_output, stride,
+                                padding, dilation, groups)
+        what = "weight: shape ``weight_size`` (C_out, C_in / groups, *kernel)"
+    fn.__name__ = fn.__qualname__ = "%s_%s" % (name, kind)
+    fn.__doc__ = "The gradient of ``F.%s`` with respect to its %s." % (name, what)
+    return fn
+
+
+conv1d_input, conv1d_weight = _make(1, "input"), _make(1, "weight")
+conv2d_input, conv2d_weight = _make(2, "input"), _make(2, "weight")
+conv3d_input, conv3d_weight = _make(3, "input"), _make(3, "weight")
