@@ -1102,6 +1102,9 @@ ROWS = [
     Row("bmm", lambda T, a, b: T.bmm(a, b), ("real", "real"), gen=_mm_gen("bmm")),
     Row("inner", lambda T, a, b: T.inner(a, b) + T.vdot(a, b), ("real", "real"),
         gen=_mm_gen("dot"), covers=("inner", "vdot")),
+    Row("inner:nd", lambda T, a, b: T.inner(a, b), ("real", "real"),
+        gen=st.tuples(shape_st(0, 2, 1, 3), shape_st(0, 2, 1, 3), st.integers(1, 4)).map(
+            lambda t: ((t[0] + (t[2],), t[1] + (t[2],)), {}))),
     Row("ger", lambda T, a, b: T.ger(a, b), ("real", "real"), gen=_mm_gen("outer")),
     Row("outer", lambda T, a, b: T.outer(a, b), ("real", "real"), gen=_mm_gen("outer")),
     Row("addmm", lambda T, c, a, b: T.addmm(c, a, b), ("real", "real", "real"),

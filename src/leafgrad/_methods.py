@@ -229,6 +229,19 @@ def _pad_nd(self, pad, value=0.0):
     return J.pad_nd(self, pad, value)
 
 
+def _storage_offset(self):
+    """Where the tensor starts in its storage, in elements (0 unless it is a view that
+    starts further on: ``x[3:]`` gives 3, as PyTorch). Source: the NumPy array's data
+    pointer minus that of the array owning the memory."""
+    a = self._data
+    if a.__class__ is MetaArray:
+        return 0
+    root = a
+    while isinstance(root.base, np.ndarray):
+        root = root.base
+    return (a.__array_interface__["data"][0] - root.__array_interface__["data"][0]) // a.itemsize
+
+
 _METHODS = {
     # arithmetic operators
     # (binary_operands explains a tuple operand: grad()'s result used as a tensor)
@@ -283,6 +296,7 @@ _METHODS = {
     "fill_": IW.fill_, "zero_": IW.zero_, "copy_": IW.copy_,
     # uniform_, normal_, random_, bernoulli_, ...: _random_ops
     "apply_": _apply_,
+    "storage_offset": _storage_offset,
     # factories
     "new": _legacy_new,
     "new_zeros": _new_factory("zeros"), "new_ones": _new_factory("ones"),
@@ -306,6 +320,8 @@ def _install():
                            % both)
     for name, fn in list(derived.items()) + list(_METHODS.items()):
         setattr(Tensor, name, fn)
+    from ._aten import make_wrapper_subclass
+    Tensor._make_wrapper_subclass = staticmethod(make_wrapper_subclass)
     Tensor.T = property(S.T, doc="Dims reversed (2-D: the transpose).")
     Tensor.mT = property(S.mT, doc="Last two dims swapped.")
     Tensor.H = property(S.T)

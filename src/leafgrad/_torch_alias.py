@@ -10,7 +10,8 @@ existing ``leafgrad`` / ``leafgrad.<sub>`` module object, so that::
     from torch.autograd import grad   # -> leafgrad.autograd.grad
     from torch.utils.data import DataLoader
 
-all work on unmodified PyTorch code. The aliased entries are the *same*
+all work on unmodified PyTorch code (``import functorch``, which PyTorch's wheel
+ships, gives ``leafgrad._functorch``). The aliased entries are the *same*
 module objects as the leafgrad ones (``sys.modules['torch'] is leafgrad``),
 so state such as the random generator or the default dtype is shared.
 
@@ -43,15 +44,19 @@ class TorchAlias(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         self.source = source
         self.target = target
         self.loaded = {}     # torch name -> object this alias put in sys.modules
+        # PyTorch's wheel ships ``functorch`` (torch.func's old name) next to torch
+        self.pairs = ((source, target),) + (
+            (("functorch", target + "._functorch"),) if source == _SOURCE else ())
 
     def __repr__(self):
         return "<%s %s -> %s>" % (type(self).__name__, self.source, self.target)
 
     def _target_name(self, fullname):
-        if fullname == self.source:
-            return self.target
-        if fullname.startswith(self.source + "."):
-            return self.target + fullname[len(self.source):]
+        for source, target in self.pairs:
+            if fullname == source:
+                return target
+            if fullname.startswith(source + "."):
+                return target + fullname[len(source):]
         return None
 
     # -- finder -----------------------------------------------------------

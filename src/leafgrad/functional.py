@@ -94,7 +94,8 @@ def block_diag(*tensors):
             parts.append(_C.zeros(r, cols - left - c, dtype=dt))
         rows.append(_F.cat(parts, 1) if len(parts) > 1 else parts[0])
         left += c
-    return _F.cat(rows, 0)
+    from .ops._named import _named
+    return _named(_F.cat(rows, 0), "BlockDiagBackward0")     # PyTorch's grad_fn name
 
 
 def cartesian_prod(*tensors):

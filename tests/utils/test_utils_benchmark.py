@@ -45,3 +45,28 @@ def test_compare_table_lists_every_cell():
     text = str(lb.Compare(rs))
     assert "ops" in text and "x * 2" in text and "x + 1" in text
     assert text.count("|") >= 4 and "Times are in" in text
+
+
+def test_language_values_and_refusals():
+    import pytest
+    assert [(m.name, m.value) for m in lb.Language] == [(m.name, m.value) for m in tb.Language]
+    for lang in (lb.Language.PYTHON, "python", "py"):
+        assert lb.Timer("x = 1", language=lang).timeit(3).times[0] >= 0
+    for B in (tb, lb):          # an unknown language: PyTorch's ValueError
+        with pytest.raises(ValueError, match="Invalid language `fortran`"):
+            B.Timer("x", language="fortran")
+    # C++ statements and Callgrind: no counterpart here, refused saying so
+    for lang in (lb.Language.CPP, "cpp", "c++"):
+        with pytest.raises(NotImplementedError, match="no C\\+\\+ API"):
+            lb.Timer("x;", language=lang)
+    with pytest.raises(NotImplementedError, match="Valgrind"):
+        lb.Timer("x = 1").collect_callgrind()
+
+
+def test_report_header_shows_setup_and_multiline_statements_as_torch():
+    cases = [dict(stmt="x * y", setup="\n    x = torch.ones((4,))\n    y = torch.ones((4,))\n"),
+             dict(stmt="x * 2", setup="x = torch.ones(3)", description="d"),
+             dict(stmt="a = 1\nb = 2", sub_label="s"),
+             dict(stmt="x = 1", label="L", sub_label="s", description="two\nlines")]
+    for kw in cases:
+        assert _shape(tb.Timer(**kw).timeit(5)) == _shape(lb.Timer(**kw).timeit(5)), kw

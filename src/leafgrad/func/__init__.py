@@ -9,16 +9,18 @@ signatures, return structures (pytrees of tuples, lists and dicts) and errors:
   ``grad(grad(f))`` and ``jacrev(jacrev(f))`` nest);
 * ``jvp`` and ``jacfwd`` are computed in reverse mode (``jvp`` by the double-vjp
   trick), so they give the values forward mode gives, to rounding;
-* ``vmap`` runs the function once per batch element and stacks the results (correct
-  for any function; PyTorch's batching rules give the same values). Random operations
-  inside follow ``randomness`` as PyTorch (refused by default).
+* ``vmap`` runs the function once on the whole batch where the ops it calls have a
+  batching rule (``_batched.py``; ``grad``, ``vjp`` and ``jacrev`` inside are then
+  batched too), else once per batch element, stacking the results (correct for any
+  function). Random operations inside follow ``randomness`` as PyTorch (refused by
+  default).
 
 Source: torch/_functorch/eager_transforms.py, apis.py, vmap.py, functional_call.py.
 """
 from .. import autograd as _autograd
 from .._tensor import Tensor
 from ..autograd.grad_mode import enable_grad
-from . import _pytree
+from . import _batched, _pytree
 
 __all__ = ["grad", "grad_and_value", "vjp", "jvp", "jacrev", "jacfwd", "hessian", "vmap",
            "functional_call", "stack_module_state"]
@@ -35,9 +37,18 @@ def _check_leaf(x):
 def _inner(x):
     """A differentiable stand-in for ``x``: connected to ``x``'s graph when it has one."""
     _check_leaf(x)
+    if _batched.active():           # inside a batched vmap: batched, per-sample gradients
+        return _batched.inner(x, x.requires_grad)
     if x.requires_grad:
         return x.view_as(x)
     return x.detach().requires_grad_(True)
+
+
+def _grad(*args, **kwargs):
+    """``autograd.grad``, on the physical tensors inside a batched vmap."""
+    if _batched.active():
+        return _batched.grad(*args, **kwargs)
+    return _autograd.grad(*args, **kwargs)
 
 
 def _zeros_for_none(grads, like):
@@ -120,7 +131,7 @@ def grad_and_value(func, argnums=0, has_aux=False):
                                    "scalar Tensor, got tensor with %d dims. Maybe you wanted to "
                                    "use the vjp or jacrev APIs instead?" % out.dim())
             if out.requires_grad:
-                grads = _autograd.grad(out, inners, create_graph=outer, allow_unused=True)
+                grads = _grad(out, inners, create_graph=outer, allow_unused=True)
             else:
                 grads = [None] * len(inners)
             grads = _zeros_for_none(grads, inners)
@@ -188,7 +199,7 @@ def vjp(func, *primals, has_aux=False):
         with enable_grad():
             if pairs:
                 create = outer or any(c.requires_grad for _, c in pairs)
-                grads = _autograd.grad([o for o, _ in pairs], inners, [c for _, c in pairs],
+                grads = _grad([o for o, _ in pairs], inners, [c for _, c in pairs],
                                        retain_graph=True, create_graph=create,
                                        allow_unused=True)
             else:
@@ -228,6 +239,8 @@ def jvp(func, primals, tangents, *, strict=False, has_aux=False):
             raise RuntimeError("%s: Expected primals and tangents to have the same shape (got "
                                "%s and %s)" % (name, getattr(p, "shape", p), getattr(t, "shape", t)))
     from .. import _creation
+    if _batched.active():
+        raise _batched.Unbatchable()    # its dummy cotangents would be shared by the samples
     with enable_grad():
         args, inners, specs, outer = _prepare(primals, tuple(range(len(primals))), name)
         out = func(*args)
@@ -239,11 +252,11 @@ def jvp(func, primals, tangents, *, strict=False, has_aux=False):
         live = [(o, u) for o, u in zip(outs, dummies) if o.requires_grad]
         tangent_out = [None] * len(outs)
         if live:
-            gs = _autograd.grad([o for o, _ in live], inners, [u for _, u in live],
+            gs = _grad([o for o, _ in live], inners, [u for _, u in live],
                                 create_graph=True, allow_unused=True)
             pairs = [(g, t) for g, t in zip(gs, t_leaves) if g is not None and g.requires_grad]
             if pairs:
-                res = _autograd.grad([g for g, _ in pairs], dummies, [t for _, t in pairs],
+                res = _grad([g for g, _ in pairs], dummies, [t for _, t in pairs],
                                      create_graph=outer, allow_unused=True)
                 tangent_out = list(res)
     tangent_out = _zeros_for_none(tangent_out, outs)
@@ -260,12 +273,12 @@ def _jacobian_by_rows(o, inners, outer):
     """One vector-Jacobian product per element of ``o``: blocks o.shape + x.shape."""
     from .. import _creation, _functions
     n = o.numel()
+    eye = _creation.eye(n, dtype=o.dtype) if o.requires_grad else None
     rows = [[] for _ in inners]
     for k in range(n):
         if o.requires_grad:
-            basis = _creation.zeros(n, dtype=o.dtype)
-            basis[k] = 1
-            gs = _autograd.grad(o, inners, basis.reshape(o.shape), retain_graph=True,
+            basis = eye[k]
+            gs = _grad(o, inners, basis.reshape(o.shape), retain_graph=True,
                                 create_graph=outer, allow_unused=True)
         else:
             gs = [None] * len(inners)
@@ -283,7 +296,7 @@ def _jacobian_by_columns(o, inners, outer):
     from .. import _creation, _functions
     u = _creation.zeros_like(o).requires_grad_(True)
     try:
-        gs = _autograd.grad(o, inners, u, create_graph=True, allow_unused=True)
+        gs = _grad(o, inners, u, create_graph=True, allow_unused=True)
     except NotImplementedError:
         return None
     blocks = []
@@ -297,7 +310,7 @@ def _jacobian_by_columns(o, inners, outer):
         flat = g.reshape(-1)
         for k in range(m):
             try:
-                (c,) = _autograd.grad(flat[k], u, retain_graph=True, create_graph=outer,
+                (c,) = _grad(flat[k], u, retain_graph=True, create_graph=outer,
                                       allow_unused=True)
             except NotImplementedError:
                 return None
@@ -325,7 +338,8 @@ def _jacobian(func, argnums, has_aux, name):
                 blocks = None
                 # columns only when clearly fewer (their double-backward rounding differs
                 # from the rows' in the last float32 bits)
-                if 0 < 4 * sum(x.numel() for x in inners) <= o.numel() and o.requires_grad:
+                if 0 < 4 * sum(x.numel() for x in inners) <= o.numel() and o.requires_grad \
+                        and not _batched.active():
                     blocks = _jacobian_by_columns(o, inners, outer)
                 if blocks is None:
                     blocks = _jacobian_by_rows(o, inners, outer)

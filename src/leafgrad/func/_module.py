@@ -66,6 +66,19 @@ def functional_call(module, parameter_and_buffer_dicts, args=None, kwargs=None, 
             store[leaf] = old
 
 
+def check_models(models, api):
+    """``models`` as a list, after PyTorch's checks for stacking them (``api`` names the
+    caller in the messages)."""
+    models = list(models)
+    if not models:
+        raise RuntimeError("%s: Expected at least one model, got 0." % api)
+    if not (all(m.training for m in models) or all(not m.training for m in models)):
+        raise RuntimeError("%s: Expected all models to have the same training/eval mode." % api)
+    if any(type(m) is not type(models[0]) for m in models):
+        raise RuntimeError("%s: Expected all models to be of the same class." % api)
+    return models
+
+
 def stack_module_state(models):
     """``(params, buffers)``: each named parameter (buffer) of the same-architecture
     ``models`` stacked along a new leading dim; stacked parameters are new leaves that
@@ -75,14 +88,7 @@ def stack_module_state(models):
         RuntimeError: no models, models of different classes or in different modes.
     """
     from .. import _functions
-    models = list(models)
-    if not models:
-        raise RuntimeError("stack_module_state: Expected at least one model, got 0.")
-    if not (all(m.training for m in models) or all(not m.training for m in models)):
-        raise RuntimeError("stack_module_state: Expected all models to have the same training/"
-                           "eval mode.")
-    if any(type(m) is not type(models[0]) for m in models):
-        raise RuntimeError("stack_module_state: Expected all models to be of the same class.")
+    models = check_models(models, "stack_module_state")
 
     def stacked(named):
         out = {}

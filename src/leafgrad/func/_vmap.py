@@ -1,13 +1,16 @@
 """``vmap``: map a function over a batch dimension of its inputs.
 
-Runs ``func`` once per batch element (``select`` views of the mapped inputs, so
-gradients flow back to the batched tensors) and stacks the outputs along
-``out_dims``. Shapes, values and errors are torch.func.vmap's, and so is the
-``randomness`` rule (random operations inside refused by default).
+First the function runs once on the whole batch (``_batched.py``: batching rules for
+the common ops, the mapped inputs seen as one sample each); where an op has no rule,
+writes in place, or ``randomness`` is not 'error', it runs once per batch element
+instead (``select`` views of the mapped inputs, so gradients flow back to the batched
+tensors) and the outputs are stacked along ``out_dims``. Shapes, values and errors are
+torch.func.vmap's, and so is the ``randomness`` rule (random operations inside refused
+by default).
 """
 from .. import _random
 from .._tensor import Tensor
-from . import _pytree
+from . import _batched, _pytree
 
 
 def _fname(func):
@@ -80,6 +83,16 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
             raise ValueError("vmap: Expected all tensors to have the same size in the mapped "
                              "dimension, got sizes %s for the mapped dimension" % sizes)
         size = sizes[0]
+        if _batched.active():
+            raise _batched.Unbatchable()    # inside a batched call: that one loops instead
+        if randomness == "error":
+            try:
+                batch = [x if d is None else _batched.wrap(x.movedim(d, 0) if d else x, size)
+                         for x, d in zip(leaves, norm)]
+                out = _batched.run(func, _pytree.unflatten(batch, spec), kwargs, size)
+                return _unbatch(out, out_dims, func, size)
+            except _batched.Unbatchable:
+                pass                        # an op without a batching rule: one by one
         results = []
         gen = _random.default_generator
         state = gen.get_state() if randomness == "same" else None
@@ -96,18 +109,53 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
     return wrapped
 
 
+def _out_dims(first, flat0, out_dims, func):
+    """One out_dim per output leaf (``first``: one sample's output)."""
+    odims = out_dims if isinstance(out_dims, (tuple, list)) else [out_dims] * len(flat0)
+    if isinstance(out_dims, (tuple, list)) and len(out_dims) != len(flat0):
+        if not (isinstance(first, (tuple, list)) and len(out_dims) == len(first)):
+            raise ValueError("vmap(%s, ..., out_dims=%r)(<inputs>): out_dims is not compatible "
+                             "with the structure of `outputs`." % (_fname(func), out_dims))
+        odims = _pytree.broadcast_prefix(list(out_dims), list(first), "vmap")
+    return odims
+
+
+def _unbatch(out, out_dims, func, size):
+    """The batched run's outputs with the batch moved to ``out_dims`` (an output that
+    does not depend on the mapped inputs is repeated, as the loop would stack it);
+    anything the loop reports better (a non-tensor, a bad out_dim) goes to the loop."""
+    from .. import _functions
+    flat, spec = _pytree.flatten(out)
+    try:
+        odims = _out_dims(out, flat, out_dims, func)
+    except ValueError:
+        raise _batched.Unbatchable() from None
+    res = []
+    for x, d in zip(flat, odims):
+        if not isinstance(x, Tensor) or (d is not None and not isinstance(d, int)):
+            raise _batched.Unbatchable()
+        batched = type(x) is _batched.BatchedTensor
+        if d is None:
+            if batched:
+                raise _batched.Unbatchable()
+            res.append(x)
+            continue
+        nd = x.dim() + 1
+        if not -nd <= d < nd:
+            raise _batched.Unbatchable()
+        d %= nd
+        res.append(x._bv.movedim(0, d) if batched and d else x._bv if batched
+                   else _functions.stack([x] * size, d))
+    return _pytree.unflatten(res, spec)
+
+
 def _stack_outputs(results, out_dims, func, size):
     from .. import _functions
     if not results:
         raise ValueError("vmap: cannot map over a dimension of size 0 here. Fix: skip the call "
                          "for an empty batch")
     flat0, spec = _pytree.flatten(results[0])
-    odims = out_dims if isinstance(out_dims, (tuple, list)) else [out_dims] * len(flat0)
-    if isinstance(out_dims, (tuple, list)) and len(out_dims) != len(flat0):
-        if not (isinstance(results[0], (tuple, list)) and len(out_dims) == len(results[0])):
-            raise ValueError("vmap(%s, ..., out_dims=%r)(<inputs>): out_dims is not compatible "
-                             "with the structure of `outputs`." % (_fname(func), out_dims))
-        odims = _pytree.broadcast_prefix(list(out_dims), list(results[0]), "vmap")
+    odims = _out_dims(results[0], flat0, out_dims, func)
     columns = [[] for _ in flat0]
     for r in results:
         flat, _ = _pytree.flatten(r)

@@ -5,3 +5,6 @@ pooling, activation, loss, ...), each op declared once (``_registry.defop``); th
 files is in docs/contributing.md. nn.functional's composite families built from these
 ops (interpolate, pad, attention, ...) are in ``leafgrad/nn/functional_*.py``.
 """
+
+# ``torch.ops.aten`` (PyTorch's operator registry): present, with no operators (_aten.py)
+from .._aten import aten  # noqa: E402,F401

@@ -34,10 +34,38 @@ def _named(out, name, data=None):
     return record(cls, out._data if data is None else arr, (out,))
 
 
-def _renamed(fn, name):
-    import functools
+def _named_all(res, name):
+    """``_named`` on a result or on each tensor of a tuple result (namedtuples kept);
+    outputs without a graph stay as they are."""
+    if isinstance(res, Tensor):
+        return _named(res, name)
+    if isinstance(res, tuple):
+        items = [_named(r, name) if isinstance(r, Tensor) else r for r in res]
+        return type(res)(*items) if hasattr(res, "_fields") else tuple(items)
+    return res
 
+
+def _renamed(fn, name):
+    """``fn`` whose result(s) show PyTorch's grad_fn ``name`` (not with ``out=``: the
+    result is then ``out`` itself)."""
+    import functools
+    code = fn.__code__
+    if "out" not in code.co_varnames[:code.co_argcount + code.co_kwonlyargcount]:
+        @functools.wraps(fn)
+        def wrapper(*args, **kwargs):
+            return _named_all(fn(*args, **kwargs), name)
+        return wrapper
+
+    # the op writes out= itself: keep the keyword visible (ops/_forms._takes_out)
     @functools.wraps(fn)
-    def wrapper(*args, **kwargs):
-        return _named(fn(*args, **kwargs), name)
-    return wrapper
+    def wrapper_out(*args, out=None, **kwargs):
+        if out is not None:
+            return fn(*args, out=out, **kwargs)
+        return _named_all(fn(*args, **kwargs), name)
+    return wrapper_out
+
+
+def grad_fn_named(name):
+    """Decorator form of :func:`_renamed`, put under ``@defop``: a composite op shows
+    PyTorch's grad_fn name (``torch.dist`` -> ``DistBackward0``)."""
+    return lambda fn: _renamed(fn, name)

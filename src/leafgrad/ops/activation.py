@@ -536,6 +536,7 @@ def glu(input, dim=-1):
 
 
 gelu = _renamed(gelu, "GeluBackward0")   # the tanh form is composite
+glu = _renamed(glu, "GluBackward0")
 
 
 # ------------------------------------------------------------ inplace=True

@@ -313,6 +313,7 @@ def _atan2_recip(a, b):
 
 atan2 = _binary("atan2", np.arctan2, "Atan2Backward0", lambda g, a, b: g * b * _atan2_recip(a, b),
                 lambda g, a, b: g * -a * _atan2_recip(a, b), floating=True, numbers="none",
+                aliases=("arctan2",),
                 doc="atan2(a, b). d/da = b/(a^2+b^2), d/db = -a/(a^2+b^2); both 0 where "
                     "a^2+b^2 == 0 (PyTorch's atan2_backward).")
 

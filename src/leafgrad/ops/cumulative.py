@@ -16,6 +16,7 @@ from .._tensor import Tensor, _wrap_dim
 from ._dispatch import record, to_tensor
 from ._out import out_call, out_tuple_call
 from ._registry import defop, node
+from ._named import _named
 from .prod_grads import cumprod_backward
 from .indexing import _gather_backward, _take_along
 from .reduction import _return_type
@@ -213,9 +214,12 @@ def trapezoid(y, x=None, *, dx=None, dim=-1):
     if n == 0:
         return (y.sum(d) * 0)
     sp = _spacing(y, x, dx, d, "trapezoid")
+    # PyTorch's grad_fn names: its last step multiplies (divides) by a Scalar
     if not isinstance(sp, Tensor):
-        return (y.sum(d) - (y.select(d, 0) + y.select(d, -1)) * 0.5) * sp
-    return (sp * (y.narrow(d, 1, n - 1) + y.narrow(d, 0, n - 1))).sum(d) / 2.0
+        return _named((y.sum(d) - (y.select(d, 0) + y.select(d, -1)) * 0.5) * sp,
+                      "MulBackward1")
+    return _named((sp * (y.narrow(d, 1, n - 1) + y.narrow(d, 0, n - 1))).sum(d) / 2.0,
+                  "DivBackward1")
 
 
 @defop("cumulative_trapezoid", method=False)
@@ -230,4 +234,5 @@ def cumulative_trapezoid(y, x=None, *, dx=None, dim=-1):
     if n == 0:
         return y.narrow(d, 0, 0) * 1
     sp = _spacing(y, x, dx, d, "cumulative_trapezoid")
-    return ((y.narrow(d, 1, n - 1) + y.narrow(d, 0, n - 1)) * sp / 2.0).cumsum(d)
+    res = ((y.narrow(d, 1, n - 1) + y.narrow(d, 0, n - 1)) * sp / 2.0).cumsum(d)
+    return _named(res, "DivBackward1") if isinstance(sp, Tensor) else res

@@ -41,7 +41,7 @@ def cosine_similarity(x1, x2, dim=1, eps=1e-8):
 
 
 def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
-    return (x1 - x2 + eps).norm(p, -1, keepdim=keepdim)
+    return _named((x1 - x2 + eps).norm(p, -1, keepdim=keepdim), "NormBackward1")
 
 
 functional_ops(globals(), ("normalize",))

@@ -14,6 +14,7 @@ from ._dispatch import mark_view, record
 from ._index import Index, of_arrays, parse
 from . import inplace_write as IW
 from ._registry import defop, node
+from ._named import grad_fn_named
 from ._select import select
 
 
@@ -331,6 +332,8 @@ def _no_derivative(op):
 
 Unique2Backward0 = node("Unique2Backward0", _no_derivative("_unique2"), saves=False)
 UniqueDimBackward0 = node("UniqueDimBackward0", _no_derivative("unique_dim"), saves=False)
+UniqueConsecutiveBackward0 = node("UniqueConsecutiveBackward0",
+                                  _no_derivative("unique_consecutive"), saves=False)
 
 
 @defop("unique")
@@ -437,6 +440,7 @@ def masked_fill(input, mask, value):
 
 
 @defop("masked_select", out=True)
+@grad_fn_named("MaskedSelectBackward0")
 def masked_select(input, mask):
     m = mask._data if isinstance(mask, Tensor) else np.asarray(mask)
     shape = np.broadcast_shapes(input._data.shape, m.shape)
@@ -569,7 +573,6 @@ def unique_consecutive(input, return_inverse=False, return_counts=False, dim=Non
         start = np.ones(flat.shape[0], bool)
         start[1:] = flat[1:] != flat[:-1]
         vals = flat[start]
-        cls = Unique2Backward0
         ishape = x.shape
     else:
         if x.ndim == 0:
@@ -579,9 +582,8 @@ def unique_consecutive(input, return_inverse=False, return_counts=False, dim=Non
         start = np.ones(m.shape[0], bool)
         start[1:] = (m[1:] != m[:-1]).any(axis=1)
         vals = np.compress(start, x, axis=d)
-        cls = UniqueDimBackward0
         ishape = (x.shape[d],)
-    out = record(cls, vals, (input,))
+    out = record(UniqueConsecutiveBackward0, vals, (input,))
     if not (return_inverse or return_counts):
         return out
     res = (out,)

@@ -16,6 +16,7 @@ The result keeps the tensor's dtype; a result that cannot be cast to it
 """
 import numpy as np
 
+from .._batching_state import Unbatchable as _Unbatchable, depth as _batching
 from .. import _errors, _scalars
 from .. import _tensor
 from .._tensor import InferenceTensor, Tensor
@@ -30,6 +31,8 @@ from .._quiet import quiet as _quiet
 def _check_inference(self):
     if type(self) is InferenceTensor and not mode.inference:
         raise RuntimeError(_errors.inference_inplace())
+    if _batching[0]:        # a batched vmap run: the per-sample loop takes over (no write)
+        raise _Unbatchable()
 
 
 def _check_leaf(self, name):
@@ -280,7 +283,7 @@ def _apply_on_view(self, name, fn, others):
 def _arith(np_fn, name, fallback):
     """Fast in-place arithmetic when no graph is recorded (optimizer updates)."""
     def op(self, other, *, alpha=None):
-        if type(self) is InferenceTensor:
+        if type(self) is InferenceTensor or _batching[0]:
             _check_inference(self)
         if isinstance(other, tuple):
             raise TypeError("%s(): argument 'other' (position 1) must be Tensor, not tuple. %s"

@@ -14,6 +14,7 @@ from .._tensor import Tensor
 from ._dispatch import _anomaly_hook, _fw_level, record, to_tensor
 from ._out import out_call, with_out
 from ._registry import defop, node
+from ._named import _named, grad_fn_named
 from ._select import select
 from .shape import TBackward0
 
@@ -174,7 +175,7 @@ def mv(input, vec, *, out=None):
     return matmul(input, vec)
 
 
-@defop("dot", aliases=("vdot", "inner"), out=True, numbers="none")
+@defop("dot", out=True, numbers="none")
 def dot(input, other, *, out=None):
     if out is not None:
         return out_call("dot", dot, (input, other), {}, out)
@@ -184,7 +185,41 @@ def dot(input, other, *, out=None):
     return matmul(input, other)
 
 
-vdot = inner = dot
+@defop("vdot", out=True, numbers="none")
+def vdot(input, other, *, out=None):
+    """``Σ conj(input) · other`` of two 1-D tensors (the first conjugated: differs from
+    ``dot`` for complex inputs).
+
+    Raises:
+        RuntimeError: inputs that are not 1-D.
+    """
+    if out is not None:
+        return out_call("vdot", vdot, (input, other), {}, out)
+    if input.dim() != 1 or other.dim() != 1:
+        raise RuntimeError("1D tensors expected, but got %dD and %dD tensors"
+                           % (input.dim(), other.dim()))
+    return _named(matmul(input.conj() if input.is_complex() else input, other),
+                  "VdotBackward0")
+
+
+@defop("inner", out=True, numbers="none")
+def inner(input, other, *, out=None):
+    """The sum of products over the last dims of ``input`` and ``other``: shape
+    ``input.shape[:-1] + other.shape[:-1]`` (a 0-d operand multiplies), as PyTorch.
+
+    Raises:
+        RuntimeError: last dims of different sizes.
+    """
+    if out is not None:
+        return out_call("inner", inner, (input, other), {}, out)
+    if input.dim() == 0 or other.dim() == 0:
+        return input * other
+    if input.shape[-1] != other.shape[-1]:
+        raise RuntimeError("inner() the last dimension must match on both input tensors but "
+                           "got shapes %s and %s. Fix: the last dims must have the same size"
+                           % (list(input.shape), list(other.shape)))
+    res = tensordot(input, other, dims=([-1], [-1]))
+    return _named(res, "ViewBackward0") if input.dim() + other.dim() > 2 else res
 
 
 @defop("bmm", out=True)
@@ -236,7 +271,7 @@ AddmmBackward0 = node("AddmmBackward0", _addmm_backward, saves=True)
 def addmm(input, mat1, mat2, *, beta=1, alpha=1):
     """beta * input + alpha * (mat1 @ mat2)."""
     if beta != 1 or alpha != 1:
-        return input * beta + matmul(mat1, mat2) * alpha
+        return _named(input * beta + matmul(mat1, mat2) * alpha, "AddmmBackward0")
     a, b, xa, xb = _promote(mat1, mat2)
     if xa.ndim != 2 or xb.ndim != 2:
         raise RuntimeError("mat1 must be a matrix, got %d-D tensor" % xa.ndim)
@@ -403,6 +438,7 @@ def einsum(equation, *operands):
 
 # ------------------------------------------------------ kron, tensordot, cdist
 @defop("kron", out=True, numbers="none")
+@grad_fn_named("UnsafeViewBackward0")   # PyTorch's (its last step)
 def kron(input, other):
     """Kronecker product: for inputs padded with leading 1-dims to the same rank r,
     shape ``(a0*b0, ..., a{r-1}*b{r-1})`` with ``out[i*B + j] = a[i] * b[j]`` per dim.

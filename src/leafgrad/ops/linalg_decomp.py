@@ -28,6 +28,7 @@ from .._quiet import quiet as _quiet
 from ..autograd.graph import Node
 from ._dispatch import record, record_multi, to_tensor
 from ._registry import defop
+from ._named import grad_fn_named
 from .reduction import _return_type
 from .linalg_fns import _float_matrices, _swap
 from ._out import with_out
@@ -364,6 +365,7 @@ def matrix_power(A, n, *, out=None):
 
 
 @with_out("linalg_cross")
+@grad_fn_named("LinalgCrossBackward0")
 def cross(input, other, *, dim=-1, out=None):
     """The cross product of 3-vectors along ``dim`` (broadcasting the other dims).
 
@@ -390,6 +392,7 @@ def vecdot(x, y, *, dim=-1, out=None):
 
 
 @with_out("linalg_pinv")
+@grad_fn_named("LinalgPinvBackward0")
 def pinv(A, *, atol=None, rtol=None, hermitian=False, out=None, rcond=None):
     """The Moore-Penrose pseudo-inverse, through the reduced SVD: singular values below
     max(atol, rtol · σ_max) (default rtol: eps · max(m, n)) count as 0."""
@@ -434,6 +437,7 @@ def torch_cross(input, other, dim=None, *, out=None):
 
 
 @defop("dist", numbers="none")
+@grad_fn_named("DistBackward0")
 def dist(input, other, p=2):
     """``torch.dist``: the p-norm of ``input - other`` (broadcast), a 0-d tensor."""
     from .linalg_fns import norm

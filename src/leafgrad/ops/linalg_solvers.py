@@ -22,6 +22,7 @@ from .._quiet import quiet as _quiet
 from ..autograd.graph import Node
 from ._dispatch import record, record_multi, to_tensor
 from ._registry import defop
+from ._named import grad_fn_named
 from .linalg_fns import _float_matrices, _swap
 from .reduction import _return_type
 from ._out import with_out
@@ -255,6 +256,7 @@ def lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True, *, out=N
 
 
 @with_out("linalg_lu")
+@grad_fn_named("LinalgLuBackward0")
 def lu(A, *, pivot=True, out=None):
     """``(P, L, U)`` with A = P L U (L unit lower, U upper); differentiable through
     :func:`lu_factor_ex`. Shapes: A (*, m, n) -> P (*, m, m), L (*, m, k), U (*, k, n)."""
@@ -263,6 +265,7 @@ def lu(A, *, pivot=True, out=None):
 
 
 @with_out("linalg_lu_solve")
+@grad_fn_named("LinalgLuSolveBackward0")
 def lu_solve(LU, pivots, B, *, left=True, adjoint=False, out=None):
     """X with A X = B (``adjoint``: Aᴴ X = B; ``left=False``: X A = B) from A's
     ``lu_factor``; differentiable in LU and B (through triangular solves)."""

@@ -61,7 +61,7 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
         out = out * weight.reshape(bshape)
     if bias is not None:
         out = out + bias.reshape(bshape)
-    return out
+    return _named(out, "NativeGroupNormBackward0")     # PyTorch's grad_fn name
 
 
 def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):

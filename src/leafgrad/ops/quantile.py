@@ -19,6 +19,7 @@ from ..autograd.grad_mode import mode as _grad_mode
 from ._dispatch import to_tensor
 from ._out import write
 from ._registry import defop
+from ._named import grad_fn_named
 
 def _recorded_out(name, fn, args, kwargs, out):
     """``out=`` of a composite op, as PyTorch's: with an input that requires grad the
@@ -97,6 +98,7 @@ def _quantile(name, input, q, dim, keepdim, interpolation, ignore_nan):
 
 
 @defop("quantile", out=True)
+@grad_fn_named("SqueezeBackward4")   # PyTorch's (its last step)
 def quantile(input, q, dim=None, keepdim=False, *, interpolation="linear", out=None):
     """The ``q``-quantiles (a number or 1-D tensor in [0, 1]) of ``input`` over ``dim``
     (all elements when None). A tensor ``q`` puts its dim first in the result. NaN in a
@@ -114,6 +116,7 @@ def quantile(input, q, dim=None, keepdim=False, *, interpolation="linear", out=N
 
 
 @defop("nanquantile", out=True)
+@grad_fn_named("SqueezeBackward4")
 def nanquantile(input, q, dim=None, keepdim=False, *, interpolation="linear", out=None):
     """``quantile`` ignoring NaN (NaN only where a slice is all NaN)."""
     if out is not None:

@@ -16,11 +16,13 @@ from .._tensor import Tensor, _wrap_dim
 from ._dispatch import mark_view, record, to_tensor
 from ._out import out_call
 from ._registry import defop, node
+from ._named import grad_fn_named
 from .joins import cat, diagonal, flip, hstack, narrow, vstack
 
 
 # ------------------------------------------------------------- rotations, flips
 @defop("rot90")
+@grad_fn_named("Rot90Backward0")
 def rot90(input, k=1, dims=(0, 1)):
     """Rotate by 90 degrees ``k`` times in the plane of ``dims`` (from the first dim
     towards the second): flips and a transpose, as PyTorch.
@@ -328,6 +330,7 @@ def vander(x, N=None, increasing=False):
 
 
 @defop("combinations", method=False)
+@grad_fn_named("StackBackward0")
 def combinations(input, r=2, with_replacement=False):
     """All length-``r`` combinations of the 1-D ``input``'s elements (as itertools), one per
     row: shape (count, r); ``r == 0`` gives an empty vector.
@@ -349,6 +352,7 @@ def combinations(input, r=2, with_replacement=False):
 
 
 @defop("renorm", inplace=True, out=True)
+@grad_fn_named("RenormBackward0")
 def renorm(input, p, dim, maxnorm, *, out=None):
     """Each slice along ``dim`` whose ``p``-norm exceeds ``maxnorm`` is scaled to norm
     ``maxnorm`` (by ``maxnorm / (norm + 1e-7)``, as PyTorch); the others are unchanged.
@@ -377,6 +381,7 @@ def renorm(input, p, dim, maxnorm, *, out=None):
 
 
 @defop("pdist", method=False)
+@grad_fn_named("PdistBackward0")
 def pdist(input, p=2):
     """The ``p``-norm distances between the rows of the 2-D ``input`` (N, M), for each
     pair i < j in row-major order: a vector of N (N - 1) / 2.

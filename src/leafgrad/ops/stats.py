@@ -15,6 +15,7 @@ from .._tensor import Tensor, _wrap_dim
 from ._dispatch import record
 from ._out import out_call, out_tuple_call
 from ._registry import defop, node
+from ._named import grad_fn_named
 from .reduction import (_dims, _empty_check, _evenly_distribute_backward, _index_backward,
                         _return_type, amax, amin, mean, sum)
 from .variance import std, var
@@ -35,6 +36,7 @@ def _moments(stat, input, dim, unbiased, keepdim, correction):
 
 
 @defop("std_mean", method=False)
+@grad_fn_named("StdMeanBackward0")
 def std_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
     """``(std, mean)`` over ``dim`` (same arguments as ``torch.std``); two tensors of
     the reduced shape. Gradients: those of ``std`` and ``mean`` (derivatives.yaml,
@@ -47,12 +49,14 @@ def std_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
 
 
 @defop("var_mean", method=False)
+@grad_fn_named("VarMeanBackward0")
 def var_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
     """``(var, mean)`` over ``dim`` (same arguments as ``torch.var``)."""
     return _moments(var, input, dim, unbiased, keepdim, correction)
 
 
 @defop("aminmax", out=True)
+@grad_fn_named("AminmaxBackward0")
 def aminmax(input, *, dim=None, keepdim=False, out=None):
     """``(min, max)`` namedtuple over ``dim`` (all elements when None). Each gradient
     is split evenly among the elements equal to its result (derivatives.yaml, aminmax).
@@ -81,6 +85,7 @@ NanZeroedBackward = node("MulBackward0", _nan_zeroed_backward, saves=False)
 
 
 @defop("nansum", out=True)
+@grad_fn_named("NansumBackward0")
 def nansum(input, dim=None, keepdim=False, *, dtype=None, out=None):
     """Sum over ``dim`` treating NaN as zero (integer inputs give int64, as ``sum``).
     Gradient: ``g * (input is not NaN)`` (derivatives.yaml, nansum_backward)."""

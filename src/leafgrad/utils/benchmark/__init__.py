@@ -5,13 +5,29 @@
 several blocks of runs until a minimum run time is reached. ``Measurement`` reports the
 median and interquartile range per run (seconds in ``times``, ``mean``, ``median``,
 ``iqr``) and prints as PyTorch's does; ``Compare(results).print()`` tabulates medians by
-label, sub_label and description. (PyTorch's Callgrind and fuzzing tools are not here.)
+label, sub_label and description. ``Language`` names the statement's language: Python
+only here (a C++ statement and ``collect_callgrind`` raise NotImplementedError, saying why;
+PyTorch's fuzzing tools are not here).
 """
+import enum
 import statistics
 import textwrap as _textwrap
 import timeit as _timeit
 
-__all__ = ["Timer", "Measurement", "Compare", "select_unit", "trim_sigfig"]
+__all__ = ["Timer", "Measurement", "Compare", "Language", "select_unit", "trim_sigfig"]
+
+
+class Language(enum.Enum):
+    """The language of a Timer's statement (PyTorch's values)."""
+    PYTHON = 0
+    CPP = 1
+
+
+def _no_cpp(what):
+    return NotImplementedError(
+        "%s: PyTorch compiles C++ statements against libtorch (and counts instructions "
+        "with Valgrind); leafgrad is Python on NumPy and has no C++ API to time. Fix: time "
+        "the Python statement with Timer(stmt, setup).blocked_autorange()" % what)
 
 _UNITS = ((1e-9, "ns"), (1e-6, "us"), (1e-3, "ms"), (1.0, "s"))
 
@@ -76,9 +92,21 @@ class Measurement:
     @property
     def title(self):
         spec = self.task_spec
+        sub = spec["sub_label"]
         if spec["label"] is not None:
-            return spec["label"] + (": " + spec["sub_label"] if spec["sub_label"] else "")
-        return spec["stmt"]
+            return spec["label"] + (": " + sub if sub else "")
+        if "\n" not in spec["stmt"]:
+            return spec["stmt"] + (": " + sub if sub else "")
+        return "stmt:%s\n%s" % (" (%s)" % sub if sub else "", _textwrap.indent(spec["stmt"], "  "))
+
+    def _summary(self):
+        """Title, description and setup, as PyTorch's TaskSpec.summarize."""
+        setup = self.task_spec["setup"]
+        setup = ("" if setup == "pass" or not isinstance(setup, str) or not setup
+                 else "setup:\n" + _textwrap.indent(setup, "  ") if "\n" in setup
+                 else "setup: " + setup)
+        parts = [self.title, self.description or "", setup]
+        return "\n".join(p + "\n" if "\n" in p else p for p in parts if p)
 
     @property
     def description(self):
@@ -99,9 +127,7 @@ class Measurement:
     def __repr__(self):
         unit, scale = select_unit(self.median)
         lines = ["<%s.%s object at %#x>" % (type(self).__module__, type(self).__name__,
-                                             id(self)), self.title]
-        if self.description:
-            lines.append(self.description)
+                                             id(self)), self._summary()]
         n = len(self.times)
         threads = "%d thread%s" % (self.num_threads, "" if self.num_threads == 1 else "s")
         if n == 1:
@@ -146,9 +172,11 @@ class Timer:
                  num_threads=1, language="python"):
         if not (isinstance(stmt, str) or callable(stmt)):
             raise ValueError("Currently only a `str` or a callable stmt is supported.")
-        if language not in ("python", "py"):
-            raise ValueError("leafgrad times Python statements only (language=%r). Fix: "
-                             "language='python'" % (language,))
+        if language in (Language.CPP, "cpp", "c++"):
+            raise _no_cpp("Timer(language=%s)" % (language,))
+        if language not in (Language.PYTHON, "python", "py"):
+            raise ValueError("Invalid language `%s`. Fix: language=Language.PYTHON (or "
+                             "'python')" % (language,))
         self._globals = dict(globals or {})
         # as PyTorch's Timer: `torch` is defined in the statement's globals, and multi-line
         # statements written indented inside a call are dedented
@@ -209,6 +237,12 @@ class Timer:
                     return m
             elif total >= max_run_time and len(blocks) >= 1:
                 return self._measure(number, blocks)
+
+    def collect_callgrind(self, number=100, *, repeats=None, collect_baseline=True,
+                          retain_out_file=False):
+        """Refused: Valgrind instruction counts of PyTorch's C++ kernels have no leafgrad
+        counterpart. Raises NotImplementedError."""
+        raise _no_cpp("Timer.collect_callgrind")
 
     def autorange(self, callback=None):
         return self.blocked_autorange(callback=callback)
