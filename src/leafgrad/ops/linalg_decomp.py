@@ -30,7 +30,7 @@ from ._dispatch import record, record_multi, to_tensor
 from ._registry import defop
 from ._named import grad_fn_named
 from .reduction import _return_type
-from .linalg_fns import _float_matrices, _swap
+from .linalg_fns import _float_matrices, _swap, _lapack_layout
 from ._out import with_out
 
 __all__ = ["eigh", "eigvalsh", "svd", "cholesky", "slogdet", "logdet", "matrix_exp",
@@ -103,7 +103,7 @@ def eigh(A, UPLO="L", *, out=None):
         raise _errors.LinAlgError("linalg.eigh: The algorithm failed to converge because the "
                                   "input matrix is ill-conditioned or has too many repeated "
                                   "eigenvalues. Fix: check the input for inf/nan") from None
-    L, V = L.astype(a.dtype), V.astype(a.dtype)
+    L, V = L.astype(a.dtype), _lapack_layout(V.astype(a.dtype))
     return _eigh_t(*_multi(LinalgEighBackward0, (L, V), A, (L, V)))
 
 
@@ -153,7 +153,8 @@ def svd(A, full_matrices=True, *, driver=None, out=None):
     a = _float_matrices(A, "linalg.svd", square=False)
     with _quiet():
         U, S, Vh = np.linalg.svd(a, full_matrices=full_matrices)
-    U, S, Vh = U.astype(a.dtype), S.astype(a.dtype), Vh.astype(a.dtype)
+    U, Vh = _lapack_layout(U.astype(a.dtype)), _lapack_layout(Vh.astype(a.dtype))
+    S = S.astype(a.dtype)
     m, n = a.shape[-2:]
     if full_matrices and m != n and A.requires_grad:
         # PyTorch's rule: only the reduced SVD is differentiable for non-square inputs
@@ -214,9 +215,9 @@ def cholesky(A, *, upper=False, out=None):
             "linalg.cholesky: The factorization could not be completed because the input is "
             "not positive-definite (the leading minor of order %d is not positive-definite). "
             "Fix: check that A is symmetric positive-definite, e.g. add eps * I" % order) from None
-    L = L.astype(a.dtype)
+    L = _lapack_layout(L.astype(a.dtype))
     if upper:
-        L = np.ascontiguousarray(_swap(L))
+        L = _lapack_layout(_swap(L))
     return record(LinalgCholeskyExBackward0, L, (A,), args=(L, upper))
 
 

@@ -52,6 +52,21 @@ def _swap(a):
     return np.swapaxes(a, -1, -2)
 
 
+def _lapack_layout(a, ld=None):
+    """``a`` laid out as PyTorch's LAPACK-backed results are: each matrix column-major
+    (strides (1, ld) in the last two dims, batches C-ordered), so ``stride()``,
+    ``is_contiguous()`` and which ``view`` calls work match PyTorch. ``ld``: the leading
+    dimension when PyTorch returns a slice of a taller buffer (``lstsq``)."""
+    rows = a.shape[-2] if a.ndim >= 2 else 0
+    if a.ndim < 2:
+        return a
+    if ld is None or ld == rows:
+        return _swap(np.ascontiguousarray(_swap(a)))
+    buf = np.zeros(a.shape[:-2] + (a.shape[-1], ld), a.dtype)
+    buf[..., :rows] = _swap(a)
+    return _swap(buf[..., :rows])
+
+
 class LinalgInvExBackward0(Node):
     __slots__ = ()
     saves = True
@@ -78,7 +93,7 @@ def inv(A, *, out=None):
     x = _float_matrices(A, "linalg.inv")
     try:
         with _quiet():
-            res = np.linalg.inv(x) if x.size else x.copy()
+            res = _lapack_layout(np.linalg.inv(x) if x.size else x.copy())
     except np.linalg.LinAlgError:
         raise _singular("linalg.inv", x, "the inversion could not be completed") from None
     return record(LinalgInvExBackward0, res, (A,), save_result=True)
@@ -203,7 +218,9 @@ def solve(A, B, *, left=True, out=None):
     try:
         with _quiet():
             # X A = B is A^T X^T = B^T
-            res = np.linalg.solve(a, bm) if left else _swap(np.linalg.solve(_swap(a), _swap(bm)))
+            # PyTorch's layout: column-major for AX = B, row-major for XA = B
+            res = (_lapack_layout(np.linalg.solve(a, bm)) if left else
+                   np.ascontiguousarray(_swap(np.linalg.solve(_swap(a), _swap(bm)))))
     except np.linalg.LinAlgError:
         raise _singular("torch.linalg.solve", a, "The solver failed") from None
     except ValueError:

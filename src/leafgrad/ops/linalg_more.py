@@ -236,7 +236,9 @@ def _ldl(A, name):
     info = np.zeros(flat.shape[0], np.int32)
     for i, m in enumerate(flat):
         ld[i], piv[i], info[i] = _sytf2(m)
-    return ld.reshape(x.shape), piv.reshape(lead + (n,)), info.reshape(lead)
+    ld = ld.reshape(x.shape)
+    ld = np.swapaxes(np.ascontiguousarray(np.swapaxes(ld, -1, -2)), -1, -2)  # LAPACK layout
+    return ld, piv.reshape(lead + (n,)), info.reshape(lead)
 
 
 def _ldl_types():

@@ -17,7 +17,7 @@ from .._quiet import quiet as _quiet
 from ..autograd.graph import Node
 from ._dispatch import record_multi, to_tensor
 from ._registry import defop
-from .linalg_fns import _float_matrices
+from .linalg_fns import _float_matrices, _lapack_layout
 from .reduction import _return_type
 from ._out import with_out
 
@@ -88,7 +88,7 @@ def qr(A, mode="reduced", *, out=None):
             q = np.zeros((0,), a.dtype)
         else:
             q, r = np.linalg.qr(a, mode=mode)
-    q, r = q.astype(a.dtype, copy=False), r.astype(a.dtype, copy=False)
+    q, r = (_lapack_layout(m.astype(a.dtype, copy=False)) for m in (q, r))
     res = record_multi(LinalgQrBackward0, (q, r), (A,), saved=(A,), args=(mode,))
     if res[0]._grad_fn is not None:
         res[0]._grad_fn.out_metas = ((q.shape, q.dtype), (r.shape, r.dtype))
@@ -147,7 +147,7 @@ def geqrf(input, *, out=None):
     """
     x = _float_matrices(input, "torch.geqrf", square=False)
     a, tau = _geqrf_np(x)
-    return _geqrf_t(to_tensor(a), to_tensor(tau))
+    return _geqrf_t(to_tensor(_lapack_layout(a)), to_tensor(tau))
 
 
 @defop("orgqr", out=True)

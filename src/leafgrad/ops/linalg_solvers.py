@@ -23,7 +23,7 @@ from ..autograd.graph import Node
 from ._dispatch import record, record_multi, to_tensor
 from ._registry import defop
 from ._named import grad_fn_named
-from .linalg_fns import _float_matrices, _swap
+from .linalg_fns import _float_matrices, _swap, _lapack_layout
 from .reduction import _return_type
 from ._out import with_out
 
@@ -124,7 +124,8 @@ def solve_triangular(A, B, *, upper, left=True, unitriangular=False, out=None):
         raise _errors.ShapeError("linalg.solve_triangular: the batch dimensions of A %s and B %s "
                                  "cannot be broadcast together"
                                  % (list(a.shape[:-2]), list(b.shape[:-2]))) from None
-    return record(LinalgSolveTriangularBackward0, x, (A, B), saved=(A,), save_result=True,
+    return record(LinalgSolveTriangularBackward0, _lapack_layout(x), (A, B), saved=(A,),
+                  save_result=True,
                   args=(upper, left, unitriangular))
 
 
@@ -217,6 +218,7 @@ def lu_factor_ex(A, *, pivot=True, check_errors=False, out=None):
                                   "want to perform the factorization, consider calling "
                                   "linalg.lu(A, pivot) or linalg.lu_factor_ex(A, pivot)"
                                   % ((int(info.reshape(-1)[info.reshape(-1) > 0][0]),) * 2))
+    lu = _lapack_layout(lu)
     res = record_multi(LinalgLuFactorExBackward0, (lu, piv, info), (A,), saved=(A,),
                        args=(piv,), differentiable=(True, False, False))
     if res[0]._grad_fn is not None:
@@ -386,7 +388,7 @@ def lstsq(A, B, rcond=None, *, driver=None):
             if driver in ("gelsd", "gelss") else np.zeros((0,), a.dtype))
     if driver == "gels":
         rank = np.zeros((0,), np.int64)
-    outs = (X[..., 0] if vector else X, residuals, rank, sing)
+    outs = (X[..., 0] if vector else _lapack_layout(X, max(m, n)), residuals, rank, sing)
     res = record_multi(LinalgLstsqBackward0, outs, (A, B), saved=(A, B), args=(vector,),
                        differentiable=(True, False, False, False))
     if res[0]._grad_fn is not None:
