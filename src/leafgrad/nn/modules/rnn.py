@@ -189,7 +189,10 @@ class RNNBase(Module):
             outs = []
             for d, suffix in enumerate(("", "_reverse")[:D]):
                 w_ih, w_hh, b_ih, b_hh, w_hr = self._layer_weights(layer, suffix)
-                xw = F.linear(x, w_ih, b_ih)          # all time steps at once
+                # all time steps at once; unbind is one node (its backward stacks the
+                # steps' gradients), where xw[t] would add a zero-padded full-size
+                # gradient per step (quadratic in the sequence length)
+                xw = F.linear(x, w_ih, b_ih).unbind(0)
                 state = [s[layer * D + d] for s in states]
                 steps = range(x.shape[0] - 1, -1, -1) if d else range(x.shape[0])
                 hs = [None] * x.shape[0]
