@@ -66,10 +66,6 @@ def _layer_norm_overflow(T):
     return T.nn.functional.layer_norm(T.tensor([[1e30, 1.0, 2.0, 3.0]]), (4,))
 
 
-def _view_of_lapack_output(T):
-    return T.linalg.inv(T.eye(2) * 2).view(-1)
-
-
 def _repeat_interleave_is_view(T):
     x = T.ones(1, requires_grad=True)
     y = x.repeat_interleave(2)
@@ -161,11 +157,6 @@ KNOWN = {
         "passes g (the scalar rule). The fuzzer gives hardtanh/relu6 fresh leaves of their "
         "own domain (no nan) while listed",
         _hardtanh_grad_at_nan, fragile=("hardtanh", "relu6")),
-    "view_of_lapack_output": Known(
-        "PyTorch's inv/solve results are column-major (LAPACK's layout), so .view(-1) of "
-        "them raises 'view size is not compatible'; leafgrad's are row-major and the view "
-        "works (a memory-layout detail)",
-        _view_of_lapack_output, tolerate=r"torch raised RuntimeError: view size is not compatible"),
     "repeat_interleave_returns_a_view": Known(
         "repeat_interleave of a leaf returns a view of it in leafgrad (PyTorch: a new "
         "tensor), so an in-place op on the result raises 'a view of a leaf Variable'; "
