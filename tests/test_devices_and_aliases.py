@@ -190,3 +190,19 @@ def test_float_of_requires_grad_tensor_warns_only_with_grad_mode_on():
         assert not w
         with pytest.warns(UserWarning, match="requires_grad=True to a scalar"):
             float(x)
+
+
+def test_device_is_a_context_manager_as_torch():
+    import torch as real
+    for T in (real, leafgrad):
+        with T.device("cpu") as d:
+            assert str(d) == "cpu" and str(T.zeros(1).device) == "cpu"
+            assert str(T.get_default_device()) == "cpu"
+        assert str(T.get_default_device()) == "cpu"
+
+
+def test_device_context_for_a_device_leafgrad_lacks_raises_and_restores():
+    with pytest.raises(RuntimeError, match="Fix:"):
+        with leafgrad.device("meta"):
+            pass
+    assert str(leafgrad.get_default_device()) == "cpu"

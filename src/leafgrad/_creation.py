@@ -74,6 +74,24 @@ class device:
     def __str__(self):
         return self.type if self.index is None else "%s:%d" % (self.type, self.index)
 
+    def __enter__(self):
+        """``with torch.device('cpu'):`` makes it the default device of factories inside
+        the block, as PyTorch (only the CPU exists here: other devices raise as
+        ``set_default_device``)."""
+        from . import _devices
+        previous = _devices.get_default_device()
+        _devices.set_default_device(self)
+        _DEVICE_STACK.append(previous)
+        return self
+
+    def __exit__(self, *exc):
+        from . import _devices
+        _devices.set_default_device(_DEVICE_STACK.pop())
+        return False
+
+
+_DEVICE_STACK = []
+
 
 def _require_cpu(d):
     """Raise when ``d`` (a device or its name; None is the CPU) is not the CPU: PyTorch's
