@@ -78,18 +78,19 @@ class device:
         """``with torch.device('cpu'):`` makes it the default device of factories inside
         the block, as PyTorch (only the CPU exists here: other devices raise as
         ``set_default_device``)."""
-        from . import _devices
-        previous = _devices.get_default_device()
-        _devices.set_default_device(self)
-        _DEVICE_STACK.append(previous)
+        _require_cpu(self)
+        _DEVICE_STACK.append(_DEFAULT_DEVICE[0])
+        _DEFAULT_DEVICE[0] = str(self)
         return self
 
     def __exit__(self, *exc):
-        from . import _devices
-        _devices.set_default_device(_DEVICE_STACK.pop())
+        _DEFAULT_DEVICE[0] = _DEVICE_STACK.pop()
         return False
 
 
+# the default device of factories (torch.set_default_device, with torch.device(...)),
+# and the ones that enclosing `with device` blocks restore
+_DEFAULT_DEVICE = ["cpu"]
 _DEVICE_STACK = []
 
 

@@ -28,9 +28,6 @@ def no_accelerator():
         "device='cpu'.")
 
 
-_default = ["cpu"]
-
-
 def set_default_device(device):
     """``torch.set_default_device``: only the CPU (or None) here.
 
@@ -40,21 +37,21 @@ def set_default_device(device):
     Raises:
         AssertionError: for a CUDA device. RuntimeError: for other devices.
     """
-    from ._creation import _require_cpu, device as _device
+    from ._creation import _DEFAULT_DEVICE, _require_cpu, device as _device
     if device is None:
-        _default[0] = "cpu"
+        _DEFAULT_DEVICE[0] = "cpu"
         return
     d = device if isinstance(device, _device) else _device(device)
     if d.type == "cuda":
         raise no_cuda("set_default_device('%s')" % d)
     _require_cpu(d)
-    _default[0] = str(d)
+    _DEFAULT_DEVICE[0] = str(d)
 
 
 def get_default_device():
     """``torch.get_default_device()``: ``device(type='cpu')``."""
-    from ._creation import device as _device
-    return _device(_default[0])
+    from ._creation import _DEFAULT_DEVICE, device as _device
+    return _device(_DEFAULT_DEVICE[0])
 
 
 del _errors
