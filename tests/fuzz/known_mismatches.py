@@ -196,7 +196,6 @@ FINDINGS = {
     "special_chebyshev_polynomial_u": "value nan at other places (nan input, large n)",
     "special_chebyshev_polynomial_v": "value nan at other places",
     "special_shifted_chebyshev_polynomial_t": "value nan at other places",
-    "special_shifted_chebyshev_polynomial_u": "value nan at other places",
     "special_shifted_chebyshev_polynomial_v": "value nan at other places",
     "special_shifted_chebyshev_polynomial_w": "value nan at other places",
     "special_hermite_polynomial_he": "value nan / inf at other places",
@@ -209,9 +208,6 @@ FINDINGS = {
     "digamma": "second-order grad differs (polygamma(1, x) at large / negative x)",
     "polygamma": "grad differs (polygamma(n + 1, x) at large / negative x)",
     "polygamma_": "value differs (as polygamma)",
-    "copysign": "second-order grad nan at other places (PyTorch: grad * result / self, "
-                "masked at self == 0)",
-    "copysign:number": "second-order grad nan at other places (as copysign)",
     "nextafter": "grad differs",
     "pdist": "grad nan at other places (inf / nan rows, equal rows)",
     "quantile:method": "value nan at other places / grad differs (inf inputs)",
