@@ -134,3 +134,48 @@ def _errors(T):
 
 def test_errors_match_torch():
     assert _errors(leafgrad) == _errors(torch)
+
+
+# cholesky_solve / cholesky_inverse (ops/linalg_cholesky.py): the factor's other triangle
+# holds values, so the test sees that the value ignores it and that the gradient (PyTorch's
+# closed form) does not
+CHOL = {
+    "cholesky_solve": (lambda T, f, b: T.cholesky_solve(b, f), (SQ, RHS)),
+    "cholesky_solve_upper": (lambda T, f, b: T.cholesky_solve(b, f, upper=True), (SQ, RHS)),
+    "cholesky_solve_method": (lambda T, f, b: b.cholesky_solve(f), (SQ, RHS)),
+    "cholesky_solve_batch": (lambda T, f, b: T.cholesky_solve(b, f), (BATCH, RHS_B)),
+    "cholesky_inverse": (lambda T, f: T.cholesky_inverse(f), (SQ,)),
+    "cholesky_inverse_upper": (lambda T, f: f.cholesky_inverse(upper=True), (SQ,)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CHOL))
+def test_cholesky_solve_and_inverse_match_torch(name):
+    fn, arrays = CHOL[name]
+    _close(_run(leafgrad, fn, arrays, 2), _run(torch, fn, arrays, 2), rtol=1e-7, atol=1e-9)
+
+
+def test_cholesky_solve_grad_fn_names_and_layout():
+    for T in (torch, leafgrad):
+        f = T.tensor(SQ, requires_grad=True)
+        x = T.cholesky_solve(T.tensor(RHS), f)
+        assert type(x.grad_fn).__name__ == "CholeskySolveBackward0"
+        assert type(T.cholesky_inverse(f).grad_fn).__name__ == "CholeskyInverseBackward0"
+    t = torch.cholesky_solve(torch.tensor(RHS), torch.tensor(SQ))
+    lg = leafgrad.cholesky_solve(leafgrad.tensor(RHS), leafgrad.tensor(SQ))
+    assert tuple(lg.stride()) == tuple(t.stride())
+
+
+@pytest.mark.parametrize("call", [
+    lambda T: T.cholesky_solve(T.ones(2), T.eye(2)),
+    lambda T: T.cholesky_solve(T.ones(2, 1, dtype=T.float64), T.eye(2)),
+    lambda T: T.cholesky_solve(T.ones(3, 1), T.eye(2)),
+    lambda T: T.cholesky_inverse(T.ones(2, 3)),
+    lambda T: T.cholesky_inverse(T.eye(2, dtype=T.long)),
+    lambda T: T.cholesky_solve(T.ones(2, 1, dtype=T.long), T.eye(2, dtype=T.long)),
+])
+def test_cholesky_solve_and_inverse_errors_match_torch(call):
+    with pytest.raises(Exception) as te:
+        call(torch)
+    with pytest.raises(type(te.value)):
+        call(leafgrad)

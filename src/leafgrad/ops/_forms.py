@@ -22,6 +22,7 @@ from . import (activation, binary, blas, comparison, conv, conv_transpose,  # no
                linalg_solvers, loss, normalization, pixel_shuffle, pointwise, pool3d, pooling,
                quantile, reduction, search, shape, shape_extra, shrink, sorting, special,
                special_bessel, special_binary, special_poly, stats, unary, variance)
+from . import linalg_cholesky  # noqa: F401  (cholesky_solve, cholesky_inverse)
 # nn.functional's extra families (issue 13): composites, grid sampling, lp/unpooling,
 # in-place activations
 from . import (activation_inplace, grid_sample, nn_extra, pool_extra,  # noqa: F401
