@@ -300,7 +300,9 @@ def record2(cls, out, a, b, saved=None, save_result=False, args=None):
 def record_multi(cls, outs, inputs, saved=None, args=None, differentiable=None):
     """Like ``record`` for an op with several outputs (``max(dim)``, ``unbind``).
 
-    ``differentiable``: which outputs carry gradient (others are plain tensors).
+    ``differentiable``: which outputs carry gradient (others are plain tensors). A node
+    class with an ``out_metas`` slot gets every output's (shape, dtype) there (the engine
+    fills the gradient of an output that got none with zeros of that shape).
     """
     outs = [o if type(o) is _ndarray else _asarray(o) for o in outs]
     if differentiable is None:
@@ -324,6 +326,8 @@ def record_multi(cls, outs, inputs, saved=None, args=None, differentiable=None):
     node.needs_input_grad = tuple(t is not None and t._requires_grad for t in inputs)
     node._metas = tuple(None if t is None else (t._data.shape, t._data.dtype) for t in inputs)
     node.args = args
+    if hasattr(cls, "out_metas"):   # nodes that fill the gradients of unused outputs
+        node.out_metas = tuple((o.shape, o.dtype) for o in outs)
     node._out = node._out_version = None
     node._saved = saved
     if saved is not None:

@@ -138,7 +138,6 @@ def _multi(cls, outs, input, dim):
     node = res[0]._grad_fn if res else None
     if node is not None:
         node.n_outputs = len(outs)
-        node.out_metas = tuple((o.shape, o.dtype) for o in outs)
     # views of the input with or without a graph: in-place changes reach the base and
     # share its version counter (PyTorch's multi-output views)
     multi = cls.__name__[:-len("Backward0")]

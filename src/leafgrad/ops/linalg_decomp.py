@@ -58,14 +58,6 @@ def _plain(a):
     return Tensor._make_plain(np.ascontiguousarray(a))
 
 
-def _multi(cls, outs, A, args, differentiable=None):
-    res = record_multi(cls, outs, (A,), args=args, differentiable=differentiable)
-    node = res[0]._grad_fn
-    if node is not None:
-        node.out_metas = tuple((o.shape, o.dtype) for o in outs)
-    return res
-
-
 class LinalgEighBackward0(Node):
     __slots__ = ("out_metas",)
     n_outputs = 2
@@ -104,7 +96,7 @@ def eigh(A, UPLO="L", *, out=None):
                                   "input matrix is ill-conditioned or has too many repeated "
                                   "eigenvalues. Fix: check the input for inf/nan") from None
     L, V = L.astype(a.dtype), _lapack_layout(V.astype(a.dtype))
-    return _eigh_t(*_multi(LinalgEighBackward0, (L, V), A, (L, V)))
+    return _eigh_t(*record_multi(LinalgEighBackward0, (L, V), (A,), args=(L, V)))
 
 
 @with_out("linalg_eigvalsh")
@@ -159,11 +151,11 @@ def svd(A, full_matrices=True, *, driver=None, out=None):
     if full_matrices and m != n and A.requires_grad:
         # PyTorch's rule: only the reduced SVD is differentiable for non-square inputs
         k = min(m, n)
-        outs = _multi(LinalgSvdBackward1, (U[..., :, :k], S, Vh[..., :k, :]), A,
-                      (U[..., :, :k], S, Vh[..., :k, :]))
+        reduced = (U[..., :, :k], S, Vh[..., :k, :])
+        outs = record_multi(LinalgSvdBackward1, reduced, (A,), args=reduced)
         from .._tensor import Tensor
         return _svd_t(Tensor._make_plain(U), outs[1], Tensor._make_plain(Vh))
-    return _svd_t(*_multi(LinalgSvdBackward1, (U, S, Vh), A, (U, S, Vh)))
+    return _svd_t(*record_multi(LinalgSvdBackward1, (U, S, Vh), (A,), args=(U, S, Vh)))
 
 
 class LinalgCholeskyExBackward0(Node):

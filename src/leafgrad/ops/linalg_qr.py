@@ -89,10 +89,7 @@ def qr(A, mode="reduced", *, out=None):
         else:
             q, r = np.linalg.qr(a, mode=mode)
     q, r = (_lapack_layout(m.astype(a.dtype, copy=False)) for m in (q, r))
-    res = record_multi(LinalgQrBackward0, (q, r), (A,), saved=(A,), args=(mode,))
-    if res[0]._grad_fn is not None:
-        res[0]._grad_fn.out_metas = ((q.shape, q.dtype), (r.shape, r.dtype))
-    return _qr_t(*res)
+    return _qr_t(*record_multi(LinalgQrBackward0, (q, r), (A,), saved=(A,), args=(mode,)))
 
 
 _qr_old_t = _return_type("qr", ("Q", "R"))

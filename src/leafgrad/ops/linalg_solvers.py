@@ -221,13 +221,7 @@ def lu_factor_ex(A, *, pivot=True, check_errors=False, out=None):
     lu = _lapack_layout(lu)
     res = record_multi(LinalgLuFactorExBackward0, (lu, piv, info), (A,), saved=(A,),
                        args=(piv,), differentiable=(True, False, False))
-    if res[0]._grad_fn is not None:
-        _set_metas(res[0]._grad_fn, (lu, piv, info))
     return _lu_factor_ex_t(*res)
-
-
-def _set_metas(node, outs):
-    node.out_metas = tuple((o.shape, o.dtype) for o in outs)
 
 
 @with_out("linalg_lu_factor")
@@ -391,8 +385,6 @@ def lstsq(A, B, rcond=None, *, driver=None):
     outs = (X[..., 0] if vector else _lapack_layout(X, max(m, n)), residuals, rank, sing)
     res = record_multi(LinalgLstsqBackward0, outs, (A, B), saved=(A, B), args=(vector,),
                        differentiable=(True, False, False, False))
-    if res[0]._grad_fn is not None:
-        _set_metas(res[0]._grad_fn, outs)
     return _lstsq_t(*res)
 
 
