@@ -19,7 +19,7 @@ from ._registry import defop, node
 from ._named import _named
 from .prod_grads import cumprod_backward
 from .indexing import _gather_backward, _take_along
-from .reduction import _return_type
+from .reduction import _return_type, _sum_dtype
 
 def _cumsum_backward(ctx, g):
     d = ctx.args
@@ -32,12 +32,8 @@ CumsumBackward0 = node("CumsumBackward0", _cumsum_backward, saves=False)
 def _cumulative(np_fn, input, dim, dtype):
     """``np_fn`` (np.cumsum, np.cumprod) along ``dim``, in ``dtype`` (integer and bool
     inputs give int64 by default); returns (out, wrapped dim)."""
-    x = input._data
+    x = _sum_dtype(input._data, dtype)
     d = _wrap_dim(dim, x.ndim)
-    if dtype is not None:
-        x = x.astype(dtype.np)
-    elif x.dtype.kind in "biu":
-        x = x.astype(np.int64)
     with _quiet():
         if x.dtype.itemsize < 8 and x.dtype.kind == "f" and x.ndim:
             # PyTorch's CPU kernel accumulates float32/float16 in double (acc_type), so

@@ -109,6 +109,14 @@ def _min_method(self, dim=None, keepdim=False):
     return min(self, dim, keepdim)
 
 
+def _sum_dtype(x, dtype):
+    """``x`` in the dtype that sum and cumsum/cumprod compute in: ``dtype`` when given,
+    else int64 for integer and bool inputs (PyTorch's rule), else its own."""
+    if dtype is not None:
+        return x.astype(dtype.np)
+    return x.astype(np.int64) if x.dtype.kind in "biu" else x
+
+
 @defop("sum", method=_sum_method, out=True)
 def sum(input, dim=None, keepdim=False, *, dtype=None, out=None):
     """Sum over ``dim`` (int, tuple, or all). Integer and bool inputs give int64.
@@ -122,12 +130,8 @@ def sum(input, dim=None, keepdim=False, *, dtype=None, out=None):
     if out is not None:
         return out_call("sum", sum, (input, dim, keepdim), {"dtype": dtype}, out)
     input = to_tensor(input)
-    x = input._data
+    x = _sum_dtype(input._data, dtype)
     dims = _dims(dim, x.ndim)
-    if dtype is not None:
-        x = x.astype(dtype.np)
-    elif x.dtype.kind in "biu":
-        x = x.astype(np.int64)
     with _quiet():
         out = x.sum(axis=dims, keepdims=keepdim) if x.ndim else x.copy()
     cls = SumBackward0 if dim is None else SumBackward1
