@@ -91,6 +91,18 @@ def zeta(s, q):
     special.zeta: inf at s == 1, nan for s < 1, inf at non-positive integer q, nan for
     negative q with non-integer s)."""
     s, q = np.broadcast_arrays(np.asarray(s, _f64), np.asarray(q, _f64))
+    # far below 0 (an integer s, a non-integer q): the series sum_k (q + k)^-s still
+    # converges (PyTorch's Cephes loop adds all |q| terms up to 0); its terms at q <= a < 0
+    # are (-1)^s |a|^-s, the sum zeta(s, r) - zeta(s, 1 - q) over |a| = r, r + 1, ..., -q
+    with np.errstate(invalid="ignore"):
+        far = (q < -1000) & (q != np.floor(q)) & (s == np.floor(s)) & (s > 1)
+    if far.any():
+        sf, qf = s[far], q[far]
+        m = np.ceil(-qf)
+        up = qf + m                      # in (0, 1): the first term past 0
+        sign = np.where(sf % 2 == 0, 1.0, -1.0)
+        res = sign * (zeta(sf, 1.0 - up) - zeta(sf, 1.0 - qf)) + zeta(sf, up)
+        q = np.where(far, 1.0, q)
     with np.errstate(all="ignore"):
         total = np.zeros(s.shape)
         w = q.copy()
@@ -115,6 +127,8 @@ def zeta(s, q):
     qint = (q <= 0) & (q == np.floor(q))
     out = np.where((q <= 0) & ~qint & (s != np.floor(s)), math.nan, out)
     out = np.where(qint & (s > 1), math.inf, out)
+    if far.any():
+        out[far] = res
     return np.where(np.isnan(s) | np.isnan(q), math.nan, out)
 
 
@@ -122,11 +136,14 @@ def trigamma(x):
     """polygamma(1, x) as PyTorch computes it (its calc_trigamma: reflection below 1/2,
     six recurrence steps, then four terms of the asymptotic series), so the values agree
     with PyTorch's to the last bits; that formula is good to about 1e-9 relative, PyTorch's
-    own accuracy for trigamma."""
-    x = np.asarray(x, _f64)
+    own accuracy for trigamma. float32 is computed in float32, as PyTorch's kernel (near a
+    pole the float32 sin(pi x) decides the value: 1.29e15 at x = -1, not 6.6e32)."""
+    x = np.asarray(x)
+    if x.dtype != np.float32:
+        x = x.astype(_f64)
     with np.errstate(all="ignore"):
         refl = x < 0.5
-        s = np.sin(math.pi * x)
+        s = np.sin(x.dtype.type(math.pi) * x)
         res = np.where(refl, -(math.pi * math.pi) / (s * s), 0.0)
         v = np.where(refl, 1.0 - x, x)
         for _ in range(6):
@@ -139,12 +156,12 @@ def trigamma(x):
 
 def polygamma(n, x):
     """The n-th derivative of digamma: (-1)^(n+1) n! zeta(n+1, x) for n >= 2 (PyTorch's
-    definition), trigamma for n = 1, digamma for n = 0."""
+    definition), trigamma for n = 1 (float32 in float32), digamma for n = 0."""
+    if n == 1:
+        return trigamma(x)
     x = np.asarray(x, _f64)
     if n == 0:
         return digamma(x)
-    if n == 1:
-        return trigamma(x)
     z = zeta(np.full(x.shape, n + 1.0), x)
     with np.errstate(invalid="ignore", over="ignore"):
         out = (-1.0) ** (n + 1) * math.factorial(n) * z

@@ -25,6 +25,7 @@ from .._tensor import Tensor
 from ._dispatch import record
 from ._named import _named
 from ._registry import defop, node
+from ._select import select
 
 # PyTorch's names for the modes' codes (nn.functional.GRID_SAMPLE_*)
 GRID_SAMPLE_INTERPOLATION_MODES = {"bilinear": 0, "nearest": 1, "bicubic": 2}
@@ -193,8 +194,8 @@ def _reflect3d(x, twice_low, twice_high):
     d = x - low
     sign = np.where(d < 0, t(-1), t(1))
     a = np.abs(d)
-    extra = np.fmod(a, span)
-    with np.errstate(invalid="ignore"):
+    with np.errstate(invalid="ignore"):     # an inf location: nan, as PyTorch (silently)
+        extra = np.fmod(a, span)
         flips = np.floor(a / span)
     even = np.fmod(np.nan_to_num(flips, nan=0.0, posinf=0.0, neginf=0.0), 2) == 0
     out = np.where(even, extra + low, span - extra + low).astype(x.dtype)
@@ -218,15 +219,19 @@ class _Gather:
         self.spatial = spatial
         self.flat = input.reshape(self.n, self.c, -1)
 
-    def __call__(self, coords, mask):
+    def __call__(self, coords, mask, weight=None):
+        """The values selected where ``mask`` (0 elsewhere), times ``weight`` (N, L): an
+        out-of-bounds tap sends the input no gradient, even at an inf / nan weight
+        (PyTorch's masked scatter; a 0/1 mask multiplied in would make 0 * inf = nan),
+        while its value is 0 * weight (nan at an inf weight, as PyTorch's masked gather)."""
         idx = np.zeros(coords[0].shape, np.int64)
         for c, size in zip(coords, self.spatial):
             idx = idx * size + np.clip(c, 0, size - 1)
         idx = idx.reshape(self.n, 1, -1)
         vals = self.flat.gather(2, Tensor._make_plain(
             np.broadcast_to(idx, (self.n, self.c, idx.shape[-1])).copy()))
-        m = mask.reshape(self.n, 1, -1).astype(self.flat._data.dtype)
-        return vals * Tensor._make_plain(m)
+        vals = select(mask.reshape(self.n, 1, -1), vals)
+        return vals if weight is None else vals * weight.reshape(self.n, 1, -1)
 
 
 def _in(c, size):
@@ -249,7 +254,7 @@ def _bilinear2d(gather, x, y, xl, yl, padding, H, W):
     out = None
     for (cy, cx, my, mx), wt in (((iy, ix, nm, wm), nw), ((iy, ix + 1, nm, em), ne),
                                  ((iy + 1, ix, sm, wm), sw), ((iy + 1, ix + 1, sm, em), se)):
-        term = gather((cy, cx), my & mx) * wt.reshape(wt.shape[0], 1, -1)
+        term = gather((cy, cx), my & mx, wt)
         out = term if out is None else out + term
     return out
 
@@ -278,7 +283,7 @@ def _bicubic2d(gather, x, y, xl, yl, padding, align, H, W):
         for i in range(4):
             tx = _tap2d(ix + (i - 1), W, padding, align)
             mask = _in(tx, W) & _in(ty, H)
-            term = cx[i].reshape(n, 1, -1) * gather((ty, tx), mask)
+            term = gather((ty, tx), mask, cx[i])
             acc = term if acc is None else acc + term
         rows.append(acc)
     out = None
@@ -306,7 +311,7 @@ def _trilinear3d(gather, x, y, z, xl, yl, zl, padding, D, H, W):
             for dx in (0, 1):
                 cz, cy, cx = iz + dz, iy + dy, ix + dx
                 mask = _in(cx, W) & _in(cy, H) & _in(cz, D)
-                term = gather((cz, cy, cx), mask) * weights[k].reshape(n, 1, -1)
+                term = gather((cz, cy, cx), mask, weights[k])
                 out = term if out is None else out + term
                 k += 1
     return out
@@ -363,6 +368,14 @@ def _check(input, grid, mode):
                            "first, e.g. x.float()" % (nd, _errors.type_name(input._data.dtype)))
 
 
+def _locations(raw, sizes, nd, mode, padding_mode, align_corners):
+    """(location, multiplier) arrays of each grid component (x first)."""
+    if nd == 3:
+        return [_loc3d(r, s, padding_mode, align_corners) for r, s in zip(raw, sizes)]
+    return [_loc2d(r, s, padding_mode, align_corners, unnormalize_only=mode == "bicubic")
+            for r, s in zip(raw, sizes)]
+
+
 @defop("grid_sample", function=False, method=False, functional=True)
 def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corners=None):
     """Samples input (N, C, H, W) at grid (N, H_out, W_out, 2) locations in [-1, 1]
@@ -398,16 +411,9 @@ def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corner
     comps = [grid.select(-1, k).reshape(n, -1) for k in range(nd)]
     raw = [c._data for c in comps]
     sizes = spatial[::-1]                       # x runs along the last dim
-    if nd == 2:
-        W, H = sizes
-        if mode == "bicubic":
-            locs = [_loc2d(r, s, padding_mode, align_corners, unnormalize_only=True)
-                    for r, s in zip(raw, sizes)]
-        else:
-            locs = [_loc2d(r, s, padding_mode, align_corners) for r, s in zip(raw, sizes)]
-    else:
-        W, H, D = sizes
-        locs = [_loc3d(r, s, padding_mode, align_corners) for r, s in zip(raw, sizes)]
+    W, H, D = (sizes + (1,))[:3]
+    with np.errstate(all="ignore"):     # inf / nan locations: silently, as PyTorch
+        locs = _locations(raw, sizes, nd, mode, padding_mode, align_corners)
     ls = [lc for lc, _ in locs]
     if mode == "nearest":
         ints = [_to_int(np.rint(lc)) for lc in ls]

@@ -580,7 +580,8 @@ def trace(input):
     x = input._data
     if x.ndim != 2:
         raise RuntimeError("trace: expected a matrix, but got tensor with dim %d" % x.ndim)
-    out = np.trace(x)
+    with np.errstate(all="ignore"):     # inf - inf: nan, silently (as PyTorch)
+        out = np.trace(x)
     if x.dtype.kind in "biu":
         out = np.asarray(out, dtype=np.int64)
     return record(TraceBackward0, np.asarray(out, dtype=out.dtype if x.dtype.kind in "biu"

@@ -277,8 +277,10 @@ def _norm_backward(ctx, g):
     if p == 1:
         return (g * x.sign(),)
     if p == float("inf") or p == float("-inf"):
-        mask = (x.abs() == r)
-        return (g * x.sign() * mask / mask.sum(dims, keepdim=True),)
+        # PyTorch's norm_backward: a nan element counts as an argmax (it made the norm nan)
+        ax = x.abs()
+        mask = (ax == r) | ax.isnan()
+        return (x.sign() * ((g / mask.sum(dims, keepdim=True)) * mask),)
     if p == 0:
         return (select(False, g),)      # zeros_like(self), whatever g holds
     # PyTorch's norm_backward op for op (the rounding of a second derivative that cancels

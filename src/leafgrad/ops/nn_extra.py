@@ -94,10 +94,12 @@ def bilinear(input1, input2, weight, bias=None):
 
 
 def _trilinear(a, weight, b):
-    # (B, in1) x (out, in1, in2) x (B, in2) -> (B, out): first contract in2, then in1
+    # (B, in1) x (out, in1, in2) x (B, in2) -> (B, out): first contract in1, then in2,
+    # PyTorch's order (_trilinear: sumproduct_pair(i1, i2) first), which decides inf vs
+    # nan when infinities meet
     out_f, in1, in2 = weight.shape
-    t = (b @ weight.reshape(out_f * in1, in2).t()).reshape(-1, out_f, in1)
-    return (t * a.unsqueeze(1)).sum(-1)
+    t = (a @ weight.transpose(0, 1).reshape(in1, out_f * in2)).reshape(-1, out_f, in2)
+    return (t * b.unsqueeze(1)).sum(-1)
 
 
 # ------------------------------------------------------------------ channel_shuffle
@@ -187,12 +189,13 @@ def gumbel_softmax(logits, tau=1, hard=False, eps=1e-10, dim=-1):
 def conv_tbc(input, weight, bias, pad=0):
     """1-d convolution in (time, batch, channels) layout (fairseq's; PyTorch's
     ``conv_tbc``): input (T, B, C_in), weight (K, C_in, C_out), bias (C_out,) ->
-    (T + 2 pad - K + 1, B, C_out); ``conv1d`` on the permuted tensors (the same
-    cross-correlation), its gradients.
+    (T + 2 pad - K + 1, B, C_out): the bias plus one matrix product per kernel tap over
+    the time steps it reaches (PyTorch's ConvolutionTBC.cpp loop, so padding is never
+    multiplied), with their gradients.
 
     Raises:
-        TypeError: bias not a tensor; RuntimeError: dims or sizes that do not fit
-            (PyTorch's messages).
+        TypeError: bias not a tensor; RuntimeError: dims or sizes that do not fit, or
+            T + 2 pad < K - 1 (PyTorch's messages).
     """
     if not isinstance(bias, Tensor):
         raise TypeError("conv_tbc(): argument 'bias' (position 3) must be Tensor, not %s. Fix: "
@@ -211,9 +214,30 @@ def conv_tbc(input, weight, bias, pad=0):
         bad("Input dim 2 (input channels) is not == dim 1 in the weight tensor")
     if weight.shape[2] != bias.shape[0]:
         bad("Bias size must equal dim 2 in the weight tensor (output channels).")
-    from .conv import conv1d
-    out = conv1d(input.permute(1, 2, 0), weight.permute(2, 1, 0), bias, padding=pad)
-    return _named(out.permute(2, 0, 1), "ConvTbcBackward0")
+    # PyTorch's loop (ConvolutionTBC.cpp): the bias, then for each kernel tap one GEMM of
+    # the time steps it reaches, added into the output rows it writes. Padding is never
+    # multiplied (an inf weight meets no padded zero: no nan there), in PyTorch's order
+    from .joins import cat
+    n_t, b, _ = input.shape
+    k_w, _, c_out = weight.shape
+    olen = n_t + 2 * pad - k_w + 1
+    if olen < 0:
+        raise RuntimeError("Trying to create tensor with negative dimension %d: [%d, %d, %d]. "
+                           "Fix: T + 2 * pad >= K - 1" % (olen, olen, b, c_out))
+    out = bias.expand(olen, b, c_out)
+    for k in range(k_w):
+        i_shift, o_shift = max(0, k - pad), max(0, pad - k)
+        t = min(n_t + pad - k, olen) - o_shift
+        if t <= 0:
+            continue
+        part = input.narrow(0, i_shift, t) @ weight[k]
+        if t < olen:
+            zeros = np.zeros((1, b, c_out), part._data.dtype)
+            part = cat([Tensor._make_plain(np.broadcast_to(zeros, (o_shift, b, c_out))), part,
+                        Tensor._make_plain(np.broadcast_to(zeros, (olen - o_shift - t, b,
+                                                                   c_out)))])
+        out = out + part
+    return _named(out, "ConvTbcBackward0")
 
 
 # ------------------------------------------------------------------ linear_cross_entropy

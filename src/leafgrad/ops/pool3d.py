@@ -151,7 +151,14 @@ def _adaptive_max(fn, input, output_size, nd, return_indices):
     perm = list(range(lead)) + [lead + 2 * i for i in range(nd)] + \
         [lead + 2 * i + 1 for i in range(nd)]
     g = g.permute(*perm).flatten(lead + nd)
-    vals, arg = g.max(-1)
+    # PyTorch's kernel takes val > max or isnan(val): the first of tied maxima, the last
+    # nan of a window (max(dim) would take the first nan)
+    gd = g._data
+    isnan = np.isnan(gd) if gd.dtype.kind == "f" else np.zeros(gd.shape, bool)
+    last_nan = gd.shape[-1] - 1 - np.argmax(isnan[..., ::-1], axis=-1)
+    arg = Tensor._make_plain(np.where(isnan.any(-1), last_nan, np.argmax(
+        np.where(isnan, -np.inf, gd) if isnan.any() else gd, axis=-1)))
+    vals = g.gather(-1, arg.unsqueeze(-1)).squeeze(-1)
     vals = _named(vals, "AdaptiveMaxPool%dDBackward0" % nd)
     if not return_indices:
         return vals

@@ -194,7 +194,10 @@ def cov(input, *, correction=1, fweights=None, aweights=None):
     if float(norm._data) <= 0:
         warnings.warn("cov(): degrees of freedom is <= 0. Correction should be strictly less "
                       "than the number of observations.", UserWarning, stacklevel=2)
-        norm = norm * 0
+        # PyTorch zeroes it in place (norm_factor.zero_()): +0, so c / 0 keeps c's sign,
+        # and its gradient is 0 (norm * 0 would be -0 for a negative norm)
+        from ._select import select
+        norm = select(False, norm)
     xc = x - avg.unsqueeze(1)
     c = mm(xc, (xc * w if w is not None else xc).t())
     if c._data.dtype.kind != "f":

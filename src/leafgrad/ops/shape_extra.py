@@ -12,6 +12,7 @@ import itertools
 
 import numpy as np
 
+from .. import _dtype as dtypes
 from .._tensor import Tensor, _wrap_dim
 from ._dispatch import mark_view, record, to_tensor
 from ._out import out_call
@@ -351,20 +352,51 @@ def combinations(input, r=2, with_replacement=False):
     return input[Tensor._make_plain(idx)]
 
 
+_ACC = {dtypes.float32: dtypes.float64, dtypes.float16: dtypes.float32}
+
+
+class _NormCtx:
+    """What linalg_fns._norm_backward reads from a node, for renorm's rule."""
+    __slots__ = ("saved_tensors", "args", "result")
+
+    def __init__(self, x, p, dims, norm):
+        self.saved_tensors, self.args, self.result = (x,), (p, dims, True), norm
+
+
+def _renorm_backward(ctx, g):
+    # PyTorch's renorm_backward (FunctionsManual.cpp), op for op: the where selects, so
+    # a slice left unscaled (its norm <= maxnorm, or nan) passes g through untouched
+    from .linalg_fns import _norm_backward
+    from .pointwise import where
+    (x,) = ctx.saved_tensors
+    p, others, maxnorm = ctx.args
+    # the norm and the reduction in the CPU accumulation dtype (float32 -> float64), as
+    # there; x's own powers stay in x's dtype (1e30 ** 2 overflows in float32 there too)
+    acc = _ACC.get(x.dtype, x.dtype)
+    norm = x.to(acc).norm(p, others, keepdim=True)
+    go = (x * g).to(acc).sum(others, keepdim=True)
+    (nb,) = _norm_backward(_NormCtx(x, p, others, norm), go)
+    invnorm = (norm + 1e-7).reciprocal()
+    grad_norm = maxnorm * invnorm * (g - invnorm * nb)
+    return (where(norm > maxnorm, grad_norm.to(g.dtype), g),)
+
+
+RenormBackward0 = node("RenormBackward0", _renorm_backward, saves=True)
+
+
 @defop("renorm", inplace=True, out=True)
-@grad_fn_named("RenormBackward0")
 def renorm(input, p, dim, maxnorm, *, out=None):
     """Each slice along ``dim`` whose ``p``-norm exceeds ``maxnorm`` is scaled to norm
-    ``maxnorm`` (by ``maxnorm / (norm + 1e-7)``, as PyTorch); the others are unchanged.
-    The gradient is PyTorch's renorm_backward (the derivative of that scaling, norm
-    included).
+    ``maxnorm`` (by ``maxnorm / (norm + 1e-7)``, as PyTorch); the others (a nan norm
+    included) are unchanged. Shapes and dtype kept.
+    The gradient is PyTorch's renorm_backward (FunctionsManual.cpp: the derivative of
+    that scaling, norm included, selected where the slice was scaled; g elsewhere).
 
     Raises:
         RuntimeError: fewer than 2 dims, a non-positive ``p`` or negative ``maxnorm``.
     """
     if out is not None:
         return out_call("renorm", renorm, (input, p, dim, maxnorm), {}, out)
-    from .pointwise import where
     if p <= 0:
         raise RuntimeError("renorm: non-positive-norm not supported. Fix: p > 0")
     if maxnorm < 0:
@@ -375,9 +407,12 @@ def renorm(input, p, dim, maxnorm, *, out=None):
                            "Fix: x.unsqueeze(0)" % nd)
     d = _wrap_dim(dim, nd)
     others = tuple(i for i in range(nd) if i != d)
-    norm = input.norm(p, others, keepdim=True)
-    big = Tensor._make_plain(norm._data > maxnorm)
-    return where(big, input * (maxnorm / (norm + 1e-7)), input)
+    x = input._data
+    norm = Tensor._make_plain(x).norm(p, others, keepdim=True)._data
+    with np.errstate(all="ignore"):
+        factor = np.where(norm > maxnorm, maxnorm / (norm + 1e-7), 1.0).astype(x.dtype)
+        res = x * factor
+    return record(RenormBackward0, res, (input,), saved=(input,), args=(p, others, maxnorm))
 
 
 @defop("pdist", method=False)

@@ -49,8 +49,9 @@ def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
         a[neg] = (u * (hi - lo) + lo).astype(x.dtype)
         slope = Tensor._make_plain(a)
     else:
+        # eval: leaky_relu's rule, slope where x <= 0 (x = 0 included: its gradient there)
         slope = (lower + upper) / 2
-        slope = Tensor._make_plain(np.where(input._data >= 0, 1, slope).astype(
+        slope = Tensor._make_plain(np.where(input._data > 0, 1, slope).astype(
             input._data.dtype))
     if inplace:
         from . import inplace as _ip

@@ -53,14 +53,15 @@ erfinv = _u("erfinv", K.erfinv, "ErfinvBackward0",
 
 
 def _sinc_grad(g, x, r):
-    px = math.pi * x
-    d = (px * px.cos() - px.sin()) / (px * x)
-    return g * where(x == 0, 0.0, d)
+    # PyTorch masks where pi x^2 is 0, underflow included (FunctionsManual, sinc_backward)
+    px = x * math.pi
+    sq = x * x * math.pi
+    return where(sq == 0, 0.0, g * (px * px.cos() - px.sin()) / sq)
 
 
 sinc = _u("sinc", np.sinc, "SincBackward0", _sinc_grad,
-          doc="sin(pi x)/(pi x), 1 at 0. d/dx = (pi x cos(pi x) - sin(pi x)) / (pi x^2), 0 at "
-              "x = 0 (derivatives.yaml, sinc).")
+          doc="sin(pi x)/(pi x), 1 at 0. d/dx = (pi x cos(pi x) - sin(pi x)) / (pi x^2), 0 where "
+              "pi x^2 is 0, underflow included (derivatives.yaml, sinc_backward).")
 deg2rad = _u("deg2rad", lambda x: x * (math.pi / 180), "Deg2RadBackward0",
              lambda g, x, r: g * (math.pi / 180), save=None,
              doc="Degrees to radians, x * pi/180 (integers give the default float dtype). "
@@ -231,9 +232,11 @@ def _logit_backward(ctx, g):
     (x,) = ctx.saved_tensors
     eps = ctx.args
     d = g / (x * (1 - x))
+    # PyTorch's differentiable form (infinitely_differentiable_logit_backward; its
+    # vectorized kernel agrees): a nan input is outside [eps, 1 - eps], gradient 0
     if eps is None:
-        return (where((x < 0) | (x > 1), math.nan, d),)
-    return (where((x < eps) | (x > 1 - eps), 0.0, d),)
+        return (where((x >= 0) & (x <= 1), d, math.nan),)
+    return (where((x >= eps) & (x <= 1 - eps), d, 0.0),)
 
 
 LogitBackward0 = node("LogitBackward0", _logit_backward, saves=True)

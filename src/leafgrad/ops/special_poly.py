@@ -27,7 +27,10 @@ def _operands(name, x, n):
     # and a float tensor's dtype wins over an integer tensor's (as torch.promote_types)
     ts = [v.dtype for v in (xd, nd) if isinstance(v, np.ndarray) and v.dtype.kind == "f"]
     dt = np.result_type(*ts) if ts else _dtype.get_default_dtype().np
-    xa, na = np.broadcast_arrays(np.asarray(xd, np.float64), np.asarray(nd, np.float64))
+    # computed in the result's dtype, as PyTorch's CPU kernels (float32 overflows to inf
+    # and then nan where float64 would not)
+    xa, na = np.broadcast_arrays(np.asarray(xd, np.promote_types(dt, np.float32)),
+                                 np.asarray(nd, np.float64))
     with _quiet():
         ni = np.where(np.isfinite(na), np.trunc(na), -1).astype(np.int64)
     return xa, ni, dt
@@ -55,7 +58,7 @@ def _make(name, body, doc):
             from ._out import out_call
             return out_call(name, op, (input, n), {}, out)
         x, ni, dt = _operands(name, input, n)
-        with _quiet():      # the float64 result cast to float32 may overflow (inf, silently)
+        with _quiet():      # overflow to inf and inf - inf are silent, as there
             r = body(x, ni)
             r = np.asarray(np.where(ni < 0, 0.0, r)).astype(dt)
         return Tensor._make_plain(r)
@@ -75,7 +78,7 @@ def _cheb(x, n, kind):
     """Chebyshev T/U/V/W of x, with PyTorch's end values and trigonometric switch."""
     one = np.ones_like(x)
     odd = (n % 2) == 1
-    nf = n.astype(np.float64)
+    nf = n.astype(x.dtype)
     t = np.arccos(np.clip(x, -1, 1))
     inside = np.abs(x) < 1
     if kind == "t":
