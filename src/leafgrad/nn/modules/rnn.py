@@ -24,7 +24,8 @@ unbatched (H_in,), with the same equations.
 import math
 import warnings
 
-from ... import _creation
+from ... import _creation, _dtype
+from ...ops.rnn_layer import lstm_layer
 from ...ops import joins as S
 from .. import functional as F
 from .. import init
@@ -33,6 +34,7 @@ from .module import Module
 
 __all__ = ["RNNBase", "RNN", "LSTM", "GRU", "RNNCellBase", "RNNCell", "LSTMCell", "GRUCell"]
 
+_PROJ_WARNED = []      # PyTorch warns once per process
 _GATES = {"LSTM": 4, "GRU": 3, "RNN_TANH": 1, "RNN_RELU": 1}
 
 
@@ -209,12 +211,47 @@ class RNNBase(Module):
                 x = F.dropout(x, self.dropout, True)
         return x, [S.stack(f) for f in finals]
 
+    def _run_fused(self, x, states):
+        """``_run`` for a float32 LSTM without projections: one node per layer and
+        direction (``MkldnnRnnLayerBackward0``), as PyTorch's CPU path (mkldnn_rnn in
+        aten/src/ATen/native/mkldnn/RNN.cpp: the same select, cat, dropout and stack)."""
+        D = 2 if self.bidirectional else 1
+        hs, cs = [], []
+        for layer in range(self.num_layers):
+            outs = []
+            for d, suffix in enumerate(("", "_reverse")[:D]):
+                w_ih, w_hh, b_ih, b_hh, _ = self._layer_weights(layer, suffix)
+                k = layer * D + d
+                out, h, c = lstm_layer(x, w_ih, w_hh, b_ih, b_hh, states[0][k], states[1][k],
+                                       d == 1)
+                outs.append(out)
+                hs.append(h)
+                cs.append(c)
+            x = outs[0] if D == 1 else S.cat(outs, -1)
+            if self.dropout and self.training and layer < self.num_layers - 1:
+                x = F.dropout(x, self.dropout, True)
+        return x, [S.stack(hs), S.stack(cs)]
+
+    def _fused(self, input, n_states):
+        """Whether PyTorch's CPU path would run this LSTM as fused layers (float32, no
+        projections, a non-empty input); it warns once for float32 with projections."""
+        if n_states != 2 or input.dtype != _dtype.float32 or input._data.size == 0:
+            return False
+        if self.proj_size:
+            if not _PROJ_WARNED:
+                _PROJ_WARNED.append(True)
+                warnings.warn("LSTM with projections is not supported with oneDNN. Using "
+                              "default implementation.", UserWarning, stacklevel=4)
+            return False
+        return True
+
     def _forward(self, input, hx, n_states):
         self._check_input(input)
         unbatched = input.dim() == 2
-        if unbatched:
-            input = input.unsqueeze(1)
-        elif self.batch_first:
+        bdim = 0 if self.batch_first else 1
+        if unbatched:                    # PyTorch's order: unsqueeze, then transpose
+            input = input.unsqueeze(bdim)
+        if self.batch_first:
             input = input.transpose(0, 1)
         batch = input.shape[1]
         D = 2 if self.bidirectional else 1
@@ -227,12 +264,15 @@ class RNNBase(Module):
             states = [self._check_hidden(h, batch, "hidden[%d]" % i if n_states > 1 else
                                          "hidden", unbatched, sizes[i])
                       for i, h in enumerate(hs)]
-        out, finals = self._run(input, states)
-        if unbatched:
-            out = out.squeeze(1)
-            finals = [f.squeeze(1) for f in finals]
-        elif self.batch_first:
+        if self._fused(input, n_states):
+            out, finals = self._run_fused(input.contiguous(), states)
+        else:
+            out, finals = self._run(input, states)
+        if self.batch_first:
             out = out.transpose(0, 1)
+        if unbatched:
+            out = out.squeeze(bdim)
+            finals = [f.squeeze(1) for f in finals]
         return out, (finals[0] if n_states == 1 else tuple(finals))
 
 
