@@ -24,7 +24,9 @@ unbatched (H_in,), with the same equations.
 import math
 import warnings
 
-from ... import _creation, _dtype
+import numpy as np
+
+from ... import _creation
 from ...ops.rnn_layer import lstm_layer
 from ...ops import joins as S
 from .. import functional as F
@@ -235,8 +237,9 @@ class RNNBase(Module):
     def _fused(self, input, n_states):
         """Whether PyTorch's CPU path would run this LSTM as fused layers (float32, no
         projections, a non-empty input); it warns once for float32 with projections."""
-        if n_states != 2 or input.dtype != _dtype.float32 or input._data.size == 0:
-            return False
+        d = input._data
+        if n_states != 2 or d.dtype != np.float32 or type(d) is not np.ndarray or d.size == 0:
+            return False             # (a meta tensor's data is not an ndarray)
         if self.proj_size:
             if not _PROJ_WARNED:
                 _PROJ_WARNED.append(True)
