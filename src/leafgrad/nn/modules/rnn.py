@@ -260,7 +260,8 @@ class RNNBase(Module):
         D = 2 if self.bidirectional else 1
         sizes = [self.proj_size or self.hidden_size, self.hidden_size][:n_states]
         if hx is None:
-            states = [_creation.zeros(self.num_layers * D, batch, size, dtype=input.dtype)
+            states = [_creation.zeros(self.num_layers * D, batch, size, dtype=input.dtype,
+                                      device=input.device)
                       for size in sizes]
         else:
             hs = [hx] if n_states == 1 else [hx[0], hx[1]]
@@ -384,7 +385,8 @@ class RNNCellBase(Module):
             raise RuntimeError("input has inconsistent input_size: got %d expected %d"
                                % (input.shape[1], self.input_size))
         if hx is None:
-            zeros = _creation.zeros(input.shape[0], self.hidden_size, dtype=input.dtype)
+            zeros = _creation.zeros(input.shape[0], self.hidden_size, dtype=input.dtype,
+                                    device=input.device)
             hs = [zeros] * n_states
         else:
             hs = [h if batched else h.unsqueeze(0) for h in ([hx] if n_states == 1 else hx)]
