@@ -27,10 +27,7 @@ def _operands(name, x, n):
     # and a float tensor's dtype wins over an integer tensor's (as torch.promote_types)
     ts = [v.dtype for v in (xd, nd) if isinstance(v, np.ndarray) and v.dtype.kind == "f"]
     dt = np.result_type(*ts) if ts else _dtype.get_default_dtype().np
-    # computed in the result's dtype, as PyTorch's CPU kernels (float32 overflows to inf
-    # and then nan where float64 would not)
-    xa, na = np.broadcast_arrays(np.asarray(xd, np.promote_types(dt, np.float32)),
-                                 np.asarray(nd, np.float64))
+    xa, na = np.broadcast_arrays(np.asarray(xd, np.float64), np.asarray(nd, np.float64))
     with _quiet():
         ni = np.where(np.isfinite(na), np.trunc(na), -1).astype(np.int64)
     return xa, ni, dt
@@ -60,6 +57,14 @@ def _make(name, body, doc):
         x, ni, dt = _operands(name, input, n)
         with _quiet():      # overflow to inf and inf - inf are silent, as there
             r = body(x, ni)
+            if dt == np.float32:
+                # PyTorch's float32 kernels run in float32: where the float64 result leaves
+                # float32's range, the float32 recurrence's inf (or inf - inf = nan) is
+                # the result; elsewhere float64 (NumPy's float32 sin / cos / arccos are a
+                # few ulps off the C library's, which (n + 1) acos(x) magnifies)
+                far = ~(np.abs(r) <= np.finfo(np.float32).max)
+                if far.any():
+                    r = np.where(far, body(x.astype(np.float32), ni), r)
             r = np.asarray(np.where(ni < 0, 0.0, r)).astype(dt)
         return Tensor._make_plain(r)
     op.__name__ = op.__qualname__ = "special_" + name
