@@ -71,7 +71,7 @@ class _Geom:
 
     __slots__ = ("k", "s", "d", "lo", "out", "insp", "sb", "plane", "region", "direct", "taps",
                  "ctaps", "front", "tap_strides", "m", "L", "sn", "p1", "tail", "groups",
-                 "xshape", "wshape", "bias_axes", "warn", "flat")
+                 "xshape", "wshape", "bias_axes", "warn", "flat", "tiled")
 
     def __init__(self, insp, k, s, d, lo, out):
         nd = len(k)
@@ -104,6 +104,7 @@ class _Geom:
         self.tail = max(0, last + sn * (self.L - 1) + 1 - self.plane)
         self.direct = not any(gap) and self.sb == self.insp and not self.tail
         self.flat = None        # a convolution's same-size geometry (ops._conv_flat)
+        self.tiled = None       # a pooling's windows tile the input (ops._pool_linear)
 
 
 _GEOMS = {}
