@@ -23,7 +23,7 @@ from ._pool_linear import (_adaptive_adjoint_k, _adaptive_k, _avg_adjoint_k, _av
                            _linear_pair, _scatter_k)
 from .conv import _check_tensor, _geometry, _ints
 from .pooling import (_adaptive_windows, _default_stride, _make_pool_geom, _pool_input,
-                      max_pool_values)
+                      _max_pool_values)
 
 _MAX_POOL3 = _linear_pair("MaxPool3DWithIndicesBackward0", _gather_k, _scatter_k)
 _AVG_POOL3 = _linear_pair("AvgPool3DBackward0", _avg_k, _avg_adjoint_k)
@@ -60,7 +60,7 @@ def max_pool3d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
     x = _input5("max_pool3d", input)
     gm = _geom3("max_pool3d", x, kernel_size, stride, padding, dilation, ceil_mode)
     fill = -np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min
-    best, idx, sel = max_pool_values(x, gm, fill)
+    best, idx, sel = _max_pool_values(x, gm, fill)
     out = _MAX_POOL3.forward(input, best, (gm, idx))
     if not return_indices:
         return out

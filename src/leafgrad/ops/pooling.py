@@ -54,7 +54,7 @@ def _make_pool_geom(xshape, k, s, p, d, ceil_mode, nd=2):
     return gm
 
 
-def max_pool_values(x, gm, fill):
+def _max_pool_values(x, gm, fill):
     """Max pooling of the array x (*lead, *in): the values (*lead, *out), the argmax
     taps in the layout the pooling op's kernels take, and a function giving them as
     (*lead, *out)."""
@@ -100,7 +100,7 @@ def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
     gm = _pool_geometry("max_pool2d", x, kernel_size, stride, padding, dilation, ceil_mode)
     fill = -np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min if x.dtype.kind in "iu" \
         else 0
-    best, idx, sel = max_pool_values(x, gm, fill)
+    best, idx, sel = _max_pool_values(x, gm, fill)
     out = _MAX_POOL.forward(input, best, (gm, idx))
     if not return_indices:
         return out
