@@ -104,7 +104,7 @@ AddbmmBackward0 = node("AddbmmBackward0", _backward(lambda g, b1, b2: (
 _GEMM = (AddmvBackward0, AddbmmBackward0, AddmmBackward0)
 
 
-def addmm_scaled(input, a, b, p, beta, alpha):
+def _addmm_scaled(input, a, b, p, beta, alpha):
     """``torch.addmm`` with beta or alpha other than 1, from the product ``p`` of the
     matrices ``a`` and ``b`` (checked by the caller): with beta == 0 ``input`` is
     ignored, as for the other ops here."""

@@ -284,10 +284,10 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1):
         raise _shape_error(xa, xb)
     bias = to_tensor(input)
     if beta != 1 or alpha != 1:
-        from .blas import addmm_scaled
+        from .blas import _addmm_scaled
         with _quiet():
             p = np.matmul(xa, xb)
-        return addmm_scaled(bias, a, b, p, beta, alpha)
+        return _addmm_scaled(bias, a, b, p, beta, alpha)
     with _quiet():
         out = np.matmul(xa, xb)
         out += bias._data
