@@ -15,6 +15,7 @@ from ._factory_out import takes_out
 
 from . import _dtype, _errors, _scalars
 from . import _tensor
+from ._meta import MetaArray, meta_like
 from ._tensor import Size, Tensor, _make_inference
 from .autograd.grad_mode import mode as _mode
 
@@ -76,9 +77,10 @@ class device:
 
     def __enter__(self):
         """``with torch.device('cpu'):`` makes it the default device of factories inside
-        the block, as PyTorch (only the CPU exists here: other devices raise as
+        the block, as PyTorch (the CPU or 'meta': other devices raise as
         ``set_default_device``)."""
-        _require_cpu(self)
+        if self.type != "meta":
+            _require_cpu(self)
         _DEVICE_STACK.append(_DEFAULT_DEVICE[0])
         _DEFAULT_DEVICE[0] = str(self)
         return self
@@ -108,6 +110,44 @@ def _require_cpu(d):
         raise AssertionError("Torch not compiled with CUDA enabled: " + msg)
     raise RuntimeError(msg)
 
+
+
+def _on_meta(d, like=None):
+    """True when a factory with ``device=d`` makes a meta tensor: ``d`` is 'meta', or None
+    with ``like`` (the *_like factories' input) on meta, or None (no ``like``) inside
+    ``with torch.device('meta')`` / after ``set_default_device('meta')``. Other devices
+    than the CPU raise as _require_cpu."""
+    if d is None:
+        if like is not None:
+            return like._data.__class__ is MetaArray
+        d = _DEFAULT_DEVICE[0]
+        if d == "cpu":
+            return False
+    d = d if isinstance(d, device) else device(d)
+    if d.type == "meta":
+        return True
+    _require_cpu(d)
+    return False
+
+
+def _meta_new(shape, npdtype, requires_grad):
+    """A meta factory's result: a shape and a dtype, no memory (_meta.py)."""
+    return _finish(MetaArray(shape, npdtype), requires_grad)
+
+
+def _meta_after(fn):
+    """For factories of small results (arange, eye, ...): computed on the CPU, then made
+    meta when the device (or the default device) is 'meta'."""
+    def factory(*args, device=None, **kwargs):
+        if not _on_meta(device):
+            return fn(*args, **kwargs)
+        t = fn(*args, **kwargs)
+        t._data = meta_like(t._data)
+        return t
+    factory.__name__ = factory.__qualname__ = fn.__name__
+    factory.__doc__ = fn.__doc__
+    factory.__wrapped__ = fn
+    return factory
 
 
 def _require_cpu_or_meta(d):
@@ -246,13 +286,15 @@ def tensor(data, dtype=None, device=None, requires_grad=False, pin_memory=False)
         RuntimeError: ``requires_grad=True`` with an integer dtype.
         ValueError: ragged nested lists.
     """
-    _check_device(device)
+    meta = _on_meta(device)
     if isinstance(data, Tensor):
         warnings.warn(
             "To copy construct from a tensor, it is recommended to use sourceTensor.clone()."
             "detach() or sourceTensor.clone().detach().requires_grad_(True), rather than "
             "torch.tensor(sourceTensor).", UserWarning, stacklevel=2)
     arr = _as_array(data, dtype)
+    if meta:
+        arr = meta_like(arr)
     t = Tensor._make_plain(arr) if not _mode.inference else _make_inference(arr)
     if requires_grad:
         if arr.dtype.kind not in "fc":
@@ -330,14 +372,16 @@ def _dt(dtype):
 @takes_out("zeros")
 def zeros(*size, dtype=None, device=None, requires_grad=False, out=None, layout=None):
     """Tensor of zeros; float32 unless ``dtype`` is given."""
-    _require_cpu(device)
+    if _on_meta(device):
+        return _meta_new(_size(size), _dt(dtype), requires_grad)
     return _finish(np.zeros(_size(size), _dt(dtype)), requires_grad)
 
 
 @takes_out("ones")
 def ones(*size, dtype=None, device=None, requires_grad=False, out=None, layout=None):
     """Tensor of ones; float32 unless ``dtype`` is given."""
-    _require_cpu(device)
+    if _on_meta(device):
+        return _meta_new(_size(size), _dt(dtype), requires_grad)
     return _finish(np.ones(_size(size), _dt(dtype)), requires_grad)
 
 
@@ -345,21 +389,24 @@ def ones(*size, dtype=None, device=None, requires_grad=False, out=None, layout=N
 def empty(*size, dtype=None, device=None, requires_grad=False, out=None, layout=None,
           memory_format=None):
     """Uninitialised in PyTorch; zeros here (NumPy's empty would leak old memory)."""
-    _require_cpu(device)
+    if _on_meta(device):
+        return _meta_new(_size(size), _dt(dtype), requires_grad)
     return _finish(np.zeros(_size(size), _dt(dtype)), requires_grad)
 
 
 @takes_out("full")
 def full(size, fill_value, dtype=None, device=None, requires_grad=False, out=None, layout=None):
     """Tensor filled with ``fill_value``; the dtype follows the value (bool, int64, float32)."""
-    _require_cpu(device)
+    meta = _on_meta(device)
     if dtype is None:
         dtype = _infer_dtype(fill_value if not isinstance(fill_value, Tensor) else fill_value.item())
     if isinstance(fill_value, Tensor):
         fill_value = fill_value.item()
     fill_value = _scalars.check_scalar_write(fill_value, _dtype.to_dtype(dtype).np)
-    return _finish(np.full(_size((size,)) if isinstance(size, int) else _size(tuple(size)),
-                           fill_value, _dtype.to_dtype(dtype).np), requires_grad)
+    shape = _size((size,)) if isinstance(size, int) else _size(tuple(size))
+    if meta:
+        return _meta_new(shape, _dtype.to_dtype(dtype).np, requires_grad)
+    return _finish(np.full(shape, fill_value, _dtype.to_dtype(dtype).np), requires_grad)
 
 
 def _like(input, dtype):
@@ -367,28 +414,33 @@ def _like(input, dtype):
 
 
 def zeros_like(input, dtype=None, device=None, requires_grad=False, memory_format=None, layout=None):
-    _require_cpu(device)
+    if _on_meta(device, input):
+        return _meta_new(*_like(input, dtype), requires_grad)
     return _finish(np.zeros(*_like(input, dtype)), requires_grad)
 
 
 def ones_like(input, dtype=None, device=None, requires_grad=False, memory_format=None, layout=None):
-    _require_cpu(device)
+    if _on_meta(device, input):
+        return _meta_new(*_like(input, dtype), requires_grad)
     return _finish(np.ones(*_like(input, dtype)), requires_grad)
 
 
 def empty_like(input, dtype=None, device=None, requires_grad=False, memory_format=None, layout=None):
-    _require_cpu(device)
+    if _on_meta(device, input):
+        return _meta_new(*_like(input, dtype), requires_grad)
     return _finish(np.zeros(*_like(input, dtype)), requires_grad)
 
 
 def full_like(input, fill_value, dtype=None, device=None, requires_grad=False, memory_format=None,
               layout=None):
-    _require_cpu(device)
     shape, npd = _like(input, dtype)
+    if _on_meta(device, input):
+        return _meta_new(shape, npd, requires_grad)
     return _finish(np.full(shape, fill_value, npd), requires_grad)
 
 
 @takes_out("arange")
+@_meta_after
 def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=False, out=None,
            layout=None):
     """Values in [start, end) by ``step``: int64 for integer arguments, else float32.
@@ -438,6 +490,7 @@ def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=Fa
 
 
 @takes_out("linspace")
+@_meta_after
 def linspace(start, end, steps, *, dtype=None, device=None, requires_grad=False, out=None):
     """``steps`` evenly spaced values from start to end inclusive (float32)."""
     _require_cpu(device)
@@ -456,6 +509,7 @@ def linspace(start, end, steps, *, dtype=None, device=None, requires_grad=False,
     return _finish(arr.astype(dt), requires_grad)
 
 
+@_meta_after
 def logspace(start, end, steps, base=10.0, *, dtype=None, device=None, requires_grad=False):
     _require_cpu(device)
     return _finish((base ** linspace(start, end, steps, dtype=_dtype.float64)._data).astype(_dt(dtype)),
@@ -463,6 +517,7 @@ def logspace(start, end, steps, base=10.0, *, dtype=None, device=None, requires_
 
 
 @takes_out("eye")
+@_meta_after
 def eye(n, m=None, *, dtype=None, device=None, requires_grad=False, out=None):
     """Identity matrix n x m (float32)."""
     _require_cpu(device)

@@ -29,7 +29,7 @@ def no_accelerator():
 
 
 def set_default_device(device):
-    """``torch.set_default_device``: only the CPU (or None) here.
+    """``torch.set_default_device``: only the CPU, 'meta' (or None) here.
 
     PyTorch's CPU build accepts ``'cuda'`` and fails at the next factory call;
     leafgrad raises the same AssertionError at once, where the cause is visible.
@@ -44,7 +44,8 @@ def set_default_device(device):
     d = device if isinstance(device, _device) else _device(device)
     if d.type == "cuda":
         raise no_cuda("set_default_device('%s')" % d)
-    _require_cpu(d)
+    if d.type != "meta":      # 'meta': factories make meta tensors (_meta.py)
+        _require_cpu(d)
     _DEFAULT_DEVICE[0] = str(d)
 
 

@@ -17,6 +17,7 @@ import numpy as np
 from ._factory_out import takes_out
 
 from . import _dtype, _random as R
+from ._meta import MetaArray
 from ._random import Generator, default_generator, gen as _gen
 from ._tensor import Tensor
 from .autograd.grad_mode import mode
@@ -83,13 +84,20 @@ def _numel(shape):
 
 
 def _inplace(self, name, values):
-    """Write ``values`` (flat, memory order) into ``self``, bump its version."""
+    """Write ``values`` (flat, memory order) into ``self``, bump its version; ``values``
+    None: a meta tensor (nothing drawn, as PyTorch's meta kernels: the stream is left as
+    it is)."""
     if mode.enabled:
         from .ops.inplace import _check_leaf
         _check_leaf(self, name)
-    R.fill(self._data, values)
+    if values is not None:
+        R.fill(self._data, values)
     self._bump_version()
     return self
+
+
+def _meta_fill(self, name):
+    return _inplace(self, name, None)
 
 
 def _contig(arr):
@@ -106,9 +114,11 @@ def rand(*size, generator=None, dtype=None, device=None, requires_grad=False, ou
         RuntimeError: an integer dtype.
     """
     C = _creation()
-    C._require_cpu(device)
+    meta = C._on_meta(device)
     shape = C._size(size)
     d = _float_dtype(dtype, "check_uniform_bounds", complex_ok=True)
+    if meta:        # no values: nothing drawn (the stream is left as it is, as PyTorch)
+        return C._meta_new(shape, d.np, requires_grad)
     g = _gen(generator)
     if d.is_complex:        # PyTorch fills view_as_real(t): real, imaginary, real, ...
         r = d.to_real()
@@ -122,15 +132,24 @@ def randn(*size, generator=None, dtype=None, device=None, requires_grad=False, o
           layout=None, pin_memory=False):
     """Standard normal samples, PyTorch's stream (16-wide Box-Muller from 16 elements)."""
     C = _creation()
-    C._require_cpu(device)
+    meta = C._on_meta(device)
     shape = C._size(size)
     d = _float_dtype(dtype, "normal_kernel_cpu", complex_ok=True)
+    if meta:
+        return C._meta_new(shape, d.np, requires_grad)
     if d.is_complex:
         # PyTorch: normal_(view_as_real(t), 0, 1/sqrt(2)), so E|z|^2 = 1 (normal_impl_)
         vals = R.normal(_gen(generator), tuple(shape) + (2,), d.to_real().np,
                         0.0, 1.0 / math.sqrt(2.0))
         return _new(shape, d, requires_grad, vals.view(d.np))
     return _new(shape, d, requires_grad, R.normal(_gen(generator), shape, d.np))
+
+
+def _like_device(input, device):
+    # the *_like factories follow the input's device (a meta input gives a meta result)
+    if device is None and input._data.__class__ is MetaArray:
+        return "meta"
+    return device
 
 
 def _like_dtype(input, dtype):
@@ -140,13 +159,13 @@ def _like_dtype(input, dtype):
 def rand_like(input, *, dtype=None, layout=None, device=None, requires_grad=False,
               memory_format=None, generator=None):
     return rand(*input.shape, dtype=_like_dtype(input, dtype), requires_grad=requires_grad,
-                generator=generator, device=device)
+                generator=generator, device=_like_device(input, device))
 
 
 def randn_like(input, *, dtype=None, layout=None, device=None, requires_grad=False,
                memory_format=None, generator=None):
     return randn(*input.shape, dtype=_like_dtype(input, dtype), requires_grad=requires_grad,
-                 generator=generator, device=device)
+                 generator=generator, device=_like_device(input, device))
 
 
 def _int_draw(g, n, low, high, npdtype, what="random_"):
@@ -165,7 +184,7 @@ def randint(*args, size=None, low=None, high=None, generator=None, dtype=None, d
         TypeError: no size.
     """
     C = _creation()
-    C._require_cpu(device)
+    meta = C._on_meta(device)
     args = list(args)
     if size is None and args and isinstance(args[-1], (tuple, list)) or (
             size is None and len(args) == 3):
@@ -187,6 +206,9 @@ def randint(*args, size=None, low=None, high=None, generator=None, dtype=None, d
     low = 0 if low is None else int(low)
     shape = C._size((size,) if isinstance(size, int) else (tuple(size),))
     d = _dtype.to_dtype(dtype) or _dtype.int64
+    if meta:
+        R.check_range(low, int(high), "random_")
+        return C._meta_new(shape, d.np, requires_grad)
     vals = _int_draw(_gen(generator), _numel(shape), low, int(high), d.np)
     return _new(shape, d, requires_grad, vals)
 
@@ -196,7 +218,7 @@ def randint_like(input, low=0, high=None, *, dtype=None, layout=None, device=Non
     if high is None:
         low, high = 0, low
     return randint(low, high, tuple(input.shape), dtype=_like_dtype(input, dtype),
-                   generator=generator, requires_grad=requires_grad, device=device)
+                   generator=generator, requires_grad=requires_grad, device=_like_device(input, device))
 
 
 @takes_out("randperm")
@@ -419,6 +441,8 @@ def uniform_(self, from_=0.0, to=1.0, *, generator=None, **kw):
         raise RuntimeError("uniform_ expects to return a [from, to) range, but found from=%s "
                            "> to=%s. Fix: pass from <= to" % (from_, to))
     d = _float_dtype(self.dtype, "check_uniform_bounds")
+    if self._data.__class__ is MetaArray:
+        return _meta_fill(self, "uniform_")
     return _inplace(self, "uniform_", R.uniform(_gen(generator), self._data.size, d.np,
                                                 from_, to))
 
@@ -427,6 +451,8 @@ def normal_(self, mean=0.0, std=1.0, *, generator=None):
     """Fill with N(mean, std) (PyTorch's normal_kernel: 16-wide for contiguous >= 16)."""
     _check_std(std)
     d = _float_dtype(self.dtype, "normal_kernel_cpu")
+    if self._data.__class__ is MetaArray:
+        return _meta_fill(self, "normal_")
     return _inplace(self, "normal_", R.normal(_gen(generator), self._data.shape, d.np, mean,
                                               std, _contig(self._data)))
 
@@ -440,6 +466,8 @@ def random_(self, from_=None, to=None, *, generator=None):
         RuntimeError: from >= to (nothing drawn).
     """
     npd = self._data.dtype
+    if self._data.__class__ is MetaArray:
+        return _meta_fill(self, "random_")
     g = _gen(generator)
     n = self._data.size
     if from_ is None and to is None:
@@ -472,6 +500,8 @@ def bernoulli_(self, p=0.5, *, generator=None):
     """
     g = _gen(generator)
     arr = self._data
+    if arr.__class__ is MetaArray:
+        return _meta_fill(self, "bernoulli_")
     if isinstance(p, Tensor):
         pv = p._data
         _check_probs(pv)
@@ -487,6 +517,8 @@ def _bernoulli_method(self, p=None, *, generator=None):
 
 def _double_fill(self, name, generator, fn):
     """Kernels that draw a 53-bit uniform per element and transform it in double."""
+    if self._data.__class__ is MetaArray:
+        return _meta_fill(self, name)
     u = R.uniform01(_gen(generator), self._data.size, np.float64)
     return _inplace(self, name, fn(u))
 

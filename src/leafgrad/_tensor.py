@@ -521,6 +521,8 @@ class Tensor(metaclass=_PublicType):
         return int(self.item())
 
     def __bool__(self):
+        if self._data.__class__ is MetaArray:
+            self.item()         # PyTorch's RuntimeError: a meta tensor has no value
         if self._data.size != 1:
             raise RuntimeError(
                 "Boolean value of Tensor with more than one value is ambiguous. Fix: use "

@@ -10,6 +10,7 @@ import numpy as np
 
 from .. import _dtype, _errors, _scalars
 from .._dtype import _FROM_NP, result_type
+from .._meta import MetaArray as _Meta, same_device
 from .._tensor import InferenceTensor, Tensor, _make_inference
 from .._tensor import _sync_view as _sync
 from ..autograd.saved_hooks import active as _hooks_active, pack_saved as _pack_saved
@@ -77,7 +78,10 @@ def record(cls, out, inputs, saved=None, save_result=False, args=None):
     elementwise ops also call directly (no inputs tuple); this is the general path.
     """
     if type(out) is not _ndarray:
-        out = _asarray(out)
+        if type(out) is _Meta:
+            same_device(inputs)
+        else:
+            out = _asarray(out)
     if _fw_level[0] is not None or not mode.enabled:
         res = _unrecorded(cls, out, inputs, saved, save_result, args)
         if res is not None:
@@ -205,7 +209,7 @@ def _version1(t):
 def record1(cls, out, t, saved=None, save_result=False, args=None):
     """``record(cls, out, (t,), saved, save_result, args)``; ``saved`` may also be
     ``True``: the input itself (a unary op's ``(t,)``, without making the tuple)."""
-    if type(out) is not _ndarray:
+    if type(out) is not _ndarray and type(out) is not _Meta:
         out = _asarray(out)
     if _fw_level[0] is not None or not mode.enabled:
         res = _unrecorded(cls, out, (t,), (t,) if saved is True else saved, save_result, args)
@@ -245,7 +249,10 @@ def record2(cls, out, a, b, saved=None, save_result=False, args=None):
     """``record(cls, out, (a, b), saved, save_result, args)`` (``a``/``b``: a Tensor,
     or None for a number operand)."""
     if type(out) is not _ndarray:
-        out = _asarray(out)
+        if type(out) is _Meta:
+            same_device((a, b))
+        else:
+            out = _asarray(out)
     if _fw_level[0] is not None or not mode.enabled:
         res = _unrecorded(cls, out, (a, b), saved, save_result, args)
         if res is not None:
@@ -304,7 +311,8 @@ def record_multi(cls, outs, inputs, saved=None, args=None, differentiable=None):
     class with an ``out_metas`` slot gets every output's (shape, dtype) there (the engine
     fills the gradient of an output that got none with zeros of that shape).
     """
-    outs = [o if type(o) is _ndarray else _asarray(o) for o in outs]
+    outs = [o if type(o) is _ndarray else same_device(inputs, o) if type(o) is _Meta
+            else _asarray(o) for o in outs]
     if differentiable is None:
         differentiable = (True,) * len(outs)
     if _fw_level[0] is not None:
@@ -419,7 +427,7 @@ def binary_operands(a, b, floating=False):
         b = _scalars.scalar_operand(b, npd)
     xa = ta._data.astype(npd, copy=False) if ta is not None else npd.type(a)
     xb = tb._data.astype(npd, copy=False) if tb is not None else npd.type(b)
-    if ta is not None and xa.dtype != ta._data.dtype:
+    if ta is not None and xa.dtype != ta._data.dtype and type(xa) is not _Meta:
         xa = _asarray(xa)
     return ta, tb, xa, xb
 

@@ -20,6 +20,7 @@ import warnings
 import numpy as np
 
 from .. import _errors
+from .._meta import MetaArray
 
 _INTP = np.dtype(np.intp)
 _ALL = slice(None)
@@ -212,7 +213,7 @@ def _check_arrays(shape, basic, adv, checks, masks):
                 raise IndexError(_errors.index_range(int(a.flat[0]), dim, n))
     bad = None
     for a, dim, n, at in checks:
-        if a.size:
+        if a.size and a.__class__ is not MetaArray:     # meta indices: no values to check
             lo, hi = a.min(), a.max()
             if lo < -n or hi >= n:
                 bad = int(lo if lo < -n else hi), dim, n

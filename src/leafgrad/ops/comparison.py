@@ -3,6 +3,7 @@ integer), and equal / allclose / isclose.
 """
 import numpy as np
 
+from .._meta import asarray as _asarray
 from .._tensor import Tensor
 from .. import _errors
 from ._dispatch import binary_operands, broadcast_error, to_tensor
@@ -24,7 +25,7 @@ def _compare(name, np_fn, numbers, doc, aliases=()):
             raise _errors.not_tensor(name, *bad)
         ta, tb, xa, xb = binary_operands(input, other)
         try:
-            return Tensor._make_plain(np.asarray(np_fn(xa, xb)))
+            return Tensor._make_plain(_asarray(np_fn(xa, xb)))
         except ValueError:
             raise broadcast_error(xa, xb) from None
         except TypeError:       # NumPy has no bitwise kernel for floats; PyTorch's words

@@ -55,6 +55,7 @@ import warnings
 import numpy as np
 
 from .. import _errors
+from .._meta import MetaArray
 from .._tensor import Tensor
 from ..autograd.graph import Node
 from ._dispatch import record
@@ -399,6 +400,11 @@ _ConvWeightGrad = type("ConvolutionBackwardBackward0", (_ConvNode,),
 
 
 def _record_conv(input, weight, bias, gm):
+    if input._data.__class__ is MetaArray or weight._data.__class__ is MetaArray:
+        # the 'meta' device: the result's shape and dtype only (_meta.py)
+        out = MetaArray((gm.xshape[0], gm.wshape[0]) + tuple(gm.out), input._data.dtype)
+        return record(ConvolutionBackward0, out, (input, weight, bias), saved=(input, weight),
+                      args=gm)
     out, cols = _k_conv(input._data, weight._data, gm, None if bias is None else bias._data)
     saved = (input, weight, cols) if weight._requires_grad else (input, weight)
     return record(ConvolutionBackward0, out, (input, weight, bias), saved=saved, args=gm)

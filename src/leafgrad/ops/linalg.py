@@ -8,6 +8,7 @@ summed by the engine. Products are only computed for inputs that need them.
 import numpy as np
 
 from .. import _errors
+from .._meta import asarray as _asarray
 from ..autograd.graph import Node, next_seq as _next_seq
 from .._quiet import quiet as _quiet
 from .._tensor import Tensor
@@ -442,7 +443,7 @@ def einsum(equation, *operands):
     EinsumBackward.__name__ = "EinsumBackward"
     if not rhs and "->" not in equation:
         raise NotImplementedError("einsum needs an explicit '->' output in leafgrad")
-    return record(EinsumBackward, np.asarray(out), tuple(ops), saved=tuple(ops))
+    return record(EinsumBackward, _asarray(out), tuple(ops), saved=tuple(ops))
 
 
 

@@ -4,6 +4,7 @@ addcdiv, and their vector-Jacobian products (PyTorch's formulas, see each rule).
 import numpy as np
 
 from .. import _dtype, _scalars
+from .._meta import asarray as _asarray
 from .._tensor import Tensor
 from . import inplace as IP
 from . import inplace_write as IW
@@ -50,7 +51,7 @@ def where(condition, input=None, other=None):
         out = np.where(cond, xa, xb)
     except ValueError:
         raise broadcast_error(cond, np.broadcast(np.asarray(xa), np.asarray(xb))) from None
-    return record(WhereBackward0, out, (ta, tb), args=(np.asarray(cond, bool),))
+    return record(WhereBackward0, out, (ta, tb), args=(_asarray(cond, bool),))
 
 
 def _clamp_backward(ctx, g):

@@ -5,6 +5,7 @@ the formulas).
 import numpy as np
 
 from .. import _errors
+from .._meta import MetaArray
 from .._tensor import Tensor
 from ._registry import functional_ops
 from .reduction import mean
@@ -81,6 +82,11 @@ def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
     """
     x = _pool_input("max_pool2d", input)
     gm = _pool_geometry("max_pool2d", x, kernel_size, stride, padding, dilation, ceil_mode)
+    if x.__class__ is MetaArray:        # the 'meta' device: shapes only (_meta.py)
+        out = _MAX_POOL.forward(input, MetaArray(x.shape[:-2] + tuple(gm.out), x.dtype),
+                                (gm, None))
+        return (out, Tensor._make_plain(MetaArray(out.shape, np.int64))) if return_indices \
+            else out
     fill = -np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min if x.dtype.kind in "iu" \
         else 0
     lead, taps = _pool_rows(x, gm, fill)
@@ -182,6 +188,9 @@ def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
         div = float(divisor_override)
     else:
         div = _divisors(gm, count_include_pad, x.dtype)
+    if x.__class__ is MetaArray:
+        return _AVG_POOL.forward(input, MetaArray(x.shape[:-2] + tuple(gm.out), x.dtype),
+                                 (gm, div))
     return _AVG_POOL.forward(input, _avg_k(x, (gm, div)), (gm, div))
 
 

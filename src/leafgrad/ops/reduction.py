@@ -14,6 +14,7 @@ import collections
 import numpy as np
 
 from .. import _dtype
+from .._meta import asarray as _asarray
 from .._tensor import Tensor, _wrap_dim
 from ._dispatch import record, to_tensor
 from ._out import out_call, with_out
@@ -175,7 +176,7 @@ def mean(input, dim=None, keepdim=False, *, dtype=None, out=None):
                np.full(np.sum(x, axis=dims, keepdims=keepdim).shape, np.nan, x.dtype)) \
             if x.ndim else x.copy()
     cls = MeanBackward0 if dim is None else MeanBackward1
-    return record(cls, np.asarray(out, dtype=x.dtype), (input,),
+    return record(cls, _asarray(out, dtype=x.dtype), (input,),
                   args=(x.shape, dims, keepdim, n))
 
 

@@ -349,7 +349,7 @@ CloneBackward0.np_backward = lambda ctx, g: (g,)
 @defop("clone")
 def clone(input, memory_format=None):
     """A copy that stays in the graph (gradient flows back unchanged)."""
-    return record(CloneBackward0, np.array(input._data, copy=True), (input,))
+    return record(CloneBackward0, input._data.copy(order="K"), (input,))
 
 
 @defop("contiguous", function=False)

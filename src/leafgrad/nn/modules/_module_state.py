@@ -4,11 +4,13 @@ and saving and loading them (``state_dict``, ``load_state_dict``: PyTorch's key 
 ``_IncompatibleKeys``). Each function's ``self`` is the Module.
 Reference: https://pytorch.org/docs/stable/generated/torch.nn.Module.html
 """
+import functools
+import warnings
 from collections import OrderedDict, namedtuple
 
 import numpy as np
 
-from ... import _dtype
+from ... import _creation, _dtype
 from ..._tensor import Tensor
 from ...autograd.grad_mode import no_grad
 from ..parameter import Parameter
@@ -83,6 +85,26 @@ def to(self, *args, **kwargs):
             return t.to(dtype)
         return t
     return self._apply(convert)
+
+def meta_aware_init(cls):
+    """Give ``cls`` (a Module subclass) an ``__init__`` that honours ``device='meta'``: the
+    constructor then runs inside ``with torch.device('meta')``, so every parameter and
+    buffer it makes is a meta tensor and the initialisers draw nothing (as PyTorch's
+    ``factory_kwargs``). Other devices go to the constructor unchanged."""
+    init = cls.__dict__.get("__init__")
+    if init is None or getattr(init, "_meta_aware", False):
+        return
+
+    @functools.wraps(init)
+    def __init__(self, *args, **kwargs):
+        dev = kwargs.get("device")
+        if dev is None or not _creation._on_meta(dev):
+            return init(self, *args, **kwargs)
+        with _creation.device("meta"):
+            return init(self, *args, **kwargs)
+    __init__._meta_aware = True
+    cls.__init__ = __init__
+
 
 def _cast_floats(self, dt):
     return self._apply(lambda t: t.to(dt) if t.is_floating_point() else t)
@@ -176,7 +198,7 @@ def load_state_dict(self, state_dict, strict=True, assign=False):
     if not isinstance(state_dict, Mapping):
         raise TypeError("Expected state_dict to be dict-like, got %s." % type(state_dict))
     missing_keys, unexpected_keys, error_msgs = [], [], []
-    copies = []   # (module, name, kind, target tensor, source value)
+    copies = []   # (module, name, kind, target tensor, source value, key)
     for mod_prefix, module in self.named_modules():
         prefix = mod_prefix + "." if mod_prefix else ""
         local = [(k, v, "param") for k, v in module._parameters.items() if v is not None]
@@ -201,7 +223,7 @@ def load_state_dict(self, state_dict, strict=True, assign=False):
                     "size mismatch for %s: copying a param with shape %s from checkpoint, "
                     "the shape in current model is %s." % (key, src.shape, target.shape))
                 continue
-            copies.append((module, name, kind, target, src))
+            copies.append((module, name, kind, target, src, key))
         if True:   # keys are always reported (PyTorch); only strict raises
             for key in state_dict:
                 if prefix and not key.startswith(prefix):
@@ -222,13 +244,20 @@ def load_state_dict(self, state_dict, strict=True, assign=False):
     if error_msgs:
         raise RuntimeError("Error(s) in loading state_dict for %s:\n\t%s"
                            % (type(self).__name__, "\n\t".join(error_msgs)))
-    for module, name, kind, target, src in copies:
+    for module, name, kind, target, src, key in copies:
         if assign:
             if kind == "param":
                 setattr(module, name, Parameter(src.detach(), target.requires_grad))
             else:
                 module._buffers[name] = src.detach()
         else:
+            if target.is_meta and not src.is_meta:
+                warnings.warn(
+                    "for %s: copying from a non-meta parameter in the checkpoint to a meta "
+                    "parameter in the current model, which is a no-op. (Did you mean to "
+                    "pass `assign=True` to assign items in the state dictionary to their "
+                    "corresponding key in the module instead of copying them in place?)"
+                    % key, UserWarning, stacklevel=2)
             np.copyto(target._data, np.broadcast_to(src._data, target._data.shape),
                       casting="unsafe")
             target._bump_version()

@@ -78,6 +78,10 @@ class Module:
 
     forward = _forward_unimplemented
 
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        _state.meta_aware_init(cls)
+
     def __new__(cls, *args, **kwargs):
         self = object.__new__(cls)
         # the constructor's arguments: leafgrad.bridge builds the same layer in PyTorch
