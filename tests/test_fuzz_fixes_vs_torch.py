@@ -148,7 +148,8 @@ def test_trigamma_float32_near_a_pole_as_torch():
 
 
 def test_zeta_and_polygamma_far_below_zero():
-    q = [-3.00257892e+06, -2.07725678e+05, -1.50482464e+03, -2.20092523e+07, -5.3, 2.5]
+    # (PyTorch's Cephes loop runs |q| terms: q of -1e7 would take it seconds)
+    q = [-2.07725678e+05, -1.50482464e+03, -3.2e4 - 0.3, -5.3, 2.5]
     for s in (2.0, 3.0, 4.0):
         want = torch.special.zeta(torch.tensor(s, dtype=torch.float64),
                                   torch.tensor(q, dtype=torch.float64)).numpy()
