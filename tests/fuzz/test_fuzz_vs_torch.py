@@ -303,8 +303,12 @@ def test_random_programs_match_torch(focus):
 @pytest.mark.parametrize("name", sorted(FINDINGS))
 def test_listed_findings_still_differ(name):
     """A row listed in FINDINGS gets only ordinary leaves in the fuzzer; with every value
-    profile it must still fail (when it no longer does, remove it from the list)."""
-    row = next(r for r in ROWS if r.name == name)
+    profile it must still fail (when it no longer does, remove it from the list). An
+    entry "via ROW: ..." was found in ROW's programs: ROW's programs must still fail."""
+    via = FINDINGS[name].split(":", 1)[0][4:] if FINDINGS[name].startswith("via ") else name
+    if "(unstable" in FINDINGS[name]:
+        pytest.xfail("listed as unstable: %s" % FINDINGS[name])
+    row = next(r for r in ROWS if r.name == via)
     with pytest.raises(Mismatch):
         run_row(row, 2 * EXAMPLES, FRAGILE_NOW, frozenset(FINDINGS) - {name})
 
