@@ -54,6 +54,10 @@ def _infer(shape, numel):
 # ------------------------------------------------------------------- views
 ViewBackward0 = node("ViewBackward0", lambda ctx, g: (g.reshape(ctx.args),), saves=False)
 ViewBackward0.np_backward = lambda ctx, g: (g.reshape(ctx.args),)
+# reshape's nodes where PyTorch's reshape is not a plain view: a view of a non-contiguous
+# tensor (_reshape_alias), and the copy of one it cannot view (clone, then _unsafe_view)
+ReshapeAliasBackward0 = type("ReshapeAliasBackward0", (ViewBackward0,), {"__slots__": ()})
+_UnsafeViewBackward0 = type("UnsafeViewBackward0", (ViewBackward0,), {"__slots__": ()})
 
 
 @defop("reshape")
@@ -66,10 +70,14 @@ def reshape(input, *shape):
     x = input._data
     shape = _infer(_sizes(shape), x.size)
     out = x.reshape(shape)
-    res = record(ViewBackward0, out, (input,), args=x.shape)
     if out.base is not None and np.shares_memory(out, x):
-        _as_view(res, input)
-    return res
+        return _as_view(record(ViewBackward0 if x.flags.c_contiguous else
+                               ReshapeAliasBackward0, out, (input,), args=x.shape), input)
+    if out.__class__ is not np.ndarray:      # a meta array: contiguous, a view
+        return record(ViewBackward0, out, (input,), args=x.shape)
+    # a copy, recorded as PyTorch's: a contiguous clone, then _unsafe_view of it
+    c = record(CloneBackward0, np.ascontiguousarray(x), (input,))
+    return record(_UnsafeViewBackward0, out, (c,), args=x.shape)
 
 
 @defop("view", function=False)
@@ -301,8 +309,27 @@ def broadcast_to(input, size):
 
 @defop("broadcast_tensors", method=False)
 def broadcast_tensors(*tensors):
-    shape = np.broadcast_shapes(*[t._data.shape for t in tensors])
-    return tuple(expand(t, shape) for t in tensors)
+    """The tensors expanded to their common shape; one already of that shape is returned
+    itself (as PyTorch).
+
+    Raises:
+        RuntimeError: shapes that do not broadcast (the first such pair named).
+    """
+    if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
+        tensors = tuple(tensors[0])
+    shapes = [t._data.shape for t in tensors]
+    try:
+        shape = np.broadcast_shapes(*shapes)
+    except ValueError:
+        from .. import _errors
+        acc = ()
+        for s in shapes:
+            try:
+                acc = np.broadcast_shapes(acc, s)
+            except ValueError:
+                raise _errors.broadcast(acc, s) from None
+        raise
+    return tuple(t if t._data.shape == shape else expand(t, shape) for t in tensors)
 
 
 @defop("broadcast_shapes", method=False)
