@@ -9,6 +9,7 @@ import warnings
 
 import numpy as np
 
+from .._aten import WrapperArray, dispatch as _dispatch
 from .._tensor import Tensor, _wrap_dim
 from .._quiet import quiet as _quiet
 from ._dispatch import mark_view, record
@@ -376,6 +377,8 @@ CloneBackward0.np_backward = lambda ctx, g: (g,)
 @defop("clone")
 def clone(input, memory_format=None):
     """A copy that stays in the graph (gradient flows back unchanged)."""
+    if input._data.__class__ is WrapperArray:   # a wrapper subclass: its __torch_dispatch__
+        return _dispatch(input, "clone", (input,), {})
     return record(CloneBackward0, input._data.copy(order="K"), (input,))
 
 
@@ -398,6 +401,8 @@ def to_dtype(input, dtype, copy=False):
     """Cast to ``dtype`` (same tensor when already that dtype and not ``copy``)."""
     if input._data.dtype == dtype.np and not copy:
         return input
+    if input._data.__class__ is WrapperArray:   # a wrapper subclass: its __torch_dispatch__
+        return _dispatch(input, "_to_copy", (input,), {"dtype": dtype})
     if not dtype.is_floating_point and not dtype.is_complex:
         return Tensor._make_plain(_cast(input._data, dtype.np))
     from .._dtype import from_numpy_dtype
