@@ -267,11 +267,11 @@ mul = _binary_np("mul", np.multiply, "MulBackward0", lambda g, a, b: g * b, lamb
               aliases=("multiply",))
 # a Python number times (plus) a tensor inside a composite written as PyTorch's C++ (its
 # mul.Scalar / add.Scalar: MulBackward1 / AddBackward1, one edge): special_ndtr
-mul_scalar = _binary_np(None, np.multiply, "MulBackward0", lambda g, a, b: mul_scalar(g, b),
-                        lambda g, a, b: mul_scalar(g, a), save=False,
-                        scalar_name="MulBackward1")
-add_scalar = _binary_np(None, np.add, "AddBackward0", lambda g, a, b: g, lambda g, a, b: g,
-                        save=False, scalar_name="AddBackward1")
+_mul_scalar = _binary_np(None, np.multiply, "MulBackward0",
+                         lambda g, a, b: _mul_scalar(g, b), lambda g, a, b: _mul_scalar(g, a),
+                         save=False, scalar_name="MulBackward1")
+_add_scalar = _binary_np(None, np.add, "AddBackward0", lambda g, a, b: g, lambda g, a, b: g,
+                         save=False, scalar_name="AddBackward1")
 # d/db is PyTorch's div_tensor_other_backward, -g ((a / b) / b): no overflow of b^2, and
 # its own derivatives (second order at b = +-inf or -0) are PyTorch's
 div = _binary_np("div", np.true_divide, "DivBackward0", lambda g, a, b: g / b,
