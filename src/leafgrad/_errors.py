@@ -289,6 +289,14 @@ def inference_saved():
             "torch.no_grad() instead of torch.inference_mode().")
 
 
+def lstm_forward_ad():
+    return ("Trying to use forward AD with mkldnn_rnn_layer that does not support it because it "
+            "has not been implemented yet. A float32 nn.LSTM without projections runs each layer "
+            "as one fused node (as PyTorch's CPU path), which has no forward derivative. Fix: "
+            "run the LSTM in float64 (model.double(), input.double()), where it is recorded step "
+            "by step and forward AD works, or use reverse mode (torch.func.jacrev).")
+
+
 def inference_requires_grad():
     return ("Setting requires_grad=True on inference tensor outside InferenceMode is not allowed. "
             "Fix: call .clone() on it first (outside inference mode) and set requires_grad on "

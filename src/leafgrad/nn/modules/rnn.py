@@ -24,7 +24,10 @@ unbatched (H_in,), with the same equations.
 import math
 import warnings
 
+import numpy as np
+
 from ... import _creation
+from ...ops.rnn_layer import lstm_layer
 from ...ops import joins as S
 from .. import functional as F
 from .. import init
@@ -33,6 +36,7 @@ from .module import Module
 
 __all__ = ["RNNBase", "RNN", "LSTM", "GRU", "RNNCellBase", "RNNCell", "LSTMCell", "GRUCell"]
 
+_PROJ_WARNED = []      # PyTorch warns once per process
 _GATES = {"LSTM": 4, "GRU": 3, "RNN_TANH": 1, "RNN_RELU": 1}
 
 
@@ -209,30 +213,70 @@ class RNNBase(Module):
                 x = F.dropout(x, self.dropout, True)
         return x, [S.stack(f) for f in finals]
 
+    def _run_fused(self, x, states):
+        """``_run`` for a float32 LSTM without projections: one node per layer and
+        direction (``MkldnnRnnLayerBackward0``), as PyTorch's CPU path (mkldnn_rnn in
+        aten/src/ATen/native/mkldnn/RNN.cpp: the same select, cat, dropout and stack)."""
+        D = 2 if self.bidirectional else 1
+        hs, cs = [], []
+        for layer in range(self.num_layers):
+            outs = []
+            for d, suffix in enumerate(("", "_reverse")[:D]):
+                w_ih, w_hh, b_ih, b_hh, _ = self._layer_weights(layer, suffix)
+                k = layer * D + d
+                out, h, c = lstm_layer(x, w_ih, w_hh, b_ih, b_hh, states[0][k], states[1][k],
+                                       d == 1)
+                outs.append(out)
+                hs.append(h)
+                cs.append(c)
+            x = outs[0] if D == 1 else S.cat(outs, -1)
+            if self.dropout and self.training and layer < self.num_layers - 1:
+                x = F.dropout(x, self.dropout, True)
+        return x, [S.stack(hs), S.stack(cs)]
+
+    def _fused(self, input, n_states):
+        """Whether PyTorch's CPU path would run this LSTM as fused layers (float32, no
+        projections, a non-empty input); it warns once for float32 with projections."""
+        d = input._data
+        if n_states != 2 or d.dtype != np.float32 or type(d) is not np.ndarray or d.size == 0:
+            return False             # (a meta tensor's data is not an ndarray)
+        if self.proj_size:
+            if not _PROJ_WARNED:
+                _PROJ_WARNED.append(True)
+                warnings.warn("LSTM with projections is not supported with oneDNN. Using "
+                              "default implementation.", UserWarning, stacklevel=4)
+            return False
+        return True
+
     def _forward(self, input, hx, n_states):
         self._check_input(input)
         unbatched = input.dim() == 2
-        if unbatched:
-            input = input.unsqueeze(1)
-        elif self.batch_first:
+        bdim = 0 if self.batch_first else 1
+        if unbatched:                    # PyTorch's order: unsqueeze, then transpose
+            input = input.unsqueeze(bdim)
+        if self.batch_first:
             input = input.transpose(0, 1)
         batch = input.shape[1]
         D = 2 if self.bidirectional else 1
         sizes = [self.proj_size or self.hidden_size, self.hidden_size][:n_states]
         if hx is None:
-            states = [_creation.zeros(self.num_layers * D, batch, size, dtype=input.dtype)
+            states = [_creation.zeros(self.num_layers * D, batch, size, dtype=input.dtype,
+                                      device=input.device)
                       for size in sizes]
         else:
             hs = [hx] if n_states == 1 else [hx[0], hx[1]]
             states = [self._check_hidden(h, batch, "hidden[%d]" % i if n_states > 1 else
                                          "hidden", unbatched, sizes[i])
                       for i, h in enumerate(hs)]
-        out, finals = self._run(input, states)
-        if unbatched:
-            out = out.squeeze(1)
-            finals = [f.squeeze(1) for f in finals]
-        elif self.batch_first:
+        if self._fused(input, n_states):
+            out, finals = self._run_fused(input.contiguous(), states)
+        else:
+            out, finals = self._run(input, states)
+        if self.batch_first:
             out = out.transpose(0, 1)
+        if unbatched:
+            out = out.squeeze(bdim)
+            finals = [f.squeeze(1) for f in finals]
         return out, (finals[0] if n_states == 1 else tuple(finals))
 
 
@@ -341,7 +385,8 @@ class RNNCellBase(Module):
             raise RuntimeError("input has inconsistent input_size: got %d expected %d"
                                % (input.shape[1], self.input_size))
         if hx is None:
-            zeros = _creation.zeros(input.shape[0], self.hidden_size, dtype=input.dtype)
+            zeros = _creation.zeros(input.shape[0], self.hidden_size, dtype=input.dtype,
+                                    device=input.device)
             hs = [zeros] * n_states
         else:
             hs = [h if batched else h.unsqueeze(0) for h in ([hx] if n_states == 1 else hx)]
