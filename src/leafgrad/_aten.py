@@ -7,7 +7,8 @@ them. What a wrapper subclass needs for ``nn.Module``'s conversions and
 ``load_state_dict`` (the recipe "Extension points in nn.Module for load_state_dict and
 tensor subclasses") is dispatched: ``detach`` (``Parameter(wrapper)``, ``state_dict``),
 ``_to_copy`` (``to``, ``float()``, ``double()``, ``module.to(dtype)``) and ``clone`` call
-the subclass's ``__torch_dispatch__`` with ``torch.ops.aten.<op>.default``. Any other op
+the subclass's ``__torch_dispatch__`` with ``torch.ops.aten.<op>.default``
+(``_wrapper_subclass.py`` makes the instances). Any other op
 on a wrapper raises NotImplementedError saying so (its data has a shape and a dtype but
 no values: it never computes made-up numbers). Other ``torch.ops.aten`` names raise
 PyTorch's AttributeError.
@@ -132,44 +133,6 @@ class WrapperArray(MetaArray):
 
     def __setitem__(self, key, value):
         raise _refuse("writing into")
-
-
-def make_wrapper_subclass(cls, size, strides=None, storage_offset=None, memory_format=None,
-                          dtype=None, layout=None, device=None, pin_memory=False,
-                          requires_grad=False, **kwargs):
-    """``torch.Tensor._make_wrapper_subclass(cls, size, dtype=..., device=..., ...)``: an
-    instance of ``cls`` (a Tensor subclass) with that shape, dtype and device and no
-    storage; ``detach``, ``to`` / casts and ``clone`` on it call
-    ``cls.__torch_dispatch__(torch.ops.aten.<op>.default, types, args, kwargs)``.
-
-    Raises:
-        TypeError: ``cls`` that is not a Tensor subclass.
-    """
-    from . import _dtype
-    from ._creation import device as _device
-    from ._tensor import Tensor
-    if not (isinstance(cls, type) and issubclass(cls, Tensor)):
-        raise TypeError("_make_wrapper_subclass(): cls must be a subclass of Tensor, got %r"
-                        % (cls,))
-    dt = (_dtype.to_dtype(dtype) or _dtype.get_default_dtype()).np
-    dev = _device(device if device is not None else "cpu")
-    t = Tensor._make_plain(WrapperArray(tuple(size), dt, dev))
-    if cls is not Tensor:
-        t = _as_class(t, cls)
-    if requires_grad:
-        t.requires_grad_(True)
-    return t
-
-
-def _as_class(t, cls):
-    """``t`` (a plain Tensor) as an instance of the Python subclass ``cls`` (its slots
-    copied; the subclass may add a __dict__)."""
-    from ._tensor import Tensor
-    obj = object.__new__(cls)
-    for s in Tensor.__slots__:
-        if s != "__weakref__" and hasattr(t, s):
-            setattr(obj, s, getattr(t, s))
-    return obj
 
 
 def dispatch(t, name, args, kwargs):

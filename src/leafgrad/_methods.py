@@ -344,7 +344,7 @@ def _install():
                            % both)
     for name, fn in list(derived.items()) + list(_METHODS.items()):
         setattr(Tensor, name, fn)
-    from ._aten import make_wrapper_subclass
+    from ._wrapper_subclass import make_wrapper_subclass
     Tensor._make_wrapper_subclass = staticmethod(make_wrapper_subclass)
     Tensor.module_load = _module_load
     Tensor.__torch_function__ = classmethod(_torch_function)
