@@ -16,11 +16,11 @@ from .._tensor import Tensor
 __all__ = ["Parameter", "Buffer", "is_lazy"]
 
 
-class _ParameterMeta(type):
+class _ParameterMeta(type(Tensor)):
     # PyTorch's _ParameterMeta: a tensor subclass instance made a parameter
     # (Parameter(wrapper) keeps the wrapper's class) counts as a Parameter
     def __instancecheck__(cls, obj):
-        return type.__instancecheck__(cls, obj) or (
+        return super().__instancecheck__(obj) or (
             cls is Parameter and isinstance(obj, Tensor) and
             getattr(obj, "_is_param", False) is True)
 
