@@ -22,6 +22,8 @@ from ._dispatch import record
 __all__ = ["select"]
 
 _nodes = {}
+_BITS = {np.dtype(np.float32): np.dtype(np.int32), np.dtype(np.float64): np.dtype(np.int64),
+         np.dtype(np.float16): np.dtype(np.int16)}
 
 
 def _zeros(meta):
@@ -64,6 +66,11 @@ def select(mask, g, other=None, deps=(), name="WhereBackward0", refuse=None):
     """
     m = mask._data if isinstance(mask, Tensor) else np.asarray(mask)
     if not isinstance(g, Tensor):
+        if other is None and type(g) is np.ndarray and g.dtype in _BITS and m.dtype == bool:
+            # np.where branches per element: ~10x slower than this on a random mask. The
+            # same result bit for bit: g's bits and-ed with all ones (mask on) or 0 (+0.0)
+            ints = _BITS[g.dtype]
+            return np.bitwise_and(g.view(ints), np.subtract(0, m, dtype=ints)).view(g.dtype)
         return np.where(m, g, 0 if other is None else other)
     gd = g._data
     if other is None:
