@@ -369,3 +369,25 @@ def test_engine_and_graph_sit_below_the_tensor():
         assert not up, "%s imports %s (a higher layer)" % (m, up)
         path = os.path.join(_SRC, *m.split(".")) + ".py"
         assert "Tensor = None" not in open(path, encoding="utf-8").read(), m
+
+
+# ------------------------------------------------------------- saved names as torch's
+def test_saved_names_are_properties_not_getattr():
+    # a __getattr__ on Node would make every attribute read of a node unspecialised
+    # (CPython 3.11): the engine reads ~15 per node; PyTorch's names are properties
+    from leafgrad.autograd.graph import AccumulateGrad, Node
+    for cls in (Node, MulBackward0, AccumulateGrad):
+        assert not any("__getattr__" in vars(k) for k in cls.__mro__), cls
+    a, b = _leaf([[1.0, 2.0]]), _leaf([[3.0], [4.0]])
+    ta, tb = torch.tensor([[1.0, 2.0]], requires_grad=True), torch.tensor([[3.0], [4.0]],
+                                                                          requires_grad=True)
+    fn, tfn = (a @ b).grad_fn, (ta @ tb).grad_fn
+    assert fn.name() == tfn.name() == "MmBackward0"
+    assert fn._saved_self is a and fn._saved_mat2 is b
+    assert tfn._saved_self is ta and tfn._saved_mat2 is tb
+    for f in (fn, tfn):
+        with pytest.raises(AttributeError):
+            f._saved_other          # Mm saves self and mat2, no "other"
+    assert (a.exp()).grad_fn._saved_result is not None
+    with pytest.raises(AttributeError, match="What it saved: nothing"):
+        (a + b).grad_fn._saved_self     # add keeps nothing

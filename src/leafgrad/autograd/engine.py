@@ -57,11 +57,11 @@ import numpy as np
 
 from .. import _errors
 from .._dtype import from_numpy_dtype
-from .._quiet import quiet
+from .._quiet import _IGNORE as _QUIET, _reset as _quiet_reset, _set as _quiet_set
 from .anomaly_mode import _Checker, _State as _anomaly_state
 from ._grad_values import (_accumulate, _accumulate_array, _arrays, _as_array, _call_hooks,
                            _fit_shape, _materialize, _run_tensor_hooks, _sum_to, _tensors)
-from .graph import AccumulateGrad
+from .graph import _NO_EDGE, _NO_META1, _NO_META2, AccumulateGrad
 # the passes in progress, innermost last (graph.register_multi_grad_hook asks which nodes
 # the current one runs, as PyTorch's _will_engine_execute_node)
 from .graph import running_passes as running
@@ -106,14 +106,13 @@ def run_backward(roots, root_grads, retain_graph, create_graph, inputs=None,
     run.roots = root_edges
     prev_enabled = mode.enabled
     mode.enabled = create_graph
-    q = quiet()
-    q.__enter__()
+    tok = _quiet_set(_QUIET)    # quiet(): NumPy warnings off, without the object
     running.append(run)
     try:
         run.execute(root_edges, root_grads)
     finally:
         running.pop()
-        q.__exit__(None, None, None)
+        _quiet_reset(tok)
         mode.enabled = prev_enabled
     return () if capture is None else capture.finish(run.wrap)
 
@@ -138,7 +137,7 @@ def _call_site(what):
 # ---------------------------------------------------------------------------
 # step 1: collect
 # ---------------------------------------------------------------------------
-def _count_deps(roots, check_freed=True):
+def _count_deps(roots):
     """Number of edges into each node reachable from ``roots`` (explicit stack).
 
     A node's entry in ``deps`` doubles as its 'seen' mark.
@@ -147,26 +146,29 @@ def _count_deps(roots, check_freed=True):
     stack = []
     for r in roots:
         if r is not None and r not in stack:
-            if r._released and check_freed:
+            if r._released:
                 raise _errors.graph_freed(r.name(), r._released)
             stack.append(r)
-    visited_roots = set(stack)
+    # a root reached from another root is counted, not walked twice
+    visited_roots = set(stack) if len(stack) > 1 else ()
+    push, pop, get = stack.append, stack.pop, deps.get
     while stack:
-        node = stack.pop()
+        node = pop()
         rest = node._rest
-        for child in ((node._e0,) + rest[::2]) if rest else (node._e0,):
+        for child in ((node._e0,) if rest is _NO_EDGE or not rest
+                      else (node._e0,) + rest[::2]):
             if child is None:
                 continue
-            n = deps.get(child)
+            n = get(child)
             if n is not None:
                 deps[child] = n + 1
                 continue
             deps[child] = 1
-            if child in visited_roots:     # a root reached from another root
+            if child in visited_roots:
                 continue
-            if child._released and check_freed:
+            if child._released:
                 raise _errors.graph_freed(child.name(), child._released)
-            stack.append(child)
+            push(child)
     return deps
 
 
@@ -180,38 +182,39 @@ def _collect(roots, targets):
         return _count_deps(roots), None
     # one depth-first walk (explicit stack): a node is needed when it is a target or
     # one of its children is needed, decided when the walk leaves it (its children
-    # are decided by then: the graph has no cycles)
+    # are decided by then: the graph has no cycles); the edges from needed nodes
+    # into needed children are counted at that moment too
     needed = set()
+    deps = {}
     seen = set()
-    stack = []
+    get = deps.get
     for r in roots:
         if r is None or r in seen:
             continue
         seen.add(r)
-        stack.append((r, iter(_children(r))))
+        kids = _children(r)
+        stack = [(r, kids, iter(kids))]
         while stack:
-            node, it = stack[-1]
+            node, kids, it = stack[-1]
             for child in it:
                 if child is not None and child not in seen:
                     seen.add(child)
-                    stack.append((child, iter(_children(child))))
+                    rest = child._rest
+                    ck = ((child._e0,) if rest is _NO_EDGE or not rest
+                          else (child._e0,) + rest[::2])
+                    stack.append((child, ck, iter(ck)))
                     break
             else:
                 stack.pop()
-                if node in targets:
+                need = node in targets
+                for child in kids:
+                    if child in needed:
+                        need = True
+                        deps[child] = get(child, 0) + 1
+                if need:
+                    if node._released:
+                        raise _errors.graph_freed(node.name(), node._released)
                     needed.add(node)
-                else:
-                    for child in _children(node):
-                        if child in needed:
-                            needed.add(node)
-                            break
-    deps = {}
-    for node in needed:
-        if node._released:
-            raise _errors.graph_freed(node.name(), node._released)
-        for child in _children(node):
-            if child in needed:
-                deps[child] = deps.get(child, 0) + 1
     return deps, needed
 
 
@@ -320,21 +323,20 @@ class _Pass:
                     capture.take_outputs(node, grads)
                 if needed is not None and node not in needed:
                     continue
-                rule = node.np_backward
-                if fast and extra is None and rule is not None and len(grads) == 1 \
-                        and grads[0] is not None:
+                rule = node.np_backward if fast and extra is None else None
+                if rule is not None and len(grads) == 1 and grads[0] is not None:
                     # the common case, inline (it runs once per node): a one-output
                     # node's NumPy rule on arrays, results that already fit
-                    g0 = grads[0]
-                    gdt = g0.dtype
-                    grads_in = rule(g0)
+                    gdt = grads[0].dtype
+                    grads_in = rule(grads[0])
                     for g in grads_in:
                         if g is not None and (type(g) is not _ndarray or g.dtype is not gdt):
                             grads_in = _fit_arrays(node, grads_in, gdt)
                             break
                     else:
                         metas = node._metas
-                        if metas.count(None) != len(metas):
+                        if metas is not _NO_META1 and metas is not _NO_META2 \
+                                and metas.count(None) != len(metas):
                             grads_in = _fit_arrays(node, grads_in, gdt)
                     seen = grads
                 else:
@@ -345,7 +347,8 @@ class _Pass:
             # -- send each input its gradient (summed with what is there); a node
             # whose last gradient arrived is ready, a leaf accumulates at once
             rest = node._rest
-            edges = (node._e0, node._n0, *rest) if rest else (node._e0, node._n0)
+            edges = ((node._e0, node._n0) if rest is _NO_EDGE or not rest
+                     else (node._e0, node._n0, *rest))
             for i in range(0, len(edges), 2):
                 child = edges[i]
                 if child is None or (needed is not None and child not in needed):
@@ -503,7 +506,7 @@ class _GraphRoot:
 def _children(node):
     """The input nodes of ``node`` (None where an input needs no gradient)."""
     rest = node._rest
-    return ((node._e0,) + rest[::2]) if rest else (node._e0,)
+    return (node._e0,) if rest is _NO_EDGE or not rest else (node._e0,) + rest[::2]
 
 
 def _seq(node):

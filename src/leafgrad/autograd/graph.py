@@ -25,6 +25,10 @@ next_seq = itertools.count(1).__next__
 
 # The rest-of-edges of a binary op with a number on one side (shared: no tuple per node)
 _NO_EDGE = (None, 0)
+# The input metadata of a node whose inputs all have the output's shape and dtype
+# (shared; ops/_dispatch.py sets them, the engine then has nothing to fit)
+_NO_META1 = (None,)
+_NO_META2 = (None, None)
 
 # The Tensor class, given by leafgrad._tensor through ``use_tensor_class``
 # (this module sits below it and cannot import it): ``Node.result`` builds one.
@@ -153,12 +157,14 @@ class Node:
         return type(self).__name__
 
     # ``grad_fn._saved_self``, ``_saved_other``, ``_saved_result``, ``_raw_saved_self``:
-    # PyTorch's names for what a node saved (only looked up when an attribute is missing)
-    def __getattr__(self, name):
-        raw = name.startswith("_raw_saved_")
-        if (raw or name.startswith("_saved_")) and name != "_saved_versions":
-            return _saved_by_name(self, name[11 if raw else 7:], raw)
-        raise AttributeError("'%s' object has no attribute '%s'" % (type(self).__name__, name))
+    # PyTorch's names for what a node saved, as properties (``_saved_property``): on Node
+    # for the usual names, on each subclass for its own (``__init_subclass__``). Not a
+    # ``__getattr__``: on CPython 3.11 a class with one gets no specialised attribute
+    # reads, and the engine reads node attributes ~15 times per node.
+    def __init_subclass__(cls, **kw):
+        super().__init_subclass__(**kw)
+        _add_saved_properties(cls, getattr(cls, "saved_names", None)
+                              or _SAVED_NAMES.get(cls.__name__, ()))
 
     def __repr__(self):
         return "<%s object at 0x%x>" % (type(self).__name__, id(self))
@@ -187,7 +193,19 @@ class Node:
         if saved is None:
             return ()
         if type(saved) is int:
-            saved = (self._s0, self._s1) if saved == 2 else (self._s0,)
+            # one or two values in slots (never packed: hooks keep a tuple); the
+            # common case, without the loop below
+            s0 = self._s0
+            vs = self._saved_versions
+            v = vs[0]
+            if v is None or (0 if s0._vc is None else s0._vc[0]) == v:
+                if saved == 1:
+                    return (s0,)
+                s1 = self._s1
+                v = vs[1]
+                if v is None or (0 if s1._vc is None else s1._vc[0]) == v:
+                    return (s0, s1)
+            saved = (s0, self._s1) if saved == 2 else (s0,)
         packed = False
         for t, v in zip(saved, self._saved_versions):
             if type(t) is _Packed:      # saved through hooks: unpacked below
@@ -281,6 +299,22 @@ _SAVED_NAMES = {"AddmmBackward0": ("mat1", "mat2"), "MmBackward0": ("self", "mat
                 "BmmBackward0": ("self", "mat2"), "MvBackward0": ("self", "vec"),
                 "DotBackward0": ("self", "tensor"), "PowBackward1": ("self", "exponent"),
                 "PowBackward2": ("exponent",), "Atan2Backward0": ("self", "other")}
+
+
+def _saved_property(key, raw):
+    return property(lambda self: _saved_by_name(self, key, raw),
+                    doc="What the node saved under PyTorch's name %r." % key)
+
+
+def _add_saved_properties(cls, names):
+    for key in names:
+        for raw in (False, True):
+            attr = ("_raw_saved_" if raw else "_saved_") + key
+            if attr not in cls.__dict__:
+                setattr(cls, attr, _saved_property(key, raw))
+
+
+_add_saved_properties(Node, ("self", "other", "result"))
 
 
 def _saved_by_name(node, key, raw):

@@ -17,7 +17,7 @@ from ..autograd.saved_hooks import active as _hooks_active, pack_saved as _pack_
 from ..autograd.anomaly_mode import record_hook as _anomaly_hook
 from ..autograd._fw_state import active as _fw_level
 from ..autograd.grad_mode import mode
-from ..autograd.graph import _NO_EDGE, next_seq as _next_seq
+from ..autograd.graph import _NO_EDGE, _NO_META1, _NO_META2, next_seq as _next_seq
 
 _ndarray = np.ndarray
 _asarray = np.asarray
@@ -31,8 +31,7 @@ _NEEDS_TT, _NEEDS_TF, _NEEDS_FT = (True, True), (True, False), (False, True)
 # Metadata is kept only for inputs whose shape or dtype differ from the output
 # (the engine then sums/casts the gradient); sharing these constants saves two
 # tuples per node, which matters for the garbage collector on deep graphs.
-_NO_META1 = (None,)
-_NO_META2 = (None, None)
+# (shared with the engine, which skips fitting gradients when it sees them)
 _V0 = (0,)      # the saved versions of one tensor saved at version 0
 _NO_V = {}
 _SAVED_V2 = {a: {b: (a, b) for b in (0, None)} for a in (0, None)}   # ... of two
