@@ -2,6 +2,8 @@
 inv_ex, cholesky_ex, solve_ex against real torch 2.13: values, gradients, second order
 (float64), errors. Inputs are chosen so that every answer is unique (well-conditioned
 matrices, distinct pivots)."""
+import warnings
+
 import numpy as np
 import pytest
 import torch
@@ -179,3 +181,36 @@ def test_cholesky_solve_and_inverse_errors_match_torch(call):
         call(torch)
     with pytest.raises(type(te.value)):
         call(leafgrad)
+
+
+def test_deprecated_lu_and_lu_solve_as_torch():
+    """torch.lu / torch.lu_solve / Tensor.lu / Tensor.lu_solve: PyTorch's values, pivots,
+    info, result types, grad_fn names, gradients and deprecation warnings."""
+    rng = np.random.default_rng(5)
+    a = rng.standard_normal((2, 3, 3))
+    b = rng.standard_normal((2, 3, 2))
+    got = []
+    for T in (torch, leafgrad):
+        A = T.tensor(a, requires_grad=True)
+        B = T.tensor(b, requires_grad=True)
+        with pytest.warns(UserWarning, match="torch.lu is deprecated"):
+            LU, piv = T.lu(A)
+        with pytest.warns(UserWarning, match="torch.lu_solve is deprecated"):
+            X = T.lu_solve(B, LU, piv)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            r3 = T.lu(A, get_infos=True)
+            m3 = A.lu(get_infos=True)
+            X2 = B.lu_solve(*A.lu())
+            sing = T.lu(T.zeros(2, 2), get_infos=True)
+        gA, gB = T.autograd.grad((X * X).sum(), (A, B))
+        got.append([LU.detach().numpy(), piv.numpy(), type(LU.grad_fn).__name__,
+                    type(X.grad_fn).__name__, X.detach().numpy(), X2.detach().numpy(),
+                    type(r3).__name__, r3.pivots.dtype is piv.dtype, type(m3).__name__, len(m3), r3.info.numpy(), sing.info.numpy(),
+                    gA.numpy(), gB.numpy()])
+    for u, v in zip(*got):
+        if isinstance(u, np.ndarray):
+            assert u.dtype == v.dtype
+            np.testing.assert_allclose(v, u, rtol=1e-10, atol=1e-12)
+        else:
+            assert v == u

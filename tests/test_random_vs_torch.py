@@ -397,3 +397,20 @@ def test_bad_input_raises_like_torch_and_draws_nothing(name):
     assert isinstance(lerr, type(terr)), (type(lerr), type(terr), lerr)
     assert "Fix" in str(lerr), str(lerr)
     np.testing.assert_array_equal(after, before)
+
+
+@pytest.mark.parametrize("dt", ["complex64", "complex128"])
+@pytest.mark.parametrize("n", [1, 3, 7, 8, 9, 100])
+@pytest.mark.parametrize("fn", ["rand", "randn"])
+def test_complex_rand_randn_fill_the_real_view_as_torch(fn, n, dt):
+    """PyTorch draws complex rand/randn on view_as_real(t) (randn with std 1/sqrt(2)):
+    bit-equal real and imaginary parts, and the stream continues where torch's does."""
+    out = []
+    for T in (torch, lg):
+        T.manual_seed(3)
+        z = getattr(T, fn)(n, 2, dtype=getattr(T, dt)).numpy()
+        out.append((z.dtype, z.real.copy(), z.imag.copy(), T.rand(3).numpy()))
+    (td, tr, ti, tt), (ld, lr, li, lt) = out
+    assert td == ld
+    for a, b in ((lr, tr), (li, ti), (lt, tt)):
+        np.testing.assert_array_equal(a, b)

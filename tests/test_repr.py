@@ -50,6 +50,12 @@ CASES = [
     "T.tensor([[float('nan'), -0.], [1e-9, 3.]])", "T.tensor([2.5e-3, 7e2], dtype=T.float64)",
     "T.linspace(-1, 1, 7)",       # middle value -2.98e-08, bit for bit as torch's kernel
     "T.tensor([[[1.]]])", "T.ones(1, 1, 1, 1, dtype=T.int64)",
+    # complex: one formatter for the real parts, one for the imaginary parts
+    "T.tensor([1+2j, 3-4j])", "T.tensor(-1-1j)", "T.tensor(0.5j)", "T.tensor([1e-5+1j, -0.-0.j])",
+    "T.tensor([[1.5+2j, 3-4.25j], [0j, 1e-3+1e5j]])", "T.zeros(3, dtype=T.complex128)",
+    "T.tensor([1+2j], dtype=T.complex128)", "T.tensor([float('nan') + 1j, 2 + float('inf') * 1j])",
+    "T.arange(2000.).reshape(1000, 2) @ T.ones(2, 1) * (1 + 1j)",
+    "T.zeros(0, dtype=T.complex64)",
 ]
 
 

@@ -36,3 +36,21 @@ def test_bridge_maps_the_class():
     got = tm(x).detach().numpy()
     want = m(leafgrad.ones(1, 3)).detach().numpy()
     assert got.shape == want.shape and abs(got - want).max() < 1e-6
+
+
+def test_class_reprs_under_leafgrad_run_read_torch(tmp_path):
+    """Under ``leafgrad run`` (torch aliased to leafgrad) ``print(type(t))`` shows
+    PyTorch's words; ``__module__`` and pickling stay leafgrad's."""
+    import subprocess
+    import sys
+    script = tmp_path / "s.py"
+    script.write_text("import torch, pickle\n"
+                      "x = torch.ones(2)\n"
+                      "print(type(x), type(x.shape), type(torch.nn.Parameter(x)), torch.Tensor)\n"
+                      "print(type(x).__module__, pickle.loads(pickle.dumps(torch.Tensor)) is torch.Tensor)\n")
+    out = subprocess.run([sys.executable, "-m", "leafgrad", "run", str(script)],
+                         capture_output=True, text=True, check=True).stdout.splitlines()
+    tt = torch.ones(2)
+    assert out[0] == " ".join(repr(c) for c in (type(tt), type(tt.shape),
+                                                type(torch.nn.Parameter(tt)), torch.Tensor))
+    assert out[1] == "leafgrad True"

@@ -9,7 +9,7 @@ from . import _malloc  # noqa: F401  (keeps freed array memory for reuse: see th
 from . import _dtype
 from ._dtype import (bool_ as bool, complex64, complex128, float16, float32, float64, int8, int16,
                      int32, int64, uint8, half, double, short, long, cfloat, cdouble,
-                     get_default_dtype, set_default_dtype, promote_types, dtype)
+                     get_default_dtype, set_default_dtype, promote_types, dtype, bfloat16)
 from ._dtype import float as float  # noqa: F811  (torch.float is float32)
 from ._dtype import int as int  # noqa: F811  (torch.int is int32)
 from ._tensor import Tensor, Size
@@ -43,7 +43,7 @@ from . import __future__  # noqa: E402,F401  (torch.__future__: conversion flags
 # taken from them. name -> (module, attribute or None for the module itself).
 _LAZY = {name: ("leafgrad." + name, None) for name in (
     "nn", "optim", "utils", "serialization", "accelerator", "amp", "backends", "cuda", "func",
-    "functional", "onnx", "profiler", "sparse", "special")}
+    "functional", "onnx", "profiler", "sparse", "special", "distributed")}
 _LAZY.update({"save": ("leafgrad._serialization", "save"),
               "load": ("leafgrad._serialization", "load"),
               "autocast": ("leafgrad.amp", "autocast"),

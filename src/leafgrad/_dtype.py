@@ -49,6 +49,27 @@ complex64 = dtype("complex64", np.complex64, 3)
 complex128 = dtype("complex128", np.complex128, 3)
 globals()["bool"] = bool_
 
+
+class _Unavailable(dtype):
+    """A PyTorch dtype NumPy has no array type for (``bfloat16``): the name exists, so
+    code that only names or compares it runs; making a tensor of it raises TypeError."""
+    __slots__ = ()
+
+    def __init__(self, name, itemsize):
+        self.name, self.itemsize, self._category = name, itemsize, 2
+        self.is_floating_point, self.is_complex, self.is_signed = True, False, True
+
+    @property
+    def np(self):
+        # every path that would make an array of this dtype asks for its NumPy type
+        raise TypeError(
+            "leafgrad has no %s tensors: NumPy has no %s array type. Fix: use torch.float32 "
+            "(or torch.float16 for half precision); to train in %s, move to PyTorch "
+            "(leafgrad checkpoints load there)." % ((self.name,) * 3))
+
+
+bfloat16 = _Unavailable("bfloat16", 2)
+
 half, float, double = float16, float32, float64
 short, int, long = int16, int32, int64
 cfloat, cdouble = complex64, complex128

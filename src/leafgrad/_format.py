@@ -51,7 +51,7 @@ def set_printoptions(precision=None, threshold=None, edgeitems=None, linewidth=N
 
 class _Formatter:
     def __init__(self, arr):
-        self.floating = arr.dtype.kind in "fc"
+        self.floating = arr.dtype.kind == "f"
         self.int_mode = True
         self.sci_mode = False
         self.max_width = 1
@@ -94,6 +94,24 @@ class _Formatter:
         else:
             ret = str(value)
         return (self.max_width - len(ret)) * " " + ret
+
+
+class _ComplexFormatter:
+    """PyTorch's pair of formatters for complex values: one for the real parts,
+    one for the imaginary parts, joined as ``re+imj`` (``_tensor_str._val_formatter``)."""
+    __slots__ = ("re", "im", "max_width")
+
+    def __init__(self, arr):
+        self.re, self.im = _Formatter(arr.real), _Formatter(arr.imag)
+        # width of the real part, the imaginary part and its "j"
+        self.max_width = self.re.max_width + self.im.max_width + 1
+
+    def format(self, value):
+        value = complex(value)
+        imag = (self.im.format(value.imag) + "j").lstrip()
+        if imag[0] in "+-":         # negative numbers, -0.0
+            return self.re.format(value.real) + imag
+        return self.re.format(value.real) + "+" + imag
 
 
 def _vector_str(arr, indent, summarize, fmt):
@@ -153,7 +171,8 @@ def array_str(arr, indent):
     summarize = arr.size > PRINT_OPTS.threshold
     if arr.dtype == np.float16:
         arr = arr.astype(np.float32)
-    fmt = _Formatter(_summarized(arr) if summarize else arr)
+    data = _summarized(arr) if summarize else arr
+    fmt = _ComplexFormatter(data) if arr.dtype.kind == "c" else _Formatter(data)
     return _tensor_str_with_formatter(arr, indent, summarize, fmt)
 
 
@@ -170,6 +189,14 @@ def _add_suffixes(s, suffixes, indent):
             last_line_len += n + 2
     out.append(")")
     return "".join(out)
+
+
+def _default_dtypes():
+    """The dtypes a repr leaves unnamed (PyTorch's ``has_default_dtype``): the
+    default float, its complex partner, int64 and bool."""
+    d = _dtype.get_default_dtype()
+    return (d, _dtype.complex128 if d is _dtype.float64 else _dtype.complex64,
+            _dtype.int64, _dtype.bool_)
 
 
 def tensor_repr(t, prefix="tensor("):
@@ -191,7 +218,7 @@ def tensor_repr(t, prefix="tensor("):
             suffixes.append("dtype=" + repr(dt))
         body = "[]"
     else:
-        if dt not in (_dtype.get_default_dtype(), _dtype.int64, _dtype.bool_):
+        if dt not in _default_dtypes():
             suffixes.append("dtype=" + repr(dt))
         body = array_str(arr, indent)
     fn = t.grad_fn      # the property: a stale view shows its regenerated grad_fn

@@ -287,7 +287,7 @@ _METHODS = {
     "to": _to, "type": _type, "float": _caster(_dtype.float32), "double": _caster(_dtype.float64),
     "half": _caster(_dtype.float16), "long": _caster(_dtype.int64), "int": _caster(_dtype.int32),
     "short": _caster(_dtype.int16), "bool": _caster(_dtype.bool_), "byte": _caster(_dtype.uint8),
-    "char": _caster(_dtype.int8),
+    "char": _caster(_dtype.int8), "bfloat16": _caster(_dtype.bfloat16),
     "cpu": lambda self, *a, **k: self, "cuda": lambda self, *a, **k: _creation_device("cuda"),
     # in-place
     "index_put_": _index_put_,

@@ -66,9 +66,9 @@ def _creation():
     return C
 
 
-def _float_dtype(dtype, what):
+def _float_dtype(dtype, what, complex_ok=False):
     d = _dtype.to_dtype(dtype) or _dtype.get_default_dtype()
-    if not d.is_floating_point:
+    if not (d.is_floating_point or (complex_ok and d.is_complex)):
         raise NotImplementedError('"%s" not implemented for \'%s\'. Fix: pass a floating dtype '
                            "(torch.float32 or torch.float64)" % (what, _NAMES.get(d.name, d.name)))
     return d
@@ -116,10 +116,14 @@ def rand(*size, generator=None, dtype=None, device=None, requires_grad=False, ou
     C = _creation()
     meta = C._on_meta(device)
     shape = C._size(size)
-    d = _float_dtype(dtype, "check_uniform_bounds")
+    d = _float_dtype(dtype, "check_uniform_bounds", complex_ok=True)
     if meta:        # no values: nothing drawn (the stream is left as it is, as PyTorch)
         return C._meta_new(shape, d.np, requires_grad)
     g = _gen(generator)
+    if d.is_complex:        # PyTorch fills view_as_real(t): real, imaginary, real, ...
+        r = d.to_real()
+        return _new(shape, d, requires_grad,
+                    R.uniform(g, 2 * _numel(shape), r.np, 0.0, 1.0).view(d.np))
     return _new(shape, d, requires_grad, R.uniform(g, _numel(shape), d.np, 0.0, 1.0))
 
 
@@ -130,9 +134,14 @@ def randn(*size, generator=None, dtype=None, device=None, requires_grad=False, o
     C = _creation()
     meta = C._on_meta(device)
     shape = C._size(size)
-    d = _float_dtype(dtype, "normal_kernel_cpu")
+    d = _float_dtype(dtype, "normal_kernel_cpu", complex_ok=True)
     if meta:
         return C._meta_new(shape, d.np, requires_grad)
+    if d.is_complex:
+        # PyTorch: normal_(view_as_real(t), 0, 1/sqrt(2)), so E|z|^2 = 1 (normal_impl_)
+        vals = R.normal(_gen(generator), tuple(shape) + (2,), d.to_real().np,
+                        0.0, 1.0 / math.sqrt(2.0))
+        return _new(shape, d, requires_grad, vals.view(d.np))
     return _new(shape, d, requires_grad, R.normal(_gen(generator), shape, d.np))
 
 

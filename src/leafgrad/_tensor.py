@@ -10,6 +10,7 @@ views), bumped by every in-place change; saved tensors check it at backward.
 Ops live in ``leafgrad.ops``; the methods are bound to the class in
 ``leafgrad._methods`` so that this file holds only the tensor's own state.
 """
+import sys
 import warnings
 import weakref
 
@@ -44,7 +45,19 @@ def use_view_refresher(fn):
     _view_refresher[0] = fn
 
 
-class Size(tuple):
+class _PublicType(type):
+    """Metaclass of Tensor and Size: under ``leafgrad run`` (``sys.modules['torch']`` is
+    leafgrad) ``print(type(t))`` shows ``<class 'torch.Tensor'>`` as PyTorch's does;
+    ``__module__`` itself stays leafgrad's, so pickling and imports are unchanged."""
+
+    def __repr__(cls):
+        mod = cls.__module__
+        if mod.startswith("leafgrad") and sys.modules.get("torch") is sys.modules.get("leafgrad"):
+            mod = "torch" + mod[len("leafgrad"):]
+        return "<class '%s.%s'>" % (mod, cls.__qualname__)
+
+
+class Size(tuple, metaclass=_PublicType):
     """``tensor.shape``: a tuple that prints as ``torch.Size([2, 3])``."""
 
     __slots__ = ()
@@ -67,7 +80,7 @@ class Size(tuple):
         return Size(tuple.__add__(self, tuple(other)))
 
 
-class Tensor:
+class Tensor(metaclass=_PublicType):
     """An n-dimensional array with reverse-mode autograd, as ``torch.Tensor``.
 
     Build tensors with :func:`leafgrad.tensor` and the factory functions

@@ -289,3 +289,31 @@ def test_nn_grad_convolution_gradients_match_torch(nd, kw):
         np.testing.assert_allclose(b, a, rtol=1e-4, atol=1e-5)
     assert LF.GRID_SAMPLE_INTERPOLATION_MODES == TF.GRID_SAMPLE_INTERPOLATION_MODES
     assert LF.GRID_SAMPLE_PADDING_MODES == TF.GRID_SAMPLE_PADDING_MODES
+
+
+@pytest.mark.parametrize("which", ["input", "weight"])
+@pytest.mark.parametrize("grads", [(True, False), (False, True), (False, False)])
+def test_nn_grad_results_are_differentiable_as_torch(which, grads):
+    """nn.grad's results carry a graph (ConvolutionBackwardBackward0) when the other
+    argument or grad_output requires grad, and second-order gradients match torch."""
+    rng = np.random.default_rng(7)
+    x = rng.standard_normal((1, 2, 5, 5))
+    w = rng.standard_normal((3, 2, 3, 3))
+    g = rng.standard_normal((1, 3, 3, 3))
+    got = []
+    for T in (torch, leafgrad):
+        other = T.tensor(w if which == "input" else x, requires_grad=grads[0])
+        go = T.tensor(g, requires_grad=grads[1])
+        if which == "input":
+            r = T.nn.grad.conv2d_input(x.shape, other, go)
+        else:
+            r = T.nn.grad.conv2d_weight(other, w.shape, go)
+        names = None if r.grad_fn is None else type(r.grad_fn).__name__
+        row = [r.requires_grad, names]
+        if r.requires_grad:
+            leaf = other if grads[0] else go
+            row.append(T.autograd.grad((r * r).sum(), leaf)[0].numpy())
+        got.append(row)
+    assert got[0][:2] == got[1][:2]
+    if len(got[0]) > 2:
+        np.testing.assert_allclose(got[1][2], got[0][2], rtol=1e-10, atol=1e-10)

@@ -189,3 +189,23 @@ def test_training_loop_with_dataloader():
             opt.step()
     assert loss.item() < 1e-3
     np.testing.assert_allclose(model.weight.detach().numpy(), [[1.0, -2.0, 0.5]], atol=0.02)
+
+
+@pytest.mark.parametrize("kw", [dict(pin_memory=True), dict(pin_memory=True, pin_memory_device="cuda"),
+                                dict(pin_memory_device="cuda"), {}])
+def test_pin_memory_warnings_as_a_cpu_only_torch(kw):
+    """PyTorch warns at each iterator (not at construction) that pin_memory has no
+    accelerator to pin for, and that pin_memory_device is deprecated."""
+    import warnings
+    import torch
+    got = []
+    for T in (torch, lg):
+        ds = T.utils.data.TensorDataset(T.arange(6.))
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            dl = T.utils.data.DataLoader(ds, batch_size=2, **kw)
+            n0 = len(w)
+            for _ in range(2):
+                list(dl)
+        got.append((n0, [(x.category, str(x.message)) for x in w]))
+    assert got[1] == got[0]

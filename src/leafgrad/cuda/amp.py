@@ -11,7 +11,7 @@ class autocast(_autocast):
 
     def __init__(self, enabled=True, dtype=None, cache_enabled=True):
         warnings.warn("`torch.cuda.amp.autocast(args...)` is deprecated. Please use "
-                      "`torch.amp.autocast('cuda', args...)` instead.", FutureWarning)
+                      "`torch.amp.autocast('cuda', args...)` instead.", FutureWarning, stacklevel=2)
         super().__init__("cuda", dtype=dtype, enabled=enabled)
 
 
@@ -19,6 +19,6 @@ class GradScaler(_GradScaler):
     def __init__(self, init_scale=2.0 ** 16, growth_factor=2.0, backoff_factor=0.5,
                  growth_interval=2000, enabled=True):
         warnings.warn("`torch.cuda.amp.GradScaler(args...)` is deprecated. Please use "
-                      "`torch.amp.GradScaler('cuda', args...)` instead.", FutureWarning)
+                      "`torch.amp.GradScaler('cuda', args...)` instead.", FutureWarning, stacklevel=2)
         super().__init__("cuda", init_scale, growth_factor, backoff_factor, growth_interval,
                          enabled)

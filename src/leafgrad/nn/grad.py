@@ -6,10 +6,13 @@ Each is the vector-Jacobian product of the convolution (``autograd.grad`` of
 ``F.convNd`` at the given sizes, with ``grad_output`` as the cotangent), the same
 quantity PyTorch computes with ``aten.convolution_backward``. A convolution is linear in
 each argument, so the point where the other argument's gradient is taken does not
-matter (zeros are used).
+matter (zeros are used). As in PyTorch, the result is differentiable again: it has a
+graph (``grad_fn=<ConvolutionBackwardBackward0>``) when ``weight`` (or ``input``) or
+``grad_output`` requires grad.
 """
 from .. import _creation
 from ..autograd import grad as _grad
+from ..ops._named import _named
 from . import functional as F
 
 __all__ = ["conv1d_input", "conv1d_weight", "conv2d_input", "conv2d_weight", "conv3d_input",
@@ -18,14 +21,20 @@ __all__ = ["conv1d_input", "conv1d_weight", "conv2d_input", "conv2d_weight", "co
 
 def _input_grad(conv, input_size, weight, grad_output, stride, padding, dilation, groups):
     x = _creation.zeros(tuple(input_size), dtype=grad_output.dtype, requires_grad=True)
-    out = conv(x, weight.detach(), None, stride, padding, dilation, groups)
-    return _grad(out, x, grad_output)[0]
+    out = conv(x, weight, None, stride, padding, dilation, groups)
+    return _vjp(out, x, grad_output)
 
 
 def _weight_grad(conv, input, weight_size, grad_output, stride, padding, dilation, groups):
     w = _creation.zeros(tuple(weight_size), dtype=grad_output.dtype, requires_grad=True)
-    out = conv(input.detach(), w, None, stride, padding, dilation, groups)
-    return _grad(out, w, grad_output)[0]
+    out = conv(input, w, None, stride, padding, dilation, groups)
+    return _vjp(out, w, grad_output)
+
+
+def _vjp(out, wrt, grad_output):
+    # create_graph: the result depends on the other argument and on grad_output
+    g = _grad(out, wrt, grad_output, create_graph=True)[0]
+    return _named(g, "ConvolutionBackwardBackward0") if g.requires_grad else g.detach()
 
 
 _LAYOUT = {1: "(N, C, L)", 2: "(N, C, H, W)", 3: "(N, C, D, H, W)"}

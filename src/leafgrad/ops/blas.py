@@ -3,7 +3,8 @@
 Each is ``beta * input + alpha * P(a, b)`` with ``P`` a matrix-vector product, an outer
 product, a batched matrix product, or the sum over the batch of matrix products.
 ``input`` broadcasts to P's shape; with ``beta == 0`` it is ignored (its NaN and inf do
-not propagate), as PyTorch documents. Integer tensors take ``int(alpha)``,
+not propagate), as PyTorch documents; with ``alpha == 0`` addmm, addmv and addbmm
+ignore the product too (PyTorch's BLAS call does not read it), addr and baddbmm do not. Integer tensors take ``int(alpha)``,
 ``int(beta)`` (PyTorch's integer kernels do). Gradients (PyTorch's derivatives.yaml):
 ``input: g * beta``; the factors get ``alpha`` times the matching product of ``g`` with
 the other factor (e.g. addmv: ``mat: alpha * outer(g, vec)``, ``vec: alpha * mat^T g``),
@@ -24,12 +25,19 @@ def _scales(dt, beta, alpha):
     return beta, alpha
 
 
-def _combine(x, p, beta, alpha):
-    """beta * x + alpha * p in p's dtype, x broadcast to p's shape (checked)."""
+def _combine(x, p, beta, alpha, gemm=False):
+    """beta * x + alpha * p in p's dtype, x broadcast to p's shape (checked). ``gemm``:
+    PyTorch computes p by a BLAS gemm/gemv call (addmm, addmv, addbmm), which does not
+    read the factors when alpha == 0; addr and baddbmm multiply p by 0 (NaN stays)."""
     if x.dtype == np.bool_ and p.dtype == np.bool_:
         return (p & bool(alpha)) | (np.broadcast_to(x, p.shape) & bool(beta))
     b, a = _scales(p.dtype, beta, alpha)
     with _quiet():
+        if a == 0 and gemm:     # the product is not referenced (its NaN, -0.0 do not show)
+            out = np.zeros(p.shape, p.dtype)
+            if b != 0:
+                out[...] = x * b if b != 1 else x
+            return out
         out = p * a if a != 1 else p.copy()
         if b != 0:
             out = out + (x * b if b != 1 else x)
@@ -79,6 +87,8 @@ def _scaled(g, alpha):
 AddmvBackward0 = node("AddmvBackward0", _backward(lambda g, m, v: (
     lambda al: _scaled(g.unsqueeze(-1) * v, al), lambda al: _scaled(m.t().mv(g), al))),
     saves=True)
+AddmmBackward0 = node("AddmmBackward0", _backward(lambda g, m1, m2: (
+    lambda al: _scaled(g.mm(m2.t()), al), lambda al: _scaled(m1.t().mm(g), al))), saves=True)
 AddrBackward0 = node("AddrBackward0", _backward(lambda g, v1, v2: (
     lambda al: _scaled(g.mv(v2), al), lambda al: _scaled(g.t().mv(v1), al))), saves=True)
 BaddbmmBackward0 = node("BaddbmmBackward0", _backward(lambda g, b1, b2: (
@@ -91,10 +101,20 @@ AddbmmBackward0 = node("AddbmmBackward0", _backward(lambda g, b1, b2: (
                        al))), saves=True)
 
 
+_GEMM = (AddmvBackward0, AddbmmBackward0, AddmmBackward0)
+
+
+def _addmm_scaled(input, a, b, p, beta, alpha):
+    """``torch.addmm`` with beta or alpha other than 1, from the product ``p`` of the
+    matrices ``a`` and ``b`` (checked by the caller): with beta == 0 ``input`` is
+    ignored, as for the other ops here."""
+    return _finish(AddmmBackward0, input, a, b, p, beta, alpha)
+
+
 def _finish(cls, input, a, b, p, beta, alpha):
     x = input._data
     _expand_check(x, p.shape)
-    out = _combine(x, p, beta, alpha)
+    out = _combine(x, p, beta, alpha, cls in _GEMM)
     return record(cls, out, (input, a, b), saved=(a, b), args=(beta, alpha))
 
 

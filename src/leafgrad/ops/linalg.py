@@ -270,15 +270,25 @@ AddmmBackward0 = node("AddmmBackward0", _addmm_backward, saves=True)
 
 @defop("addmm", out=True, inplace=True)
 def addmm(input, mat1, mat2, *, beta=1, alpha=1):
-    """beta * input + alpha * (mat1 @ mat2)."""
-    if beta != 1 or alpha != 1:
-        return _named(input * beta + matmul(mat1, mat2) * alpha, "AddmmBackward0")
+    """beta * input + alpha * (mat1 @ mat2); mat1 (n, m), mat2 (m, p), input broadcasting
+    to (n, p). With ``beta == 0`` input is ignored (its NaN and inf do not propagate), as
+    PyTorch documents.
+
+    Raises:
+        RuntimeError: mat1 or mat2 not 2-D, mismatched inner sizes, input not
+        broadcastable to (n, p).
+    """
     a, b, xa, xb = _promote(mat1, mat2)
     if xa.ndim != 2 or xb.ndim != 2:
         raise RuntimeError("mat1 must be a matrix, got %d-D tensor" % xa.ndim)
     if xa.shape[1] != xb.shape[0]:
         raise _shape_error(xa, xb)
     bias = to_tensor(input)
+    if beta != 1 or alpha != 1:
+        from .blas import _addmm_scaled
+        with _quiet():
+            p = np.matmul(xa, xb)
+        return _addmm_scaled(bias, a, b, p, beta, alpha)
     with _quiet():
         out = np.matmul(xa, xb)
         out += bias._data

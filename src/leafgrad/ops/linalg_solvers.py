@@ -15,13 +15,15 @@ written with leafgrad ops so that they differentiate again (second order, forwar
 permutations, so their gradients follow from those rules. LU uses partial pivoting with
 LAPACK's rule (the first largest magnitude in the column), so pivots match PyTorch's.
 """
+import warnings
+
 import numpy as np
 
 from .. import _errors
 from .._quiet import quiet as _quiet
 from ..autograd.graph import Node
 from ._dispatch import record, record_multi, to_tensor
-from ._registry import defop
+from ._registry import add_form, defop
 from ._named import grad_fn_named
 from .linalg_fns import _float_matrices, _swap, _lapack_layout
 from .reduction import _return_type
@@ -453,3 +455,47 @@ def solve_ex(A, B, *, left=True, check_errors=False, out=None):
     shape = np.broadcast_shapes(np.shape(to_tensor(B)._data), a.shape[:-1] + (1,)) \
         if to_tensor(B)._data.ndim > 1 else to_tensor(B)._data.shape
     return _solve_ex_t(to_tensor(np.full(shape, np.nan, a.dtype)), to_tensor(info))
+
+
+# ---------------------------------------------------------------- torch.lu, torch.lu_solve
+# PyTorch keeps these deprecated spellings (torch/functional.py, BatchLinearAlgebra.cpp)
+_LU_DEPRECATED = (
+    "torch.lu is deprecated in favor of torch.linalg.lu_factor / torch.linalg.lu_factor_ex "
+    "and will be removed in a future PyTorch release.\nLU, pivots = torch.lu(A, "
+    "compute_pivots)\nshould be replaced with\nLU, pivots = torch.linalg.lu_factor(A, "
+    "compute_pivots)\nand\nLU, pivots, info = torch.lu(A, compute_pivots, get_infos=True)\n"
+    "should be replaced with\nLU, pivots, info = torch.linalg.lu_factor_ex(A, compute_pivots)")
+_LU_SOLVE_DEPRECATED = (
+    "torch.lu_solve is deprecated in favor of torch.linalg.lu_solveand will be removed in a "
+    "future PyTorch release.\nNote that torch.linalg.lu_solve has its arguments reversed.\n"
+    "X = torch.lu_solve(B, LU, pivots)\nshould be replaced with\nX = torch.linalg.lu_solve("
+    "LU, pivots, B)")
+_lu_with_info_t = _return_type("_lu_with_info", ("LU", "pivots", "info"))
+
+
+@defop("lu", method=False, grad_fn="LinalgLuFactorExBackward0")
+def lu_legacy(A, pivot=True, get_infos=False):
+    """``torch.lu`` (deprecated): ``(LU, pivots)`` of :func:`lu_factor_ex`, plus ``info``
+    with ``get_infos=True`` (a named tuple then). A singular matrix does not raise (its
+    info is > 0), as PyTorch. Warns UserWarning (use ``torch.linalg.lu_factor``)."""
+    warnings.warn(_LU_DEPRECATED, UserWarning, stacklevel=2)
+    LU, piv, info = lu_factor_ex(A, pivot=pivot)
+    return _lu_with_info_t(LU, piv, info) if get_infos else (LU, piv)
+
+
+def _lu_method(self, pivot=True, get_infos=False):
+    """``Tensor.lu``: as :func:`lu_legacy`, but a plain tuple (PyTorch's torch/_tensor.py)."""
+    warnings.warn(_LU_DEPRECATED, UserWarning, stacklevel=2)
+    LU, piv, info = lu_factor_ex(self, pivot=pivot)
+    return (LU, piv, info) if get_infos else (LU, piv)
+
+
+add_form("lu", method=_lu_method)
+
+
+@defop("lu_solve", out=True, grad_fn="LinalgLuSolveBackward0")
+def lu_solve_legacy(input, LU_data, LU_pivots):
+    """``torch.lu_solve(b, LU_data, LU_pivots)`` (deprecated): ``linalg.lu_solve(LU_data,
+    LU_pivots, b)``, the arguments reversed. Warns UserWarning."""
+    warnings.warn(_LU_SOLVE_DEPRECATED, UserWarning, stacklevel=2)
+    return lu_solve(LU_data, LU_pivots, input)

@@ -119,7 +119,7 @@ def half(self):
     return self._cast_floats(_dtype.float16)
 
 def bfloat16(self):
-    raise TypeError("leafgrad has no bfloat16 dtype (NumPy lacks it)")
+    return self._cast_floats(_dtype.bfloat16)     # raises TypeError: no bfloat16 arrays
 
 def type_(self, dst_type):
     return self._apply(lambda t: t.type(dst_type))

@@ -8,6 +8,8 @@ PyTorch's batches and leaves the default generator where PyTorch leaves it.
 A ``TensorDataset`` with the default collate is batched with one fancy index per
 tensor instead of stacking rows one by one (same values, much faster).
 """
+import warnings
+
 import numpy as np
 
 from ..._tensor import Tensor
@@ -55,6 +57,7 @@ class DataLoader:
         self.num_workers = num_workers
         self.prefetch_factor = prefetch_factor
         self.pin_memory = pin_memory
+        self.pin_memory_device = pin_memory_device
         self.timeout = timeout
         self.worker_init_fn = worker_init_fn
         self.persistent_workers = persistent_workers
@@ -121,6 +124,13 @@ class DataLoader:
 
     def __iter__(self):
         from ... import _random
+        if self.pin_memory:         # PyTorch's _BaseDataLoaderIter, on a CPU-only build
+            if self.pin_memory_device:
+                warnings.warn("pin_memory_device is deprecated, the current accelerator will "
+                              "be used as the device,ignore pin_memory_device='%s'."
+                              % self.pin_memory_device, stacklevel=2)
+            warnings.warn("'pin_memory' argument is set as true but no accelerator is found, "
+                          "then device pinned memory won't be used.", stacklevel=2)
         if self._iterable:
             self._base_seed = int(_random.int_full(_random.gen(self.generator), 1, np.int64)[0])
             return self._iter_iterable()
