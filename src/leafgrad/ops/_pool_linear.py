@@ -97,11 +97,67 @@ def _pool_adjoint(g, gm, share):
     return region if gm.direct else _copy(region)
 
 
+# Tiled windows (stride = kernel_size, no padding or dilation, no partial window): the
+# input (cropped to whole windows) reshaped to (rows, o_0, k_0, o_1, k_1, ...) holds every
+# window in place, so tap k of all windows is a view (no buffer), and the adjoint of
+# selecting taps writes each window's gradient at one flat index (the windows are
+# disjoint: no sums). ``idx`` is then laid out as the output (rows, *out).
+class Tiles:
+    """A tiled geometry's flat offsets: of each tap in a window (``offs``) and of each
+    window's first element (``starts``), in the row-major (*in) plane."""
+
+    __slots__ = ("offs", "starts", "plane", "_base")
+
+    def __init__(self, insp, k, out):
+        b = np.cumprod((1,) + tuple(insp[:0:-1]))[::-1]       # the plane's strides
+
+        def grid(n, step):          # row-major over n: sum_i n_i step_i b_i
+            return sum(np.arange(nn).reshape([-1 if j == i else 1 for j in range(len(n))])
+                       * st * bb for i, (nn, st, bb) in enumerate(zip(n, step, b)))
+        self.offs = grid(k, (1,) * len(k)).reshape(-1).astype(np.intp)
+        self.starts = grid(out, k).reshape(-1).astype(np.intp)
+        self.plane = math.prod(insp)
+        self._base = {}
+
+    def flat(self, idx):
+        """The flat indices into (rows, *in) of the taps ``idx`` (rows, *out)."""
+        rows = idx.shape[0]
+        base = self._base.get(rows)
+        if base is None:
+            if len(self._base) > 8:
+                self._base.clear()
+            base = self._base[rows] = np.add.outer(np.arange(rows, dtype=np.intp) * self.plane,
+                                                   self.starts).reshape(idx.shape)
+        f = np.take(self.offs, idx)
+        f += base
+        return f
+
+
+def _tiles(x, gm):
+    """x (*lead, *in) as (rows, o_0, k_0, o_1, k_1, ...) (a view of whole windows)."""
+    lead = x.shape[:-len(gm.out)]
+    crop = x[(Ellipsis,) + tuple(slice(0, o * k) for o, k in zip(gm.out, gm.k))]
+    return lead, crop.reshape((math.prod(lead),) + sum(zip(gm.out, gm.k), ()))
+
+
+def tile_taps(x, gm):
+    """x's lead dims and one view (rows, *out) per tap (``gm.taps`` order)."""
+    lead, t = _tiles(x, gm)
+    return lead, [t[(slice(None),) + sum(((slice(None), k) for k in tap), ())]
+                  for tap in gm.taps]
+
+
 @_quietly
 def _gather_k(x, p):
     """The element at tap ``idx`` (laid out by l) of each window: max pooling, given its
     argmax."""
     gm, idx = p
+    if gm.tiled is not None:
+        lead, taps = tile_taps(x, gm)
+        out = np.zeros(idx.shape, x.dtype)
+        for t, v in enumerate(taps):
+            out += select(idx == t, v)
+        return out.reshape(lead + gm.out)
     lead, taps = _pool_rows(x, gm)
     out = _scratch(idx.shape, x.dtype, 0)
     for t, v in enumerate(taps):
@@ -113,6 +169,11 @@ def _gather_k(x, p):
 def _scatter_k(g, p):
     """Adjoint of ``_gather_k``: each window's gradient added at its tap ``idx``."""
     gm, idx = p
+    if gm.tiled is not None:
+        lead = g.shape[:-len(gm.out)]
+        out = _scratch((math.prod(lead) * gm.tiled.plane,), g.dtype, 0)
+        out[gm.tiled.flat(idx).reshape(-1)] = g.reshape(-1)
+        return out.reshape(lead + gm.insp)
     gf = _pool_spread(g, gm)
     return _pool_adjoint(g, gm, lambda t: select(idx == t, gf))
 

@@ -72,7 +72,7 @@ class _Geom:
 
     __slots__ = ("k", "s", "d", "lo", "out", "insp", "sb", "plane", "region", "direct", "taps",
                  "ctaps", "front", "tap_strides", "m", "L", "sn", "p1", "tail", "groups",
-                 "xshape", "wshape", "bias_axes", "warn")
+                 "xshape", "wshape", "bias_axes", "warn", "flat", "tiled")
 
     def __init__(self, insp, k, s, d, lo, out):
         nd = len(k)
@@ -104,6 +104,8 @@ class _Geom:
         last = front + sum((kk - 1) * ts for kk, ts in zip(k, self.tap_strides))
         self.tail = max(0, last + sn * (self.L - 1) + 1 - self.plane)
         self.direct = not any(gap) and self.sb == self.insp and not self.tail
+        self.flat = None        # a convolution's same-size geometry (ops._conv_flat)
+        self.tiled = None       # a pooling's windows tile the input (ops._pool_linear)
 
 
 _GEOMS = {}
@@ -258,6 +260,8 @@ def _conv_valid(full, gm):
 @_quietly
 def _k_conv(x, w, gm, bias=None):
     """The convolution of x and w (plus bias): returns (output, im2col of x)."""
+    if _flat.usable(gm, x.dtype):
+        return _flat.conv(x, w, gm, bias)
     g = gm.groups
     cols = _cols(x, gm)
     full = _matmul(w.reshape(g, w.shape[0] // g, -1), cols.reshape(g, -1, cols.shape[1]))
@@ -268,6 +272,8 @@ def _k_conv(x, w, gm, bias=None):
 
 def _spread(g, gm):
     """A gradient (N, C_out, *out) at its l in zeros (groups, C_out / groups, N l)."""
+    if _flat.usable(gm, g.dtype):
+        return _flat.spread(g, gm)
     o = gm.wshape[0]
     full = _scratch((gm.groups, o // gm.groups, _length(gm.xshape[0], gm)), g.dtype, 0,
                     keep=gm)
@@ -289,6 +295,8 @@ def _only_valid(a, gm):
 def _k_conv_weight(x, g, gm, cols=None, spread=None):
     """grad_weight = sum over samples and positions of grad * input window
     (``cols``, ``spread``: the im2col of x and the spread of g, when already made)."""
+    if _flat.usable(gm, g.dtype):
+        return _flat.weight(x, _spread(g, gm) if spread is None else spread, gm, cols)
     if cols is None:
         cols = _cols(x, gm)
     if not np.isfinite(cols).all():
@@ -302,9 +310,11 @@ def _k_conv_weight(x, g, gm, cols=None, spread=None):
 @_quietly
 def _k_conv_input(g, w, gm, spread=None):
     """grad_input: W^T @ grad, each tap's share added back to its input positions."""
+    gf = _spread(g, gm) if spread is None else spread
+    if _flat.usable(gm, g.dtype):
+        return _flat.input(gf, w, gm)
     n, c = gm.xshape[:2]
     grp = gm.groups
-    gf = _spread(g, gm) if spread is None else spread
     dcols = _matmul(w.reshape(grp, w.shape[0] // grp, -1).transpose(0, 2, 1), gf)
     if not np.isfinite(w).all():
         dcols = _only_valid(dcols, gm)
@@ -491,6 +501,8 @@ def _make_conv_geom(xshape, wshape, s, pad, d, groups):
     gm.groups, gm.xshape, gm.wshape = groups, tuple(xshape), tuple(wshape)
     gm.bias_axes = tuple(range(1, len(xshape) - 1))   # of g.sum(0): batch first is faster
     gm.warn = lo != hi
+    if all(v == 1 for v in s) and tuple(out) == tuple(xshape[2:]) and 0 not in xshape[1:]:
+        gm.flat = _flat.Flat(xshape[2:], k, d, lo)
     return gm
 
 
@@ -572,3 +584,5 @@ def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
 
 
 functional_ops(globals(), ("conv1d", "conv2d"), function=True)
+
+from . import _conv_flat as _flat  # noqa: E402  (it uses the helpers above)

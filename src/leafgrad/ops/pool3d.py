@@ -20,10 +20,10 @@ from .._tensor import Tensor
 from ._named import _named
 from ._registry import functional_ops
 from ._pool_linear import (_adaptive_adjoint_k, _adaptive_k, _avg_adjoint_k, _avg_k, _gather_k,
-                           _linear_pair, _pool_out, _pool_rows, _scatter_k)
+                           _linear_pair, _scatter_k)
 from .conv import _check_tensor, _geometry, _ints
-from .pooling import (_adaptive_windows, _argmax_taps, _default_stride, _make_pool_geom,
-                      _pool_input)
+from .pooling import (_adaptive_windows, _default_stride, _make_pool_geom, _pool_input,
+                      _max_pool_values)
 
 _MAX_POOL3 = _linear_pair("MaxPool3DWithIndicesBackward0", _gather_k, _scatter_k)
 _AVG_POOL3 = _linear_pair("AvgPool3DBackward0", _avg_k, _avg_adjoint_k)
@@ -60,12 +60,11 @@ def max_pool3d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
     x = _input5("max_pool3d", input)
     gm = _geom3("max_pool3d", x, kernel_size, stride, padding, dilation, ceil_mode)
     fill = -np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min
-    lead, taps = _pool_rows(x, gm, fill)
-    best, idx = _argmax_taps(taps)
-    out = _MAX_POOL3.forward(input, _pool_out(best, gm, lead), (gm, idx))
+    best, idx, sel = _max_pool_values(x, gm, fill)
+    out = _MAX_POOL3.forward(input, best, (gm, idx))
     if not return_indices:
         return out
-    sel = _pool_out(idx, gm, lead).astype(np.int64)
+    sel = sel().astype(np.int64)
     kd, kh, kw = gm.k
     pos = [np.arange(o) * st - pp for o, st, pp in zip(gm.out, gm.s, gm.lo)]
     t = [sel // (kh * kw), (sel // kw) % kh, sel % kw]

@@ -9,8 +9,8 @@ from .._meta import MetaArray
 from .._tensor import Tensor
 from ._registry import functional_ops
 from .reduction import mean
-from ._pool_linear import (_ADAPTIVE_AVG, _AVG_POOL, _MAX_POOL, _adaptive_k, _avg_k, _pool_out,
-                           _pool_rows)
+from ._pool_linear import (_ADAPTIVE_AVG, _AVG_POOL, _MAX_POOL, Tiles, _adaptive_k, _avg_k,
+                           _pool_out, _pool_rows, tile_taps)
 from .conv import _Geom, _check_tensor, _copy, _geometry, _ints, _scratch
 
 
@@ -48,7 +48,24 @@ def _make_pool_geom(xshape, k, s, p, d, ceil_mode, nd=2):
     if any(o <= 0 for o in out):
         raise _errors.pool_too_small(xshape[-nd - 1], insp, out,
                                      [dd * (kk - 1) + 1 for dd, kk in zip(d, k)], p)
-    return _Geom(insp, k, s, d, p, out)
+    gm = _Geom(insp, k, s, d, p, out)
+    if s == k and not any(p) and all(v == 1 for v in d) and all(
+            o * kk <= i for o, kk, i in zip(out, k, insp)):
+        gm.tiled = Tiles(insp, k, out)          # the windows tile the input
+    return gm
+
+
+def _max_pool_values(x, gm, fill):
+    """Max pooling of the array x (*lead, *in): the values (*lead, *out), the argmax
+    taps in the layout the pooling op's kernels take, and a function giving them as
+    (*lead, *out)."""
+    if gm.tiled is not None:
+        lead, taps = tile_taps(x, gm)
+        best, idx = _argmax_taps(taps)
+        return best.reshape(lead + gm.out), idx, lambda: idx.reshape(lead + gm.out)
+    lead, taps = _pool_rows(x, gm, fill)
+    best, idx = _argmax_taps(taps)
+    return _pool_out(best, gm, lead), idx, lambda: _pool_out(idx, gm, lead)
 
 
 _LAYOUTS = {2: "3D (C, H, W) or 4D (N, C, H, W)", 3: "4D (C, D, H, W) or 5D (N, C, D, H, W)"}
@@ -89,13 +106,11 @@ def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
             else out
     fill = -np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min if x.dtype.kind in "iu" \
         else 0
-    lead, taps = _pool_rows(x, gm, fill)
-    best, idx = _argmax_taps(taps)
-    out = _MAX_POOL.forward(input, _pool_out(best, gm, lead), (gm, idx))
+    best, idx, sel = _max_pool_values(x, gm, fill)
+    out = _MAX_POOL.forward(input, best, (gm, idx))
     if not return_indices:
         return out
-    sel = _pool_out(idx, gm, lead)
-    return out, Tensor._make_plain(_flat_indices(sel, gm))
+    return out, Tensor._make_plain(_flat_indices(sel(), gm))
 
 
 def _argmax_taps(taps):
