@@ -70,3 +70,15 @@ def test_report_header_shows_setup_and_multiline_statements_as_torch():
              dict(stmt="x = 1", label="L", sub_label="s", description="two\nlines")]
     for kw in cases:
         assert _shape(tb.Timer(**kw).timeit(5)) == _shape(lb.Timer(**kw).timeit(5)), kw
+
+
+def test_measurement_repr_names_torchs_class_under_leafgrad_run(tmp_path):
+    import subprocess
+    import sys
+    s = tmp_path / "m.py"
+    s.write_text("import torch.utils.benchmark as benchmark\n"
+                 "m = benchmark.Timer(stmt='x + 1', globals={'x': 1}).timeit(10)\n"
+                 "print(repr(m).splitlines()[0].split(' object at')[0])\n")
+    lines = [subprocess.run(cmd + [str(s)], capture_output=True, text=True, check=True).stdout
+             for cmd in ([sys.executable, "-m", "leafgrad", "run"], [sys.executable])]
+    assert lines[0] == lines[1] == "<torch.utils.benchmark.utils.common.Measurement\n"

@@ -10,6 +10,7 @@ only here (a C++ statement and ``collect_callgrind`` raise NotImplementedError, 
 PyTorch's fuzzing tools are not here).
 """
 import enum
+import sys
 import statistics
 import textwrap as _textwrap
 import timeit as _timeit
@@ -126,8 +127,11 @@ class Measurement:
 
     def __repr__(self):
         unit, scale = select_unit(self.median)
-        lines = ["<%s.%s object at %#x>" % (type(self).__module__, type(self).__name__,
-                                             id(self)), self._summary()]
+        mod = type(self).__module__
+        if mod == __name__ and sys.modules.get("torch") is sys.modules.get("leafgrad"):
+            mod = "torch.utils.benchmark.utils.common"      # under `leafgrad run`, torch's words
+        lines = ["<%s.%s object at %#x>" % (mod, type(self).__name__, id(self)),
+                 self._summary()]
         n = len(self.times)
         threads = "%d thread%s" % (self.num_threads, "" if self.num_threads == 1 else "s")
         if n == 1:
