@@ -1,5 +1,6 @@
-"""torch.ops.aten and Tensor._make_wrapper_subclass (present, refused with the reason:
-leafgrad has no ATen dispatch), and Tensor.storage_offset against torch."""
+"""torch.ops.aten (its few operators; other names refused with the reason: leafgrad has no
+ATen dispatch), a wrapper subclass's other ops refused, and Tensor.storage_offset against
+torch. The wrapper subclasses' dispatched ops: tests/test_wrapper_subclass.py."""
 import pytest
 import torch
 
@@ -22,18 +23,21 @@ def test_storage_offset_of_views_as_torch():
 def test_ops_aten_lookup_raises_attribute_error_with_reason():
     aten = leafgrad.ops.aten                # binding the namespace works (module level code)
     with pytest.raises(AttributeError, match="no ATen operator registry"):
-        aten.detach
+        aten.mm                             # only detach, _to_copy, clone (_aten.py)
     with pytest.raises(AttributeError):
         torch.ops.aten.no_such_op_here      # PyTorch's class for an unknown op
-    assert not hasattr(aten, "_to_copy")
+    assert hasattr(aten, "_to_copy") and not hasattr(aten, "no_such_op_here")
 
 
-def test_make_wrapper_subclass_refused_with_reason():
+def test_wrapper_subclass_ops_beyond_the_dispatched_ones_refused_with_reason():
     class Wrapper(leafgrad.Tensor):
         @staticmethod
         def __new__(cls, elem):
             return leafgrad.Tensor._make_wrapper_subclass(cls, elem.shape, dtype=elem.dtype,
                                                           strides=elem.stride(),
                                                           storage_offset=elem.storage_offset())
+    w = Wrapper(leafgrad.ones(2))
     with pytest.raises(NotImplementedError, match="__torch_dispatch__"):
-        Wrapper(leafgrad.ones(2))
+        w + 1
+    with pytest.raises(NotImplementedError, match="__torch_dispatch__"):
+        w.detach()              # Wrapper has no __torch_dispatch__

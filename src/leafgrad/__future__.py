@@ -1,8 +1,12 @@
 """``torch.__future__``: the flags that choose how ``nn.Module`` conversions (``to``,
-``float()``, ``load_state_dict``) replace parameters. leafgrad's conversions always keep
-each parameter object and change its data in place (the result PyTorch gives with both
-flags False or True alike, for the CPU dtypes leafgrad has), so the flags are stored and
-read back. Source: PyTorch's torch/__future__.py.
+``float()``, ``load_state_dict``) replace parameters. leafgrad's conversions keep each
+parameter object and change its data in place; with
+``set_swap_module_params_on_conversion(True)`` they swap the converted tensor into it
+(``torch.utils.swap_tensors``: a wrapper subclass's attributes move too) and
+``load_state_dict`` goes through ``Tensor.module_load``, as PyTorch
+(nn/modules/_module_state.py). The overwrite flag is stored and read back (for the CPU
+dtypes leafgrad has, PyTorch's result is the same either way). Source: PyTorch's
+torch/__future__.py.
 """
 _overwrite_module_params_on_conversion = False
 _swap_module_params_on_conversion = False

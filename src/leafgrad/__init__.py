@@ -47,7 +47,7 @@ _LAZY = {name: ("leafgrad." + name, None) for name in (
 _LAZY.update({"save": ("leafgrad._serialization", "save"),
               "load": ("leafgrad._serialization", "load"),
               "autocast": ("leafgrad.amp", "autocast"),
-              "vmap": ("leafgrad.func", "vmap")})
+              "vmap": ("leafgrad.func", "vmap"), "_C": ("leafgrad._C", None)})
 _LAZY.update({name: ("leafgrad.sparse", name) for name in ("sparse_coo_tensor", "spmm",
                                                             "sparse_coo")})
 _LAZY.update({name: ("leafgrad.functional", name) for name in (

@@ -15,6 +15,7 @@ from ._factory_out import takes_out
 
 from . import _dtype, _errors, _scalars
 from . import _tensor
+from ._aten import WrapperArray as _WrapperArray
 from ._meta import MetaArray, meta_like
 from ._tensor import Size, Tensor, _make_inference
 from .autograd.grad_mode import mode as _mode
@@ -559,6 +560,8 @@ def triu_indices(row, col, offset=0, *, dtype=None, device=None):
 
 def _legacy_init(self, *args, dtype=None, requires_grad=False, device=None):
     # legacy constructor: Tensor(2, 3) is a 2x3 tensor, Tensor([1, 2]) is float32
+    if getattr(self, "_data", None).__class__ is _WrapperArray:
+        return      # a wrapper subclass made by its __new__ (_aten.py): nothing to build
     if dtype is None:
         dtype = _dtype.get_default_dtype()
     if args and all(isinstance(a, int) and not isinstance(a, bool) for a in args):

@@ -229,6 +229,30 @@ def _pad_nd(self, pad, value=0.0):
     return J.pad_nd(self, pad, value)
 
 
+def _module_load(self, other, assign=False):
+    """``Tensor.module_load(other, assign=False)``: what ``load_state_dict`` puts in place
+    of ``self`` when torch.__future__.set_swap_module_params_on_conversion(True) is set:
+    ``other.detach()`` (assign) or ``self.copy_(other).detach()``. A subclass overrides
+    it through ``__torch_function__`` (called with ``func=Tensor.module_load``), as in
+    PyTorch."""
+    from ._C import torch_function_handler
+    handler = torch_function_handler(self, other)
+    if handler is not None:
+        types = tuple({type(t): None for t in (self, other) if isinstance(t, Tensor)})
+        return handler(Tensor.module_load, types, (self, other), {"assign": assign})
+    if assign:
+        return other.detach()
+    return self.copy_(other).detach()
+
+
+def _torch_function(cls, func, types, args=(), kwargs=None):
+    """``Tensor.__torch_function__`` (the default): call ``func`` with subclass handling
+    disabled. leafgrad calls ``__torch_function__`` only from ``module_load``."""
+    from ._C import DisableTorchFunctionSubclass
+    with DisableTorchFunctionSubclass():
+        return func(*args, **(kwargs or {}))
+
+
 def _storage_offset(self):
     """Where the tensor starts in its storage, in elements (0 unless it is a view that
     starts further on: ``x[3:]`` gives 3, as PyTorch). Source: the NumPy array's data
@@ -320,8 +344,10 @@ def _install():
                            % both)
     for name, fn in list(derived.items()) + list(_METHODS.items()):
         setattr(Tensor, name, fn)
-    from ._aten import make_wrapper_subclass
+    from ._wrapper_subclass import make_wrapper_subclass
     Tensor._make_wrapper_subclass = staticmethod(make_wrapper_subclass)
+    Tensor.module_load = _module_load
+    Tensor.__torch_function__ = classmethod(_torch_function)
     Tensor.T = property(S.T, doc="Dims reversed (2-D: the transpose).")
     Tensor.mT = property(S.mT, doc="Last two dims swapped.")
     Tensor.H = property(S.T)

@@ -17,6 +17,7 @@ import weakref
 import numpy as np
 
 from ._meta import MetaArray, copy_data, no_data
+from ._aten import WrapperArray, dispatch as _dispatch
 
 from . import _dtype, _errors
 from ._dtype import _FROM_NP
@@ -344,7 +345,10 @@ class Tensor(metaclass=_PublicType):
         _backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 
     def detach(self):
-        """A new tensor sharing data (and version counter), out of the graph."""
+        """A new tensor sharing data (and version counter), out of the graph (a wrapper
+        subclass: its ``__torch_dispatch__`` with ``aten.detach.default``)."""
+        if self._data.__class__ is WrapperArray:
+            return _dispatch(self, "detach", (self,), {})
         t = Tensor._make_plain(self._data)
         t._share_version(self)
         if type(self) is InferenceTensor:
@@ -385,14 +389,19 @@ class Tensor(metaclass=_PublicType):
 
     @property
     def device(self):
-        if self._data.__class__ is MetaArray:
+        cls = self._data.__class__
+        if cls is MetaArray:
             return _CPU[1]
+        if cls is WrapperArray:     # a wrapper subclass: the device it was made with
+            return self._data.device
         return _CPU[0]
 
     @property
     def is_meta(self):
         """True for tensors on the 'meta' device (shape and dtype, no values: _meta.py)."""
-        return self._data.__class__ is MetaArray
+        d = self._data
+        return d.__class__ is MetaArray or (d.__class__ is WrapperArray and
+                                            d.device.type == "meta")
 
     @property
     def is_cuda(self):

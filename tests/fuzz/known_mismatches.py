@@ -66,13 +66,6 @@ def _layer_norm_overflow(T):
     return T.nn.functional.layer_norm(T.tensor([[1e30, 1.0, 2.0, 3.0]]), (4,))
 
 
-def _repeat_interleave_is_view(T):
-    x = T.ones(1, requires_grad=True)
-    y = x.repeat_interleave(2)
-    y.fill_(2.0)
-    return y
-
-
 def _copy_from_itself(T):
     y = T.tensor([1.0, float("inf"), -2.0], requires_grad=True) * 1
     y.copy_(y * 0.5 + 1)
@@ -157,13 +150,6 @@ KNOWN = {
         "passes g (the scalar rule). The fuzzer gives hardtanh/relu6 fresh leaves of their "
         "own domain (no nan) while listed",
         _hardtanh_grad_at_nan, fragile=("hardtanh", "relu6")),
-    "repeat_interleave_returns_a_view": Known(
-        "repeat_interleave of a leaf returns a view of it in leafgrad (PyTorch: a new "
-        "tensor), so an in-place op on the result raises 'a view of a leaf Variable'; "
-        "the fuzzer also found results PyTorch treats as views of a leaf and leafgrad "
-        "does not (a diagonal of a reshaped leaf): owner correct (one view model); the "
-        "fuzzer tolerates either direction while listed",
-        _repeat_interleave_is_view, tolerate=r"a view of a leaf Variable that requires grad"),
     "pow_output_modified_in_place": Known(
         "pow with a tensor exponent (and number ** tensor) recomputes a ** b in its "
         "backward where PyTorch saves the result, so changing the result in place before "

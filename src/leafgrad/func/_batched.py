@@ -550,6 +550,8 @@ def _install_methods():
 
 
 _install_methods()
+from ._batched_more import install_methods as _more_methods  # noqa: E402  (uses the above)
+_more_methods(BatchedTensor)
 
 
 def _join(fn, is_stack):
@@ -640,6 +642,8 @@ def _function_rules():
             (F, "nll_loss", _nll_loss), (L, "flatten", lambda fn: _flatten_fn(fn))]
     for name in ("max_pool2d", "avg_pool2d", "adaptive_avg_pool2d"):
         out.append((F, name, _pool2d))
+    from ._batched_more import function_rules
+    out += function_rules(L, F)
     out.append((conv_modules.Conv2d, "_fn", _conv2d))
     for cls_name, fname in (("MaxPool2d", "max_pool2d"), ("AvgPool2d", "avg_pool2d"),
                             ("AdaptiveAvgPool2d", "adaptive_avg_pool2d")):

@@ -7,6 +7,7 @@ and prints as ``Parameter containing:`` followed by the tensor.
 """
 import numpy as np
 
+from .._aten import WrapperArray
 from .._meta import copy_data
 
 from .. import _errors
@@ -15,7 +16,16 @@ from .._tensor import Tensor
 __all__ = ["Parameter", "Buffer", "is_lazy"]
 
 
-class Parameter(Tensor):
+class _ParameterMeta(type(Tensor)):
+    # PyTorch's _ParameterMeta: a tensor subclass instance made a parameter
+    # (Parameter(wrapper) keeps the wrapper's class) counts as a Parameter
+    def __instancecheck__(cls, obj):
+        return super().__instancecheck__(obj) or (
+            cls is Parameter and isinstance(obj, Tensor) and
+            getattr(obj, "_is_param", False) is True)
+
+
+class Parameter(Tensor, metaclass=_ParameterMeta):
     """A leaf tensor that is registered as a parameter when assigned to a Module attribute.
 
     Args:
@@ -32,6 +42,19 @@ class Parameter(Tensor):
     def __new__(cls, data=None, requires_grad=True):
         if data is None:
             t = Tensor._make_plain(np.zeros((0,), dtype=np.float32))
+        elif isinstance(data, Tensor) and data._data.__class__ is WrapperArray:
+            # a wrapper subclass stays one (PyTorch: data.detach(), marked _is_param)
+            t = data.detach()
+            if type(t) is not type(data):
+                raise RuntimeError(
+                    "Creating a Parameter from an instance of type %s requires that "
+                    "detach() returns an instance of the same type, but return type %s was "
+                    "found instead. To use the type as a Parameter, please correct the "
+                    "detach() semantics defined by its __torch_dispatch__() implementation."
+                    % (type(data).__name__, type(t).__name__))
+            t.requires_grad_(requires_grad)
+            t._is_param = True
+            return t
         elif isinstance(data, Tensor):
             t = Tensor._make_plain(data._data)
             t._share_version(data)      # shares memory and version counter with data

@@ -51,7 +51,7 @@ def _div_mode(input, other, *, rounding_mode=None):
 # --------------------------------------------------------------- binary ops
 def _binary(name, fwd, node_name, da, db, save=True, floating=False, doc="", np_ok=False,
             a_for="ab", b_for="ab", scalar_overload=False, numbers="both", bool_pair=None,
-            **forms):
+            scalar_name=None, **forms):
     """Declare the two-input op ``name`` (None for a private helper); ``da``/``db`` give
     d(out)/d(a) and d(out)/d(b) times g.
 
@@ -64,9 +64,14 @@ def _binary(name, fwd, node_name, da, db, save=True, floating=False, doc="", np_
     ``y * 2`` nothing but 2 is kept, so changing y in place afterwards is fine).
     ``scalar_overload``: with a number on one side the node has one edge, the
     tensor's (PyTorch's Tensor-Scalar overloads: ``x ** 2``, ``2 ** x``, ``1 - x``),
-    and keeps the number in ``args``.
+    and keeps the number in ``args``. ``scalar_name``: that one-edge node under another
+    name than ``node_name`` (PyTorch's ``fmod(x, 2)`` is FmodBackward0, ``fmod(x, y)``
+    FmodBackward1).
     """
-    one = _scalar_node(node_name, da, db, save, np_ok) if scalar_overload else None
+    if scalar_name is not None:
+        scalar_overload = True
+    one = _scalar_node(scalar_name or node_name, da, db, save, np_ok) if scalar_overload \
+        else None
     if save:
         def backward(ctx, g):
             a, b = ctx.saved_tensors
@@ -260,6 +265,13 @@ mul = _binary_np("mul", np.multiply, "MulBackward0", lambda g, a, b: g * b, lamb
                  a_for="b", b_for="a",
               doc="a * b with broadcasting. d/da = b, d/db = a.", inplace=IP.mul_,
               aliases=("multiply",))
+# a Python number times (plus) a tensor inside a composite written as PyTorch's C++ (its
+# mul.Scalar / add.Scalar: MulBackward1 / AddBackward1, one edge): special_ndtr
+_mul_scalar = _binary_np(None, np.multiply, "MulBackward0",
+                         lambda g, a, b: _mul_scalar(g, b), lambda g, a, b: _mul_scalar(g, a),
+                         save=False, scalar_name="MulBackward1")
+_add_scalar = _binary_np(None, np.add, "AddBackward0", lambda g, a, b: g, lambda g, a, b: g,
+                         save=False, scalar_name="AddBackward1")
 # d/db is PyTorch's div_tensor_other_backward, -g ((a / b) / b): no overflow of b^2, and
 # its own derivatives (second order at b = +-inf or -0) are PyTorch's
 div = _binary_np("div", np.true_divide, "DivBackward0", lambda g, a, b: g / b,
@@ -354,11 +366,13 @@ def _rounded_quotient(a, b, rounding):
     return _div_mode(a, b, rounding_mode=rounding)
 
 
-fmod = _binary("fmod", _int_div_check(np.fmod), "FmodBackward0", lambda g, a, b: g,
+fmod = _binary("fmod", _int_div_check(np.fmod), "FmodBackward1", lambda g, a, b: g,
                lambda g, a, b: -g * _rounded_quotient(a, b, "trunc"), numbers="other",
+               scalar_name="FmodBackward0",
                bool_pair="fmod_cpu", doc="C-style remainder (sign of the dividend).")
-remainder = _binary("remainder", _int_div_check(np.remainder), "RemainderBackward0",
+remainder = _binary("remainder", _int_div_check(np.remainder), "RemainderBackward1",
                     lambda g, a, b: g, lambda g, a, b: -g * _rounded_quotient(a, b, "floor"),
+                    scalar_name="RemainderBackward0",
                     bool_pair="remainder_cpu",
                     doc="Python-style remainder (sign of the divisor).")
 

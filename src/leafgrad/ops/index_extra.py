@@ -106,7 +106,7 @@ def index_fill(input, dim, index, value):
     if isinstance(value, Tensor) and value._data.dtype != input._data.dtype:
         value = value.to(input.dtype)
     out = masked_fill(input, Tensor._make_plain(np.array(mask)), value)
-    if out._grad_fn is not None and type(out._grad_fn) is MaskedFillBackward0:
+    if out._grad_fn is not None and isinstance(out._grad_fn, MaskedFillBackward0):
         out._grad_fn.__class__ = IndexFillBackward1 if isinstance(value, Tensor) else \
             IndexFillBackward0
     return out

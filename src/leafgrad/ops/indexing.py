@@ -415,6 +415,8 @@ def _masked_fill_backward(ctx, g):
 
 
 MaskedFillBackward0 = node("MaskedFillBackward0", _masked_fill_backward, saves=False)
+# a tensor value: PyTorch's masked_fill.Tensor overload (the same rule)
+MaskedFillBackward1 = type("MaskedFillBackward1", (MaskedFillBackward0,), {"__slots__": ()})
 
 
 @defop("masked_fill", inplace=IW.masked_fill_)
@@ -435,7 +437,7 @@ def masked_fill(input, mask, value):
     if out.shape != x.shape:
         raise RuntimeError("The size of the mask %s must be broadcastable to the input %s"
                            % (tuple(m.shape), tuple(x.shape)))
-    return record(MaskedFillBackward0, out, (input, vt),
+    return record(MaskedFillBackward0 if vt is None else MaskedFillBackward1, out, (input, vt),
                   args=(Tensor._make_plain(m), vt is not None))
 
 

@@ -391,11 +391,13 @@ def clamp_(self, min=None, max=None):
 
 
 def clamp_min_(self, min):
-    return clamp_(self, min=min)
+    from .pointwise import clamp_min
+    return apply(self, "clamp_min_", lambda a: clamp_min(a, min))
 
 
 def clamp_max_(self, max):
-    return clamp_(self, max=max)
+    from .pointwise import clamp_max
+    return apply(self, "clamp_max_", lambda a: clamp_max(a, max))
 
 
 def _value_grad(gv, vshape):

@@ -20,14 +20,25 @@ def _fill_backward(ctx, g):
     return (select(False, g),) if ctx.needs_input_grad[0] else (None,)
 
 
-FillBackward0 = node("FillBackward0", _fill_backward, saves=False)
+def _fill_value_backward(ctx, g):
+    # fill_(Tensor): zeros for self, grad.sum() for the 0-d value (derivatives.yaml)
+    ns, nv = ctx.needs_input_grad
+    return (select(False, g) if ns else None), (g.sum() if nv else None)
+
+
+# PyTorch's names: fill_.Scalar is FillBackward2, fill_.Tensor FillBackward3
+FillBackward2 = node("FillBackward2", _fill_backward, saves=False)
+FillBackward3 = node("FillBackward3", _fill_value_backward, saves=False)
 
 
 ZeroBackward0 = node("ZeroBackward0", _fill_backward, saves=False)
 
 
-def _filled(a, value, cls=FillBackward0):
+def _filled(a, value, cls=FillBackward2):
     if isinstance(value, Tensor):
+        if cls is FillBackward2:
+            return record(FillBackward3, np.full(a._data.shape, value._data, a._data.dtype),
+                          (a, value))
         return record(cls, np.full(a._data.shape, value._data, a._data.dtype), (a,))
     return record(cls, np.full(a._data.shape, value, a._data.dtype), (a,))
 

@@ -519,7 +519,8 @@ def repeat_interleave(input, repeats, dim=None, *, output_size=None):
             raise RuntimeError("Repeats must be non-negative")
         u = unsqueeze(input, d + 1)
         e = expand(u, x.shape[:d + 1] + (repeats,) + x.shape[d + 1:])
-        return reshape(e, x.shape[:d] + (x.shape[d] * repeats,) + x.shape[d + 1:])
+        # PyTorch's graph: a contiguous clone of the expansion, then a view
+        return e.contiguous().view(x.shape[:d] + (x.shape[d] * repeats,) + x.shape[d + 1:])
     r = np.asarray(repeats._data if isinstance(repeats, Tensor) else repeats).reshape(-1)
     if r.size != x.shape[d]:
         raise RuntimeError("repeats must have the same size as input along dim, but got "

@@ -131,6 +131,9 @@ def matmul(input, other, *, out=None):
     if xa.ndim == 0 or xb.ndim == 0:
         raise RuntimeError("both arguments to matmul need to be at least 1D, but they are %dD "
                            "and %dD" % (xa.ndim, xb.ndim))
+    if xa.ndim == 1 and xb.ndim == 2 and xa.shape[0] == xb.shape[0]:
+        # PyTorch's graph: unsqueeze(0), mm, squeeze_(0) (SqueezeBackward4 on top)
+        return matmul(a.unsqueeze(0), b).squeeze_(0)
     try:
         with _quiet():
             out = np.matmul(xa, xb)
@@ -407,43 +410,22 @@ def linear(input, weight, bias=None):
 
 @defop("einsum", method=False)
 def einsum(equation, *operands):
-    """Einstein summation over two or fewer operands, via matmul-friendly ops."""
+    """Einstein summation (``torch.einsum("ij,jk->ik", a, b)``; operands also as one list):
+    PyTorch's algorithm as recorded ops (``ops/einsum.py``), so grad_fn names, second
+    order and rounding are PyTorch's. Implicit output (no '->'), '...' and any number of
+    operands, contracted left to right (PyTorch's order without opt_einsum).
+
+    Raises:
+        RuntimeError: PyTorch's einsum() errors (subscripts that do not match the operands'
+            dimensions, sizes that do not broadcast, bad output subscripts).
+    """
+    from .einsum import einsum as _einsum
     if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
         operands = tuple(operands[0])
-    ops = [to_tensor(o) for o in operands]
-    out = np.einsum(equation, *[o._data for o in ops])
-
-    lhs, _, rhs = equation.replace(" ", "").partition("->")
-    ins = lhs.split(",")
-
-    class EinsumBackward(Node):
-        __slots__ = ()
-        saves = True
-
-        def backward(ctx, g):
-            saved = ctx.saved_tensors
-            res = []
-            for i, need in enumerate(ctx.needs_input_grad):
-                if not need:
-                    res.append(None)
-                    continue
-                others = [saved[j] for j in range(len(saved)) if j != i]
-                spec = ",".join([rhs] + [ins[j] for j in range(len(saved)) if j != i])
-                sub = ins[i]
-                # letters of this operand that appear nowhere else: broadcast back
-                present = set(rhs) | set("".join(ins[j] for j in range(len(saved)) if j != i))
-                keep = "".join(c for c in sub if c in present)
-                r = einsum(spec + "->" + keep, g, *others)
-                if keep != sub:
-                    shape = saved[i].shape
-                    idx = [slice(None) if c in present else None for c in sub]
-                    r = r[tuple(idx)].expand(shape)
-                res.append(r)
-            return tuple(res)
-    EinsumBackward.__name__ = "EinsumBackward"
-    if not rhs and "->" not in equation:
-        raise NotImplementedError("einsum needs an explicit '->' output in leafgrad")
-    return record(EinsumBackward, _asarray(out), tuple(ops), saved=tuple(ops))
+    if not isinstance(equation, str):
+        raise TypeError("einsum(): the equation must be a string (the sublist format is not "
+                        "supported here). Fix: write it as 'ij,jk->ik'")
+    return _einsum(equation, [to_tensor(o) for o in operands])
 
 
 

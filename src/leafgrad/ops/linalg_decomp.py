@@ -250,8 +250,10 @@ def logdet(A):
     """log det A (nan for a negative determinant, -inf for a singular A), as PyTorch."""
     sign, logabs = slogdet(A)
     from .. import _functions as F
-    return F.where(sign < 0, _C.full_like(logabs, float("nan")), logabs) \
-        if bool((sign < 0).any()) else logabs
+    if A.is_complex():
+        return sign.log() + logabs
+    # PyTorch's: where(sign == -1, nan, logabsdet) (WhereBackward0 on top)
+    return F.where(sign == -1, _C.full_like(logabs, float("nan")), logabs)
 
 
 # -------------------------------------------------------------- matrix_exp
@@ -325,11 +327,62 @@ def multi_dot(tensors, *, out=None):
     for i, t in enumerate(tensors):
         if 0 < i < len(tensors) - 1 and t.dim() != 2:
             raise RuntimeError("multi_dot(): tensor %d must be 2D but got %dD" % (i, t.dim()))
-    from .linalg import matmul
-    res = tensors[0]
-    for t in tensors[1:]:
-        res = matmul(res, t)
-    return res
+    # PyTorch's multi_dot_impl (LinearAlgebra.cpp): 1-D ends as a row / a column, the
+    # product in the cheapest order (two: one mm; three: the cheaper of (AB)C and A(BC);
+    # more: the matrix-chain order, first split on ties), then a view to the result's
+    # shape; so its graph (ViewBackward0 on top) and rounding are PyTorch's
+    ts = list(tensors)
+    first, last = ts[0].dim(), ts[-1].dim()
+    for what, nd in (("first", first), ("last", last)):
+        if nd not in (1, 2):
+            raise RuntimeError("multi_dot(): the %s tensor must be 1D or 2D but got %dD"
+                               % (what, nd))
+    out_shape = ([ts[0].shape[0]] if first == 2 else []) + \
+        ([ts[-1].shape[1]] if last == 2 else [])
+    if first == 1:
+        ts[0] = ts[0].unsqueeze(0)
+    if last == 1:
+        ts[-1] = ts[-1].unsqueeze(-1)
+    for i in range(len(ts) - 1):
+        if ts[i].shape[1] != ts[i + 1].shape[0]:
+            raise RuntimeError("multi_dot(): tensors %d and %d with shapes %s and %s cannot be "
+                               "multiplied" % (i, i + 1, list(tensors[i].shape),
+                                               list(tensors[i + 1].shape)))
+    if len(ts) == 2:
+        res = ts[0].mm(ts[1])
+    elif len(ts) == 3:
+        a, b = ts[0].shape
+        c, d = ts[2].shape
+        cost_1 = (a * c) * (b + d)      # (AB)C
+        cost_2 = (b * d) * (a + c)      # A(BC)
+        res = ts[0].mm(ts[1].mm(ts[2])) if cost_1 > cost_2 else ts[0].mm(ts[1]).mm(ts[2])
+    else:
+        res = _chain(ts, _chain_order(ts), 0, len(ts) - 1)
+    return res.view(out_shape)
+
+
+def _chain_order(ts):
+    """The split table of the cheapest parenthesisation (the classic O(n^3) matrix-chain
+    order: cost of (i..k)(k+1..j) is p_i p_(k+1) p_(j+1); the first k wins ties)."""
+    n = len(ts)
+    p = [t.shape[0] for t in ts] + [ts[-1].shape[1]]
+    m = [[0] * n for _ in range(n)]
+    s = [[0] * n for _ in range(n)]
+    for length in range(1, n):
+        for i in range(n - length):
+            j = i + length
+            m[i][j] = None
+            for k in range(i, j):
+                q = m[i][k] + m[k + 1][j] + p[i] * p[k + 1] * p[j + 1]
+                if m[i][j] is None or q < m[i][j]:
+                    m[i][j], s[i][j] = q, k
+    return s
+
+
+def _chain(ts, s, i, j):
+    if i == j:
+        return ts[i]
+    return _chain(ts, s, i, s[i][j]).mm(_chain(ts, s, s[i][j] + 1, j))
 
 
 @with_out("linalg_matrix_power")

@@ -19,6 +19,7 @@ from ._dispatch import record_multi, to_tensor
 from ._registry import defop
 from .linalg_fns import _float_matrices, _lapack_layout
 from .reduction import _return_type
+from ._named import _named
 from ._out import with_out
 
 __all__ = ["qr", "geqrf", "householder_product", "matrix_rank", "cond", "vander", "eig", "eigvals"]
@@ -183,7 +184,8 @@ def householder_product(A, tau, *, out=None):
     for i in range(k - 1, -1, -1):      # H_i applied from the left, last reflector first
         v = V[..., :, i:i + 1]
         Q = Q - (tau[..., i, None, None] * v) @ (v.mT @ Q)
-    return Q[..., :, :n]
+    # PyTorch has one node for it (its own backward): its name, on the composite's result
+    return _named(Q[..., :, :n], "LinalgHouseholderProductBackward0")
 
 
 @with_out("linalg_matrix_rank")
@@ -214,16 +216,30 @@ def cond(A, p=None, *, out=None):
     Raises:
         RuntimeError: a non-square A for the norms other than 2 / -2; an unknown p.
     """
-    from .linalg_fns import inv, matrix_norm, svdvals
-    _float_matrices(A, "linalg.cond", square=False)
+    # PyTorch's linalg_cond (LinearAlgebra.cpp), op for op: its graph, its values at a
+    # singular A (inf, not an error) and its result for empty matrices (zeros)
+    from .linalg_fns import matrix_norm, svdvals
+    from .linalg_solvers import inv_ex
+    a = _float_matrices(A, "linalg.cond", square=False)
+    if p is not None and p not in (2, -2, "fro", "nuc", float("inf"), float("-inf"), 1, -1):
+        raise RuntimeError("linalg.cond got an invalid norm type: %s" % (p,))
+    if p is not None and p not in (2, -2):
+        _float_matrices(A, "linalg.cond", square=True)
+    if a.size == 0:
+        return _C.zeros(a.shape[:-2], dtype=A.dtype.to_real())
     if p is None or p in (2, -2):
         s = svdvals(A)
-        big, small = s[..., 0], s[..., -1]
-        return big / small if p != -2 else small / big
-    if p not in ("fro", "nuc", float("inf"), float("-inf"), 1, -1):
-        raise RuntimeError("linalg.cond got an invalid norm type: %s" % (p,))
-    _float_matrices(A, "linalg.cond", square=True)
-    return matrix_norm(A, p) * matrix_norm(inv(A), p)
+        s_max, s_min = s.narrow(-1, 0, 1), s.narrow(-1, -1, 1)
+        return (s_min / s_max if p == -2 else s_max / s_min).squeeze(-1)
+    if p == "nuc":
+        # the definition, not matrix_norm: PyTorch's (an inf in A would raise there)
+        s = svdvals(A)
+        return s.sum(-1) * s.reciprocal().sum(-1)
+    inverse, info = inv_ex(A)
+    inverse = inverse.masked_fill(to_tensor(info._data[..., None, None] > 0), float("inf"))
+    res = matrix_norm(A, p) * matrix_norm(inverse, p)
+    # 0 * inf: inf, as PyTorch (and NumPy)
+    return res.nan_to_num_(float("inf"), float("inf"), float("-inf"))
 
 
 def vander(x, *, N=None):

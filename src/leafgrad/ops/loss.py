@@ -286,6 +286,8 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
     else:
         squeeze = False
     C = x.shape[1]
+    if x.dim() > 2 and reduction in ("mean", "sum", "none"):
+        return _nll_nd(x, t, weight, ignore_index, reduction)
     if x.dim() > 2:   # (N, C, d...) -> (N*d, C)
         perm = [0] + list(range(2, x.dim())) + [1]
         x = x.permute(*perm).reshape(-1, C)
@@ -332,7 +334,7 @@ class NllLossBackward0(Node):
     def _onehot(ctx, v, dtype):
         """zeros of x's shape with v (a number, or one per row) times the row
         weights at [row, target] of the rows not ignored"""
-        rows, cols, wt, denom, shape = ctx.args
+        rows, cols, wt, denom, shape = ctx.args[:5]
         out = np.zeros(shape, dtype)
         if rows is None:
             rows = np.arange(shape[0])
@@ -352,9 +354,53 @@ class NllLossBackward0(Node):
         return (ctx._onehot(-g if denom is None else -(g / denom), g.dtype),)
 
 
-def _nll_2d(input, t, weight, ignore_index, reduction):
-    """nll_loss for (N, C) log-probabilities and (N,) class indices in one node."""
-    x = input._data
+class NllLoss2DBackward0(NllLossBackward0):
+    """nll_loss of (N, C, H, W) log-probabilities (PyTorch's nll_loss2d): the (N*H*W, C)
+    rule of NllLossBackward0 on the channels-last rows, its gradient moved back to
+    (N, C, H, W); args[5] = the input's shape."""
+
+    __slots__ = ()
+
+    def backward(ctx, g):
+        shape = ctx.args[5]
+        if ctx.args[3] is None:         # reduction 'none': g is (N, H, W)
+            g = g.reshape(-1)
+        (gx,) = NllLossBackward0.backward(ctx, g)
+        return (gx.reshape(shape[:1] + shape[2:] + shape[1:2]).permute(0, 3, 1, 2),)
+
+    def np_backward(ctx, g):
+        shape = ctx.args[5]
+        (gx,) = NllLossBackward0.np_backward(ctx, g.reshape(-1) if ctx.args[3] is None else g)
+        return (np.moveaxis(gx.reshape(shape[:1] + shape[2:] + shape[1:2]), 3, 1),)
+
+
+def _nll_nd(x, t, weight, ignore_index, reduction):
+    """nll_loss of (N, C, d1, ...) inputs as PyTorch's graph: one NllLoss2DBackward0 node
+    over (N, C, H, W); other ranks are viewed as (N, C, 1, -1) first, and 'none' results
+    viewed back to the target's shape."""
+    N, C = x.shape[:2]
+    if tuple(t.shape) != (N,) + tuple(x.shape[2:]):
+        raise RuntimeError("size mismatch (got input: %s, target: %s)"
+                           % (list(x.shape), list(t.shape)))
+    if x.dim() == 4:
+        x4, t4 = x, t
+    else:
+        x4 = x.contiguous().view(N, C, 1, -1)
+        t4 = t.reshape(N, 1, -1)
+    rows = np.moveaxis(x4._data, 1, -1).reshape(-1, C)
+    out = _nll_2d(x4, t4.reshape(-1), weight, ignore_index, reduction, rows,
+                  NllLoss2DBackward0, t4.shape)
+    if reduction == "none" and x.dim() != 4:
+        out = out.view(t.shape)
+    return out
+
+
+def _nll_2d(input, t, weight, ignore_index, reduction, x=None, cls=None, out_shape=None):
+    """nll_loss for (N, C) log-probabilities and (N,) class indices in one node
+    (``x``, ``cls``, ``out_shape``: the rows of a 4-D input, its node, its result's shape
+    for 'none': _nll_nd)."""
+    if x is None:
+        x = input._data
     N, C = x.shape
     if t.shape != (N,):
         raise ValueError("Expected input batch_size (%d) to match target batch_size (%d)."
@@ -394,7 +440,11 @@ def _nll_2d(input, t, weight, ignore_index, reduction):
             out = np.asarray(total + 0.0, x.dtype)
     args = ((None, safe, wt, denom, x.shape) if rows is None else
             (rows, safe[rows], None if wt is None else wt[rows], denom, x.shape))
-    return record(NllLossBackward0, out, (input,), args=args)
+    if cls is None:
+        return record(NllLossBackward0, out, (input,), args=args)
+    if denom is None:
+        out = out.reshape(out_shape)
+    return record(cls, out, (input,), args=args + (input._data.shape,))
 
 
 def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,

@@ -91,9 +91,15 @@ def _clamp_tensors_backward(ctx, g):
 
 
 ClampBackward0 = node("ClampBackward0", _clamp_tensors_backward, saves=True)
+# clamp_min / clamp_max: PyTorch's nodes of the one-sided ops (Scalar: ...0, Tensor: ...1),
+# the same rules
+_ONE_SIDED = {side: (type("Clamp%sBackward0" % side, (ClampBackward1,), {"__slots__": ()}),
+                     type("Clamp%sBackward1" % side, (ClampBackward0,), {"__slots__": ()}))
+              for side in ("Min", "Max")}
+_CLAMP = (ClampBackward1, ClampBackward0)
 
 
-def _clamp_tensors(input, min, max):
+def _clamp_tensors(input, min, max, cls=ClampBackward0):
     """clamp with tensor bounds: the result broadcasts over all three and has their
     promoted dtype (numbers count as 0-d tensors here, as in PyTorch)."""
     bounds = [None if b is None else b if isinstance(b, Tensor) else
@@ -110,7 +116,7 @@ def _clamp_tensors(input, min, max):
                 out = f(out, bd)
             except ValueError:
                 raise broadcast_error(out, bd) from None
-    return record(ClampBackward0, out, (input, bounds[0], bounds[1]),
+    return record(cls, out, (input, bounds[0], bounds[1]),
                   saved=(input, bounds[0], bounds[1]))
 
 
@@ -127,11 +133,16 @@ def clamp(input, min=None, max=None, *, out=None):
     """
     if out is not None:
         return out_call("clamp", clamp, (input, min, max), {}, out)
+    return _clamp(input, min, max, _CLAMP)
+
+
+def _clamp(input, min, max, nodes):
+    """clamp, recorded as ``nodes[0]`` (number bounds) or ``nodes[1]`` (tensor bounds)."""
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
     if isinstance(min, Tensor) or isinstance(max, Tensor):
         if min is None or max is None or (isinstance(min, Tensor) and isinstance(max, Tensor)):
-            return _clamp_tensors(input, min, max)
+            return _clamp_tensors(input, min, max, nodes[1])
         # a tensor and a number: PyTorch's Number overload, which takes a 0-d
         # tensor that does not require grad as a number
         t = min if isinstance(min, Tensor) else max
@@ -151,19 +162,19 @@ def clamp(input, min=None, max=None, *, out=None):
                 x.dtype.kind in "iu" or not _scalars.I64_MIN <= b <= _scalars.U64_MAX):
             _scalars.check_scalar_write(b, x.dtype)     # PyTorch's Scalar conversion
     out = np.clip(x, min, max)
-    return record(ClampBackward1, out, (input,), saved=(input,), args=(min, max))
+    return record(nodes[0], out, (input,), saved=(input,), args=(min, max))
 
 
 @defop("clamp_min", out=True, inplace=IP.clamp_min_)
 def clamp_min(input, min):
-    """``clamp(input, min=min)``."""
-    return clamp(input, min=min)
+    """``clamp(input, min=min)``, recorded as PyTorch's ClampMinBackward0/1."""
+    return _clamp(input, min, None, _ONE_SIDED["Min"])
 
 
 @defop("clamp_max", out=True, inplace=IP.clamp_max_)
 def clamp_max(input, max):
-    """``clamp(input, max=max)``."""
-    return clamp(input, max=max)
+    """``clamp(input, max=max)``, recorded as PyTorch's ClampMaxBackward0/1."""
+    return _clamp(input, None, max, _ONE_SIDED["Max"])
 
 
 # ------------------------------------------------- nan_to_num, addcmul, addcdiv

@@ -9,6 +9,7 @@ import warnings
 
 import numpy as np
 
+from .._aten import WrapperArray, dispatch as _dispatch
 from .._tensor import Tensor, _wrap_dim
 from .._quiet import quiet as _quiet
 from ._dispatch import mark_view, record
@@ -54,6 +55,10 @@ def _infer(shape, numel):
 # ------------------------------------------------------------------- views
 ViewBackward0 = node("ViewBackward0", lambda ctx, g: (g.reshape(ctx.args),), saves=False)
 ViewBackward0.np_backward = lambda ctx, g: (g.reshape(ctx.args),)
+# reshape's nodes where PyTorch's reshape is not a plain view: a view of a non-contiguous
+# tensor (_reshape_alias), and the copy of one it cannot view (clone, then _unsafe_view)
+ReshapeAliasBackward0 = type("ReshapeAliasBackward0", (ViewBackward0,), {"__slots__": ()})
+_UnsafeViewBackward0 = type("UnsafeViewBackward0", (ViewBackward0,), {"__slots__": ()})
 
 
 @defop("reshape")
@@ -66,10 +71,14 @@ def reshape(input, *shape):
     x = input._data
     shape = _infer(_sizes(shape), x.size)
     out = x.reshape(shape)
-    res = record(ViewBackward0, out, (input,), args=x.shape)
     if out.base is not None and np.shares_memory(out, x):
-        _as_view(res, input)
-    return res
+        return _as_view(record(ViewBackward0 if x.flags.c_contiguous else
+                               ReshapeAliasBackward0, out, (input,), args=x.shape), input)
+    if out.__class__ is not np.ndarray:      # a meta array: contiguous, a view
+        return record(ViewBackward0, out, (input,), args=x.shape)
+    # a copy, recorded as PyTorch's: a contiguous clone, then _unsafe_view of it
+    c = record(CloneBackward0, np.ascontiguousarray(x), (input,))
+    return record(_UnsafeViewBackward0, out, (c,), args=x.shape)
 
 
 @defop("view", function=False)
@@ -301,8 +310,27 @@ def broadcast_to(input, size):
 
 @defop("broadcast_tensors", method=False)
 def broadcast_tensors(*tensors):
-    shape = np.broadcast_shapes(*[t._data.shape for t in tensors])
-    return tuple(expand(t, shape) for t in tensors)
+    """The tensors expanded to their common shape; one already of that shape is returned
+    itself (as PyTorch).
+
+    Raises:
+        RuntimeError: shapes that do not broadcast (the first such pair named).
+    """
+    if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
+        tensors = tuple(tensors[0])
+    shapes = [t._data.shape for t in tensors]
+    try:
+        shape = np.broadcast_shapes(*shapes)
+    except ValueError:
+        from .. import _errors
+        acc = ()
+        for s in shapes:
+            try:
+                acc = np.broadcast_shapes(acc, s)
+            except ValueError:
+                raise _errors.broadcast(acc, s) from None
+        raise
+    return tuple(t if t._data.shape == shape else expand(t, shape) for t in tensors)
 
 
 @defop("broadcast_shapes", method=False)
@@ -349,6 +377,8 @@ CloneBackward0.np_backward = lambda ctx, g: (g,)
 @defop("clone")
 def clone(input, memory_format=None):
     """A copy that stays in the graph (gradient flows back unchanged)."""
+    if input._data.__class__ is WrapperArray:   # a wrapper subclass: its __torch_dispatch__
+        return _dispatch(input, "clone", (input,), {})
     return record(CloneBackward0, input._data.copy(order="K"), (input,))
 
 
@@ -371,6 +401,8 @@ def to_dtype(input, dtype, copy=False):
     """Cast to ``dtype`` (same tensor when already that dtype and not ``copy``)."""
     if input._data.dtype == dtype.np and not copy:
         return input
+    if input._data.__class__ is WrapperArray:   # a wrapper subclass: its __torch_dispatch__
+        return _dispatch(input, "_to_copy", (input,), {"dtype": dtype})
     if not dtype.is_floating_point and not dtype.is_complex:
         return Tensor._make_plain(_cast(input._data, dtype.np))
     from .._dtype import from_numpy_dtype

@@ -129,8 +129,9 @@ special_i1e = _u("special_i1e", K.i1e, "SpecialI1EBackward0",
 def special_ndtr(input):
     """Standard normal CDF (1 + erf(x / sqrt 2)) / 2: PyTorch computes it this way (so it
     gives 0 below about -8.3 in float64); d/dx = exp(-x^2/2)/sqrt(2 pi) through erf."""
+    from .binary import _add_scalar, _mul_scalar
     from .elementwise import erf
-    return (1 + erf(input * math.sqrt(0.5))) * 0.5
+    return _mul_scalar(_add_scalar(1, erf(_mul_scalar(input, math.sqrt(0.5)))), 0.5)
 
 
 defop("special_ndtr", special_ndtr, out=True, **_SPECIAL)

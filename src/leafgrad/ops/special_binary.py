@@ -93,6 +93,7 @@ def _copysign_da(g, a, b):
 
 copysign = _b("copysign", np.copysign, "CopysignBackward0", _copysign_da,
               lambda g, a, b: _zero(g, None, None), floating=True, numbers="other",
+              scalar_name="CopysignBackward1",
               doc="|a| with the sign of b (the sign bit: -0.0 counts as negative). "
                   "d/da = result / a (0 at a == 0; nan at inf), d/db = 0 (derivatives.yaml, "
                   "copysign).")

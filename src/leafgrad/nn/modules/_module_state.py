@@ -31,6 +31,9 @@ class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpec
 
 # ------------------------------------------------------------- conversion
 def _apply(self, fn, recurse=True):
+    from ... import __future__ as _future
+    from ...utils._swap import swap_tensors
+    swap = _future.get_swap_module_params_on_conversion()
     if recurse:
         for module in self.children():
             module._apply(fn)
@@ -39,6 +42,16 @@ def _apply(self, fn, recurse=True):
             continue
         with no_grad():
             new = fn(param)
+        if swap and new is not param:
+            # torch.__future__.set_swap_module_params_on_conversion(True): the parameter
+            # object takes the converted tensor's whole state (a wrapper subclass its
+            # attributes too), as PyTorch's swap_tensors path
+            grad, param._grad = param._grad, None
+            swap_tensors(param, Parameter(new, param._requires_grad))
+            if grad is not None:
+                with no_grad():
+                    param._grad = Tensor._make_plain(fn(grad)._data)
+            continue
         if new is not param and new._data is not param._data:
             param._data = new._data
         if param._grad is not None:
@@ -85,6 +98,24 @@ def to(self, *args, **kwargs):
             return t.to(dtype)
         return t
     return self._apply(convert)
+
+def _load_by_swap(target, src, assign, kind):
+    """load_state_dict with torch.__future__.set_swap_module_params_on_conversion(True):
+    ``target.module_load(src, assign)`` (a subclass may override it through
+    ``__torch_function__``), swapped into the target object (PyTorch's path)."""
+    from ...utils._swap import swap_tensors
+    new = target.module_load(src, assign=assign)
+    if new is src or new is target:
+        raise RuntimeError(
+            "module_load returned one of self or other, please .detach() the result if "
+            "returning one of the inputs in module_load")
+    if kind == "param":
+        if not isinstance(new, Parameter):
+            new = Parameter(new, target._requires_grad)
+        else:
+            new.requires_grad_(target._requires_grad)
+    swap_tensors(target, new)
+
 
 def meta_aware_init(cls):
     """Give ``cls`` (a Module subclass) an ``__init__`` that honours ``device='meta'``: the
@@ -244,8 +275,12 @@ def load_state_dict(self, state_dict, strict=True, assign=False):
     if error_msgs:
         raise RuntimeError("Error(s) in loading state_dict for %s:\n\t%s"
                            % (type(self).__name__, "\n\t".join(error_msgs)))
+    from ... import __future__ as _future
+    swap = _future.get_swap_module_params_on_conversion()
     for module, name, kind, target, src, key in copies:
-        if assign:
+        if swap:
+            _load_by_swap(target, src, assign, kind)
+        elif assign:
             if kind == "param":
                 setattr(module, name, Parameter(src.detach(), target.requires_grad))
             else:
