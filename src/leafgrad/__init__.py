@@ -5,6 +5,7 @@
 """
 __version__ = "0.1.0"
 
+from . import _malloc  # noqa: F401  (keeps freed array memory for reuse: see there)
 from . import _dtype
 from ._dtype import (bool_ as bool, complex64, complex128, float16, float32, float64, int8, int16,
                      int32, int64, uint8, half, double, short, long, cfloat, cdouble,
