@@ -95,3 +95,19 @@ def test_record_shapes():
     avg = prof.key_averages(group_by_input_shape=True)
     mm = [e for e in avg if e.key == "aten::matmul"]
     assert mm and mm[0].input_shapes == [[2, 3], [3, 4]]
+
+
+def test_table_name_column_is_torchs_width():
+    """PyTorch's key_averages().table(): the name column is the longest event name (of all
+    events, before row_limit) + 4 wide, capped by max_name_column_width."""
+    import leafgrad as lg
+    from leafgrad.autograd.profiler import profile
+    x = lg.ones(3, requires_grad=True)
+    with profile() as prof:
+        (x * 2 / 3).sum()
+    ev = prof.key_averages()
+    longest = max(len(e.key) for e in ev)
+    for kw, width in ((dict(), longest + 4), (dict(row_limit=1), longest + 4),
+                      (dict(max_name_column_width=6), 6)):
+        sep = ev.table(**kw).splitlines()[0]
+        assert sep.split("  ")[0] == "-" * width

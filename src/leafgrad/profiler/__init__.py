@@ -122,7 +122,10 @@ class EventList(list):
         if row_limit is not None and row_limit >= 0:
             rows = rows[:row_limit]
         total_self = sum(e.self_cpu_time_total for e in self) or 1.0
-        name_w = min(max([len(e.key) for e in rows] + [4]), max_name_column_width)
+        # PyTorch: the longest name of all events (before row_limit) + 4, then the cap
+        name_w = max([len(e.key) for e in self] + [0]) + 4
+        if max_name_column_width is not None:
+            name_w = min(name_w, max_name_column_width)
         heads = ["Self CPU %", "Self CPU", "CPU total %", "CPU total", "CPU time avg",
                  "# of Calls"]
         show_shapes = any(e.input_shapes is not None for e in rows)
