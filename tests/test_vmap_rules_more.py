@@ -8,24 +8,7 @@ import pytest
 import torch
 
 import leafgrad
-from leafgrad.func import _batched
-
-
-@pytest.fixture
-def runs(monkeypatch):
-    log = []
-    orig = _batched.run
-
-    def run(func, args, kwargs, n):
-        try:
-            res = orig(func, args, kwargs, n)
-        except _batched.Unbatchable:
-            log.append("loop")
-            raise
-        log.append("batched")
-        return res
-    monkeypatch.setattr(_batched, "run", run)
-    return log
+from test_vmap_batched import runs  # noqa: F401  (the 'batched' / 'loop' log fixture)
 
 
 def _data(T):

@@ -25,6 +25,16 @@ def _all_dims(nd):
     return tuple(range(1, nd + 1))
 
 
+def _reduced_dims(input, dim):
+    """The physical dims a per-sample reduction over ``dim`` (None: all) covers; a 0-d
+    sample or a dim that is not a plain int / tuple goes to the per-sample loop."""
+    nd = input.dim()
+    pd = None if nd == 0 else _all_dims(nd) if dim is None else _dims(dim, nd)
+    if pd is None:
+        raise Unbatchable()
+    return pd
+
+
 # ------------------------------------------------------------------ max / min
 def _extreme(fn, amext, elementwise):
     """max / min: () -> over all of a sample (amax: ties share the gradient, as the full
@@ -73,12 +83,7 @@ def _var(fn):
         if len(args) > 3 or set(kwargs) - {"dim", "unbiased", "keepdim", "correction"}:
             raise Unbatchable()
         dim = kwargs.pop("dim", None)
-        nd = input.dim()
-        if nd == 0:
-            raise Unbatchable()
-        pd = _all_dims(nd) if dim is None else _dims(dim, nd)
-        if pd is None:
-            raise Unbatchable()
+        pd = _reduced_dims(input, dim)
         return _wrap(fn(input._bv, pd, **kwargs), input._bb)
     return rule
 
@@ -97,12 +102,7 @@ def _norm_over(fn, default_ord, pos_ord=True):
         if args or _tensor_args((), kwargs) or isinstance(ord_, str) and dim is None \
                 and ord_ not in ("fro",):
             raise Unbatchable()
-        nd = input.dim()
-        if nd == 0:
-            raise Unbatchable()
-        pd = _all_dims(nd) if dim is None else _dims(dim, nd)
-        if pd is None:
-            raise Unbatchable()
+        pd = _reduced_dims(input, dim)
         return _wrap(fn(input._bv, ord_, pd, keepdim, **kwargs), input._bb)
     return rule
 
