@@ -45,6 +45,11 @@ class LRScheduler:
                         "scheduler with last_epoch >= 0." % i)
         self.base_lrs = [group["initial_lr"] for group in optimizer.param_groups]
         self.last_epoch = last_epoch
+        self._initial_step()
+
+    def _initial_step(self):
+        """The step made at construction (SequentialLR makes it for the scheduler that runs
+        at epoch 0)."""
         self._step_count = 0
         self._is_initial = True
         try:
@@ -79,23 +84,44 @@ class LRScheduler:
                 UserWarning, stacklevel=2)
         prev = self._step_count, self.last_epoch
         self._step_count += 1
+        if epoch is not None:
+            warnings.warn(EPOCH_DEPRECATION_WARNING, UserWarning, stacklevel=2)
+        try:
+            self._update_lr(epoch)
+        except Exception:
+            # a step that raises (OneCycleLR past total_steps) changes nothing
+            self._step_count, self.last_epoch = prev
+            raise
+
+    def _update_lr(self, epoch=None):
+        """The new learning rates into the param groups (``epoch``: the closed form at that
+        epoch); no step count, no warning (SequentialLR calls it at a milestone, as PyTorch)."""
+        last = self.last_epoch
+        # PyTorch's _enable_get_lr_call: get_lr() outside step() warns; the flag is state
+        self._get_lr_called_within_step = True
         try:
             if epoch is None:
                 self.last_epoch += 1
                 values = self.get_lr()
             else:
-                warnings.warn(EPOCH_DEPRECATION_WARNING, UserWarning, stacklevel=2)
                 self.last_epoch = epoch
                 values = (self._get_closed_form_lr() if hasattr(self, "_get_closed_form_lr")
                           else self.get_lr())
         except Exception:
-            # a step that raises (OneCycleLR past total_steps) changes nothing
-            self._step_count, self.last_epoch = prev
+            self.last_epoch = last
             raise
+        finally:
+            self._get_lr_called_within_step = False
         for group, lr in zip(self.optimizer.param_groups, values):
             group["lr"] = lr
         self._last_lr = _lrs(self.optimizer)
 
+
+def _warn_get_lr_called_within_step(scheduler):
+    """PyTorch's warning when user code calls ``get_lr()`` itself (outside ``step()``)."""
+    if not getattr(scheduler, "_get_lr_called_within_step", False):
+        warnings.warn("To get the last learning rate computed by the scheduler, please use "
+                      "`get_last_lr()`.", UserWarning, stacklevel=3)
 
 _LRScheduler = LRScheduler
 

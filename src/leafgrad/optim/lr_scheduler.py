@@ -20,7 +20,8 @@ __all__ = ["LRScheduler", "LambdaLR", "MultiplicativeLR", "StepLR", "MultiStepLR
            "CosineAnnealingWarmRestarts"]
 
 # the base class and the cyclic family live in lr_base.py and lr_cyclic.py
-from .lr_base import EPOCH_DEPRECATION_WARNING, LRScheduler, _LRScheduler, _lrs  # noqa: F401
+from .lr_base import (EPOCH_DEPRECATION_WARNING, LRScheduler, _LRScheduler, _lrs,  # noqa: F401
+                      _warn_get_lr_called_within_step)
 from .lr_cyclic import CosineAnnealingWarmRestarts, CyclicLR, OneCycleLR  # noqa: F401
 
 
@@ -66,6 +67,7 @@ class LambdaLR(_LambdaState, LRScheduler):
         super().__init__(optimizer, last_epoch)
 
     def get_lr(self):
+        _warn_get_lr_called_within_step(self)
         return [base_lr * lmbda(self.last_epoch)
                 for lmbda, base_lr in zip(self.lr_lambdas, self.base_lrs)]
 
@@ -79,6 +81,7 @@ class MultiplicativeLR(_LambdaState, LRScheduler):
         super().__init__(optimizer, last_epoch)
 
     def get_lr(self):
+        _warn_get_lr_called_within_step(self)
         if not self._is_initial:
             return [group["lr"] * lmbda(self.last_epoch)
                     for lmbda, group in zip(self.lr_lambdas, self.optimizer.param_groups)]
@@ -94,6 +97,7 @@ class StepLR(LRScheduler):
         super().__init__(optimizer, last_epoch)
 
     def get_lr(self):
+        _warn_get_lr_called_within_step(self)
         if self.last_epoch == 0 or self.last_epoch % self.step_size != 0:
             return _lrs(self.optimizer)
         return [group["lr"] * self.gamma for group in self.optimizer.param_groups]
@@ -112,6 +116,7 @@ class MultiStepLR(LRScheduler):
         super().__init__(optimizer, last_epoch)
 
     def get_lr(self):
+        _warn_get_lr_called_within_step(self)
         if self.last_epoch not in self.milestones:
             return _lrs(self.optimizer)
         return [group["lr"] * self.gamma ** self.milestones[self.last_epoch]
@@ -134,6 +139,7 @@ class ConstantLR(LRScheduler):
         super().__init__(optimizer, last_epoch)
 
     def get_lr(self):
+        _warn_get_lr_called_within_step(self)
         if self.last_epoch == 0:
             return [group["lr"] * self.factor for group in self.optimizer.param_groups]
         if self.last_epoch != self.total_iters:
@@ -161,6 +167,7 @@ class LinearLR(LRScheduler):
         super().__init__(optimizer, last_epoch)
 
     def get_lr(self):
+        _warn_get_lr_called_within_step(self)
         if self.last_epoch == 0:
             return [group["lr"] * self.start_factor for group in self.optimizer.param_groups]
         if self._is_initial or self.last_epoch > self.total_iters:
@@ -184,6 +191,7 @@ class ExponentialLR(LRScheduler):
         super().__init__(optimizer, last_epoch)
 
     def get_lr(self):
+        _warn_get_lr_called_within_step(self)
         if self._is_initial:
             return _lrs(self.optimizer)
         return [group["lr"] * self.gamma for group in self.optimizer.param_groups]
@@ -201,6 +209,7 @@ class PolynomialLR(LRScheduler):
         super().__init__(optimizer, last_epoch)
 
     def get_lr(self):
+        _warn_get_lr_called_within_step(self)
         if self._is_initial or self.last_epoch > self.total_iters:
             return _lrs(self.optimizer)
         decay = ((1.0 - self.last_epoch / self.total_iters)
@@ -221,6 +230,7 @@ class CosineAnnealingLR(LRScheduler):
         super().__init__(optimizer, last_epoch)
 
     def get_lr(self):
+        _warn_get_lr_called_within_step(self)
         if self._is_initial:
             return _lrs(self.optimizer)
         if self._step_count == 1 and self.last_epoch > 0:
@@ -242,40 +252,89 @@ class CosineAnnealingLR(LRScheduler):
                 for base_lr in self.base_lrs]
 
 
+def _check_member(wrapper, i, sched, optimizer):
+    """SequentialLR / ChainedScheduler's checks of the i-th wrapped scheduler (PyTorch's)."""
+    name = type(wrapper).__name__
+    if not hasattr(sched, "optimizer"):
+        raise TypeError("%s at index %d should have `optimizer` as its attribute." % (name, i))
+    if isinstance(sched, ReduceLROnPlateau):
+        raise ValueError(
+            "%s does not support `ReduceLROnPlateau` scheduler as it requires additional kwargs "
+            "to be specified when calling `step`, but got one at index %d in the given "
+            "schedulers sequence." % (name, i))
+    if optimizer != sched.optimizer:
+        raise ValueError(
+            "%s expects all schedulers to belong to the same optimizer, but got scheduler %s at "
+            "index %d has %s, which is different from %s."
+            % (name, type(sched).__name__, i, sched.optimizer, type(optimizer).__name__))
+
+
+def _nested_state_dict(self):
+    """Every attribute but the optimizer, and the wrapped schedulers' state_dicts under
+    ``'_schedulers'`` (PyTorch's SequentialLR / ChainedScheduler)."""
+    sd = {k: v for k, v in self.__dict__.items() if k not in ("optimizer", "_schedulers")}
+    sd["_schedulers"] = [s.state_dict() for s in self._schedulers]
+    return sd
+
+
+def _nested_load_state_dict(self, state_dict):
+    subs = state_dict.pop("_schedulers")
+    self.__dict__.update(state_dict)
+    state_dict["_schedulers"] = subs     # the caller's dict stays as it was (as PyTorch)
+    for s, sd in zip(self._schedulers, subs):
+        s.load_state_dict(sd)
+
+
 class SequentialLR(LRScheduler):
     """Run ``schedulers`` one after another, switching at ``milestones``."""
 
     def __init__(self, optimizer, schedulers, milestones, last_epoch=-1):
         if len(schedulers) < 1:
             raise ValueError("SequentialLR expects at least one scheduler, but got no scheduler.")
+        for i, sched in enumerate(schedulers):
+            _check_member(self, i, sched, optimizer)
         if len(milestones) != len(schedulers) - 1:
             raise ValueError(
                 "Sequential Schedulers expects number of schedulers provided to be one more "
                 "than the number of milestone points, but got number of schedulers %d and the "
                 "number of milestones to be equal to %d" % (len(schedulers), len(milestones)))
-        self.optimizer = optimizer
         self._schedulers = schedulers
         self._milestones = milestones
         self.last_epoch = last_epoch + 1
+        self.optimizer = optimizer
         for group in optimizer.param_groups:
             group["lr"] = group["initial_lr"]
-        for sched in self._schedulers:
-            sched.last_epoch -= 1
-        self._schedulers[0]._is_initial = True
-        self._schedulers[0]._step_count = 0
-        self._schedulers[0].step()
-        self._schedulers[0]._is_initial = False
-        self._last_lr = schedulers[0].get_last_lr()
+        self._recursive_undo()
+        # the initial step of the scheduler meant to run at epoch 0 only
+        idx = bisect_right(self._milestones, 0)
+        self._schedulers[idx]._initial_step()
+        self._last_lr = schedulers[idx].get_last_lr()
+
+    def recursive_undo(self, sched=None):
+        """Undo the initial step of the wrapped schedulers (nested ones too)."""
+        self._recursive_undo(sched)
+
+    def _recursive_undo(self, sched=None):
+        stack = [self if sched is None else sched]
+        while stack:
+            s = stack.pop()
+            if hasattr(s, "_schedulers"):
+                stack.extend(s._schedulers)
+            elif hasattr(s, "last_epoch"):
+                s.last_epoch -= 1
 
     def step(self):
         self.last_epoch += 1
         idx = bisect_right(self._milestones, self.last_epoch)
         scheduler = self._schedulers[idx]
         if idx > 0 and self._milestones[idx - 1] == self.last_epoch:
-            scheduler.step(0)
+            scheduler._update_lr(0)      # the closed form at 0, no step count (as PyTorch)
         else:
             scheduler.step()
         self._last_lr = scheduler.get_last_lr()
+
+    state_dict = _nested_state_dict
+    load_state_dict = _nested_load_state_dict
 
 
 class ChainedScheduler(LRScheduler):
@@ -285,14 +344,20 @@ class ChainedScheduler(LRScheduler):
         if len(schedulers) < 1:
             raise ValueError("ChainedScheduler expects at least one scheduler to be chained, but "
                              "got no scheduler.")
+        optimizer = optimizer or schedulers[0].optimizer
+        for i, sched in enumerate(schedulers):
+            _check_member(self, i, sched, optimizer)
         self._schedulers = schedulers
-        self.optimizer = optimizer or schedulers[0].optimizer
-        self._last_lr = _lrs(self.optimizer)
+        self.optimizer = optimizer
+        self._last_lr = _lrs(self._schedulers[-1].optimizer)
 
     def step(self):
         for scheduler in self._schedulers:
             scheduler.step()
-        self._last_lr = _lrs(self.optimizer)
+        self._last_lr = _lrs(self._schedulers[-1].optimizer)
+
+    state_dict = _nested_state_dict
+    load_state_dict = _nested_load_state_dict
 
 
 class ReduceLROnPlateau(LRScheduler):

@@ -57,7 +57,8 @@ class NAdam(Optimizer):
                 mu = beta1 * (1.0 - 0.5 * (0.96 ** (step * psi)))
                 mu_next = beta1 * (1.0 - 0.5 * (0.96 ** ((step + 1) * psi)))
                 mp = state["mu_product"]
-                mp._data = mp._data * np.float32(mu)
+                # in the state's dtype (float64 once loaded into float64 params: as torch)
+                mp._data = mp._data * mp._data.dtype.type(mu)
                 mu_product = float(mp._data)
                 m, v = _moments(state, g, beta1, beta2)
                 denom = np.sqrt(v / bias_correction2)
