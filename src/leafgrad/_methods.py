@@ -261,8 +261,13 @@ def _storage_offset(self):
     if a.__class__ is MetaArray:
         return 0
     root = a
-    while isinstance(root.base, np.ndarray):
-        root = root.base
+    while True:
+        b = root.base
+        if not isinstance(b, np.ndarray):
+            b = getattr(b, "base", None)      # as_strided's holder of the array it views
+            if not isinstance(b, np.ndarray):
+                break
+        root = b
     return (a.__array_interface__["data"][0] - root.__array_interface__["data"][0]) // a.itemsize
 
 

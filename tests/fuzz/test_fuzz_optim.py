@@ -22,7 +22,6 @@ LEAFGRAD_FUZZ=0 skips it.
 """
 import copy
 import math
-import os
 import random
 import warnings
 
@@ -31,18 +30,9 @@ import pytest
 import torch
 
 import leafgrad
-from _program import stable_seed
+from _fuzz_mode import needs_fuzz, seeds
 
-_MODE = os.environ.get("LEAFGRAD_FUZZ", "").strip().lower()
-THOROUGH = _MODE == "thorough" or os.environ.get("LEAFGRAD_FUZZ_THOROUGH", "") not in ("", "0")
-ENABLED = THOROUGH or _MODE not in ("0", "off", "no")
-CASES = 30 * (10 if THOROUGH else 1)
-needs_fuzz = pytest.mark.skipif(not ENABLED, reason="LEAFGRAD_FUZZ=0: the fuzzers are left out")
-
-
-def _seeds(name):
-    base = random.SystemRandom().randrange(2 ** 32) if THOROUGH else stable_seed(name)
-    return [(base + i) % 2 ** 32 for i in range(CASES)]
+CASES = 30
 
 
 def _foreach(r):
@@ -293,7 +283,7 @@ def test_every_optimizer_is_fuzzed():
 @needs_fuzz
 @pytest.mark.parametrize("name", OPTIM_NAMES)
 def test_optimizer_vs_torch(name):
-    for s in _seeds("optim:" + name):
+    for s in seeds("optim:" + name, CASES):
         check_optim(_optim_program(name, s))
 
 
@@ -465,5 +455,5 @@ def check_sched(prog):
 @pytest.mark.parametrize("kind", SCHEDULERS + ["ChainedScheduler", "SequentialLR",
                                                "ReduceLROnPlateau"])
 def test_lr_scheduler_vs_torch(kind):
-    for s in _seeds("sched:" + kind):
+    for s in seeds("sched:" + kind, CASES):
         check_sched(_sched_program(kind, s))

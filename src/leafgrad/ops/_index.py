@@ -35,12 +35,18 @@ class Index:
     ``node`` is the name of PyTorch's backward node for a basic key. ``empty``: the shape
     of a result without elements whose index NumPy would refuse (out of range where
     PyTorch reads nothing); such an Index reads zeros of that shape and writes nothing.
+    ``sliced``: PyTorch's setitem takes a view first (an int, None, a bool, a slice that is
+    not the whole dim): its in-place write is then recorded as CopySlices. ``one_mask``:
+    the only tensor index is one boolean mask (PyTorch's index_put_ then masked-fills a
+    one-element value, casting it).
     """
 
-    __slots__ = ("basic", "adv", "node", "empty")
+    __slots__ = ("basic", "adv", "node", "empty", "sliced", "one_mask")
 
-    def __init__(self, basic, adv, node="IndexBackward0", empty=None):
+    def __init__(self, basic, adv, node="IndexBackward0", empty=None, sliced=True,
+                 one_mask=False):
         self.basic, self.adv, self.node, self.empty = basic, adv, node, empty
+        self.sliced, self.one_mask = sliced, one_mask
 
     @property
     def is_view(self):
@@ -51,12 +57,17 @@ class Index:
         if self.empty is not None:
             return np.zeros(self.empty, arr.dtype)
         v = arr[self.basic]
-        return v if self.adv is None else v[self.adv]
+        if self.adv is not None:
+            return v[self.adv]
+        if None in self.basic and v.size and v.__class__ is not MetaArray:
+            v = _unsqueeze_strides(arr, self.basic, v)
+        return v
 
     def set(self, arr, value):
         """``arr[key] = value`` in place (NumPy broadcasting and casting)."""
         if self.empty is not None:
-            np.broadcast_to(value, self.empty)      # the value must still fit
+            np.broadcast_to(np.reshape(value, lead1_stripped(np.shape(value), self.empty)),
+                            self.empty)      # the value must still fit
         elif self.adv is None:
             arr[self.basic] = value
         else:
@@ -65,7 +76,8 @@ class Index:
     def add_at(self, arr, value):
         """``arr[key] += value`` in place, repeated indices adding up."""
         if self.empty is not None:
-            np.broadcast_to(value, self.empty)
+            np.broadcast_to(np.reshape(value, lead1_stripped(np.shape(value), self.empty)),
+                            self.empty)
         elif self.adv is None:
             arr[self.basic] += value
         else:
@@ -76,6 +88,46 @@ class Index:
         m = np.zeros(shape, bool)
         self.set(m, True)
         return m
+
+
+def lead1_stripped(vshape, target):
+    """A value's shape less the leading size-1 dims it has beyond ``target``'s (PyTorch's
+    setitem drops them, as NumPy's assignment does)."""
+    vshape = tuple(vshape)
+    while len(vshape) > len(target) and vshape[0] == 1:
+        vshape = vshape[1:]
+    return vshape
+
+
+def _unsqueeze_strides(arr, basic, v):
+    """``v = arr[basic]`` with PyTorch's strides for the dims that ``None`` entries add
+    (NumPy gives them 0): PyTorch unsqueezes as it goes, left to right, giving the new
+    dim ``size * stride`` of the dim it lands before (1 at the end)."""
+    sizes, strides = list(arr.shape), list(arr.strides)
+    new = []        # (dim of v, its stride)
+    d = 0
+    for e in basic:
+        if e is None:
+            new.append((d, sizes[d] * strides[d] if d < len(sizes) else arr.itemsize))
+            sizes.insert(d, 1)
+            strides.insert(d, 0)
+            d += 1
+        elif e is Ellipsis:
+            d += len(sizes) - d - sum(1 for k in basic[basic.index(e) + 1:] if k is not None
+                                      and k is not Ellipsis)
+        elif type(e) is slice:
+            n = len(range(*e.indices(sizes[d])))
+            strides[d] *= e.indices(sizes[d])[2]
+            sizes[d] = n
+            d += 1
+        else:           # an int: the dim goes
+            del sizes[d], strides[d]
+    st = list(v.strides)
+    for dim, stride in new:
+        st[dim] = stride
+    if tuple(st) == v.strides:
+        return v
+    return np.lib.stride_tricks.as_strided(v, v.shape, st, writeable=v.flags.writeable)
 
 
 def of_arrays(arrays):
@@ -184,12 +236,14 @@ def _slice(k):
     return k
 
 
-def _check_arrays(shape, basic, adv, checks, masks):
+def _check_arrays(shape, basic, adv, checks, masks, value_check=None):
     """Check the index arrays as PyTorch's ``at::index`` does, after the basic entries:
     masks fit the dims they index, the arrays broadcast together, and they lie in range
     where the result has elements (PyTorch reads only those: an out-of-range index that
     selects nothing passes). Returns None, or the shape of such an empty result (NumPy
-    would refuse the index, so the Index then reads and writes nothing itself)."""
+    would refuse the index, so the Index then reads and writes nothing itself).
+    ``value_check(result_shape, one_mask)``: setitem's checks of the value, which
+    PyTorch's index_put_ makes before the indices' range (a RuntimeError first)."""
     if any(a.dtype.kind not in "biu" for a in adv.values()):
         raise IndexError(_errors.index_tensor_dtype())
     for m, src, at in masks:
@@ -220,7 +274,16 @@ def _check_arrays(shape, basic, adv, checks, masks):
                 break
     if bad is None:
         return None
-    # the result's shape (NumPy's placement rule), from a zero-stride probe of the view
+    out = _result_shape(shape, basic, adv, bshape)
+    if int(np.prod(out)):
+        if value_check is not None:
+            value_check(out, len(adv) == 1 and len(masks) == 1)
+        raise IndexError(_errors.index_range(*bad))
+    return out
+
+
+def _result_shape(shape, basic, adv, bshape):
+    """The shape of ``x[key]`` (NumPy's placement rule), from a zero-stride probe."""
     vshape = np.broadcast_to(np.zeros((), np.int8), shape)[basic].shape
     covered = []
     for at in sorted(adv):
@@ -228,12 +291,8 @@ def _check_arrays(shape, basic, adv, checks, masks):
         covered.extend(range(at, at + (a.ndim if a.dtype == np.bool_ else 1)))
     rest = [n for i, n in enumerate(vshape) if i not in covered]
     if covered == list(range(covered[0], covered[-1] + 1)):
-        out = vshape[:covered[0]] + tuple(bshape) + vshape[covered[-1] + 1:]
-    else:
-        out = tuple(bshape) + tuple(rest)
-    if int(np.prod(out)):
-        raise IndexError(_errors.index_range(*bad))
-    return out
+        return vshape[:covered[0]] + tuple(bshape) + vshape[covered[-1] + 1:]
+    return tuple(bshape) + tuple(rest)
 
 
 def _whole(k, n):
@@ -243,7 +302,7 @@ def _whole(k, n):
             and (k.stop is None or k.stop.__index__() >= n))
 
 
-def parse(shape, key, Tensor):
+def parse(shape, key, Tensor, value_check=None):
     """``key`` as PyTorch reads it for a tensor of ``shape``: an :class:`Index`.
 
     Raises:
@@ -275,6 +334,7 @@ def parse(shape, key, Tensor):
     adv = {}            # view dim -> array
     src = res = 0       # the dim of x, and of the view, the next entry applies to
     node = "AliasBackward0"
+    sliced = False
     for kind, v, d in entries:
         if (d and src + d > ndim) or (src > ndim and kind != "ell"):
             # PyTorch lets every ``...`` span the dims no other entry takes, so a second
@@ -305,6 +365,7 @@ def parse(shape, key, Tensor):
             src += n
             res += n
         elif kind == "bool":
+            sliced = True          # PyTorch: unsqueeze, then a tensor index
             basic.append(None)
             adv[res] = np.zeros(1 if v else 0, _INTP)
             res += 1
@@ -326,11 +387,12 @@ def parse(shape, key, Tensor):
             src += d
             res += d
     basic.append(Ellipsis)
+    sliced = sliced or node != "AliasBackward0"
     if not adv:
         if type(key) is slice:
             node = "SliceBackward0"     # PyTorch records a bare slice even when whole
-        return Index(tuple(basic), None, node)
-    empty = _check_arrays(shape, tuple(basic), adv, checks, masks)
+        return Index(tuple(basic), None, node, sliced=sliced)
+    empty = _check_arrays(shape, tuple(basic), adv, checks, masks, value_check)
     last = max(adv) + 1
     key = []
     i = 0
@@ -347,4 +409,5 @@ def parse(shape, key, Tensor):
         else:
             key.append(a)
             i += 1
-    return Index(tuple(basic), tuple(key), empty=empty)
+    return Index(tuple(basic), tuple(key), empty=empty, sliced=sliced,
+                 one_mask=len(adv) == 1 and len(masks) == 1)

@@ -170,7 +170,7 @@ def _view_key(view, base):
     lo, hi = bounds(b)
     vlo, vhi = bounds(d)
     if (d.dtype != b.dtype or any(st % isz for st in b.strides + d.strides)
-            or any(st == 0 and n > 1 for n, st in zip(b.shape, b.strides))
+            or (b.size and any(st == 0 and n > 1 for n, st in zip(b.shape, b.strides)))
             or (d.size and not (lo <= vlo and vhi <= hi and (vlo - lo) % isz == 0))):
         raise RuntimeError(
             "leafgrad cannot express this view (shape %s, strides %s) as elements of its base "

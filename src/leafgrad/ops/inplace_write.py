@@ -132,12 +132,50 @@ class _IndexPut(CopySlices):
 _IndexPut.__name__ = _IndexPut.__qualname__ = "IndexPutBackward0"
 
 
+class _FillSet(CopySlices):
+    """``x[...] = number`` (a key that takes no view): PyTorch's ``fill_`` on x itself."""
+
+    __slots__ = ()
+
+    def name(self):
+        return "FillBackward3"
+
+
+class _CopySet(CopySlices):
+    """``x[:] = t`` (a key that takes no view): PyTorch's ``copy_`` on x itself."""
+
+    __slots__ = ()
+
+    def name(self):
+        return "CopyBackwards"
+
+
+_FillSet.__name__ = _FillSet.__qualname__ = "FillBackward3"
+_CopySet.__name__ = _CopySet.__qualname__ = "CopyBackwards"
+
+
+def _set_node(idx, shape, vshape):
+    """PyTorch's node for ``x[key] = v`` (torch/csrc/autograd/python_variable_indexing.cpp,
+    at::indexing::set_item): a key that takes a view writes into it (CopySlices); else
+    index_put_ for tensor indices, copy_ for a value of x's shape or of more dims than 0,
+    fill_ for a 0-d value."""
+    if idx.sliced:
+        return CopySlices
+    if idx.adv is not None:
+        return _IndexPut
+    return _CopySet if vshape == shape or len(vshape) else _FillSet
+
+
 def _setitem_error(arr, idx, v):
     return _errors.setitem_shape(idx.get(arr).shape, np.shape(v), idx.adv is not None)
 
 
 def _put(arr, idx, v, accumulate):
     """``arr[idx] = v`` (or ``+=`` with repeats adding up) in place; PyTorch's errors."""
+    if not arr.flags.writeable and idx.get(arr).size:
+        # an expanded tensor: elements share memory (PyTorch refuses the write too)
+        from .inplace import _OVERLAP
+        raise RuntimeError(_OVERLAP)
     try:
         if accumulate:
             idx.add_at(arr, v)
@@ -152,7 +190,7 @@ def _index_put(a, idx, value):
     v = value._data if isinstance(value, Tensor) else value
     _put(out, idx, v, False)
     vt = value if isinstance(value, Tensor) else None
-    return record(CopySlices if idx.adv is None else _IndexPut, out, (a, vt),
+    return record(_set_node(idx, out.shape, np.shape(v)), out, (a, vt),
                   args=(idx, tuple(np.shape(v))))
 
 
@@ -184,11 +222,12 @@ def _index_put_acc(a, idx, value):
     return record(_IndexPutAcc, out, (a, vt), args=(idx, tuple(np.shape(v))))
 
 
-def _one_mask(key):
-    """True for a key that is one boolean tensor (alone or in a 1-tuple)."""
-    if type(key) is tuple and len(key) == 1:
-        key = key[0]
-    return isinstance(key, Tensor) and key._data.dtype == np.bool_
+def _put_dtype_differs(self, key, value, one_mask):
+    """PyTorch: a tensor/list index goes through index_put_, which does not cast (a
+    one-element value under one boolean mask is masked_fill_, which does; a bare True is a
+    copy into self.unsqueeze(0), which does too)."""
+    return isinstance(value, Tensor) and value._data.dtype != self._data.dtype and \
+        key is not True and not (one_mask and value._data.size == 1)
 
 
 def index_put_(self, key, value, accumulate=False):
@@ -202,22 +241,39 @@ def index_put_(self, key, value, accumulate=False):
         ValueError: an int beyond int64; RuntimeError: a number the dtype cannot hold,
         a value that does not broadcast to ``self[key]``.
     """
-    from .indexing import _parse_key
+    from ._index import Index, lead1_stripped, parse
     _check_inference(self)
+    if not isinstance(value, Tensor):
+        # PyTorch makes the value a tensor first: its errors come before the key's
+        value = _scalars.setitem_value(value, self._data.dtype)
     if key is False:
         return self
-    idx = _parse_key(self, key)
-    if not isinstance(value, Tensor):
-        value = _scalars.setitem_value(value, self._data.dtype)
-    elif idx.adv is not None and value._data.dtype != self._data.dtype and not (
-            _one_mask(key) and value._data.size == 1):
-        # PyTorch: a tensor/list index goes through index_put_, which does not cast (a
-        # one-element value under a boolean mask is masked_fill_, which does)
-        raise RuntimeError(
-            "Index put requires the source and destination dtypes match, got %s for the "
-            "destination and %s for the source. Fix: convert the value first, e.g. "
-            "x[idx] = value.to(x.dtype)." % (_errors.type_name(self.dtype),
-                                              _errors.type_name(value.dtype)))
+
+    def value_check(target, one_mask):
+        # PyTorch's index_put_ order: the value's shape, its dtype, then the indices' range
+        vshape = np.shape(value._data if isinstance(value, Tensor) else value)
+        try:
+            fits = np.broadcast_shapes(lead1_stripped(vshape, target), target) == tuple(target)
+        except ValueError:
+            fits = False
+        if not fits:
+            raise _errors.setitem_shape(target, vshape, True)
+        if _put_dtype_differs(self, key, value, one_mask):
+            raise RuntimeError(
+                "Index put requires the source and destination dtypes match, got %s for the "
+                "destination and %s for the source. Fix: convert the value first, e.g. "
+                "x[idx] = value.to(x.dtype)." % (_errors.type_name(self.dtype),
+                                                  _errors.type_name(value.dtype)))
+
+    idx = key if type(key) is Index else parse(self._data.shape, key, Tensor, value_check)
+    if idx.one_mask and isinstance(value, Tensor) and value._data.size == 1 and \
+            value._data.dtype != self._data.dtype:
+        # PyTorch's masked_fill_(mask, value.item()): the number's overflow check
+        _scalars.check_scalar_write(value._data.reshape(()).item(), self._data.dtype)
+    if idx.adv is not None and _put_dtype_differs(self, key, value, idx.one_mask):
+        # the target's shape from a zero-stride probe (no copy of self)
+        value_check(idx.get(np.broadcast_to(np.zeros((), np.int8), self._data.shape)).shape,
+                    idx.one_mask)
     if self._base is not None and mode.enabled:
         _enter_view(self, value)
     if (not mode.enabled or not (self._requires_grad or getattr(value, "_requires_grad", False))) \

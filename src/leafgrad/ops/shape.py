@@ -295,6 +295,16 @@ def expand(input, *sizes):
             "The expanded size of the tensor must match the existing size at a non-singleton "
             "dimension: cannot expand shape %s to %s. Only dimensions of size 1 can be expanded."
             % (list(x.shape), list(shape))) from None
+    # PyTorch's strides: 0 for new dims and expanded size-1 dims, the others kept (NumPy
+    # gives every size-1 dim 0); writable where no element is twice in memory (an empty
+    # result, or no dim of size > 1 expanded), as PyTorch's in-place ops allow it
+    st = tuple(0 if i < lead or (x.shape[i - lead] == 1 and s != 1) else x.strides[i - lead]
+               for i, s in enumerate(shape))
+    if out.__class__ is np.ndarray:
+        writeable = x.flags.writeable and (
+            out.size == 0 or not any(t == 0 and n > 1 for n, t in zip(shape, st)))
+        if writeable or st != out.strides:
+            out = np.lib.stride_tricks.as_strided(x, shape, st, writeable=writeable)
     return _as_view(record(ExpandBackward0, out, (input,), args=x.shape), input)
 
 
