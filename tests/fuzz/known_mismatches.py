@@ -76,9 +76,9 @@ def _copy_from_itself(T):
     return y
 
 
-def _size0_view_inplace(T):
-    x = T.zeros(3, 0, requires_grad=True) * 1
-    x[..., ::2].view(-1).add_(1.0)
+def _expanded_view_inplace(T):
+    x = T.zeros(3, requires_grad=True) * 1
+    x.expand(2, 3)[0].add_(1.0)       # the view shares no memory within itself
     return x
 
 
@@ -274,11 +274,12 @@ KNOWN = {
         "inf in every case. The fuzzer gives gelu fresh leaves of its own domain while listed",
         _gelu_float32_inf, fragile=("gelu",)),
     "inplace_on_size0_view": Known(
-        "issue 10 item 6 (owner: correct): an in-place op through some views (of a "
-        "size-0 or 0-d tensor, a diagonal, an expanded tensor) raises 'leafgrad cannot "
-        "express this view' or 'more than one element' where PyTorch works; tolerated "
-        "while listed",
-        _size0_view_inplace, tolerate=r"leafgrad cannot express this view|unsupported operation: more than one element"),
+        "issue 10 item 6 (owner: correct): an in-place op through a view of a tensor "
+        "expanded along a dim of size > 1 raises 'more than one element' where the view "
+        "itself shares no memory and PyTorch works (x.expand(2, 3)[0].add_(1): leafgrad's "
+        "array is np.broadcast_to's, read-only; views of size-0 tensors work since the "
+        "indexing fuzzer's fixes); tolerated while listed",
+        _expanded_view_inplace, tolerate=r"leafgrad cannot express this view|unsupported operation: more than one element"),
     "hardtanh_grad_at_nan": Known(
         "PyTorch's own hardtanh_backward at a nan input is 0 in its vectorized loop and g in "
         "its scalar tail (16 elements: 0; 3 elements: 1), so no single rule matches; leafgrad "

@@ -311,6 +311,18 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
         raise RuntimeError("linalg.vector_norm: Expected a floating point or complex tensor as "
                            "input. Got %s" % _long_name(x.dtype))
     dims = _dims(dim, x.ndim)
+    if p in (float("inf"), float("-inf")) and x.size == 0:
+        empty = [d for d in (range(x.ndim) if dims is None else np.atleast_1d(dims))
+                 if x.shape[d] == 0]
+        if dim is None or not x.ndim:
+            raise RuntimeError("linalg.vector_norm cannot compute the %s norm on an empty tensor "
+                               "because the operation does not have an identity. Fix: check "
+                               "the input is not empty" % p)
+        if empty:
+            raise RuntimeError("linalg.vector_norm cannot compute the %s norm on the dimension "
+                               "%d because this dimension is empty and the operation does not "
+                               "have an identity. Fix: check the input is not empty along it"
+                               % (p, empty[0]))
     ax = np.abs(x)
     with _quiet():
         if p == 2:

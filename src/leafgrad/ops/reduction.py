@@ -13,7 +13,7 @@ import collections
 
 import numpy as np
 
-from .. import _dtype
+from .. import _dtype, _errors
 from .._meta import asarray as _asarray
 from .._tensor import Tensor, _wrap_dim
 from ._dispatch import record, to_tensor
@@ -110,10 +110,20 @@ def _min_method(self, dim=None, keepdim=False):
     return min(self, dim, keepdim)
 
 
-def _sum_dtype(x, dtype):
+def _sum_dtype(x, dtype, input=None):
     """``x`` in the dtype that sum and cumsum/cumprod compute in: ``dtype`` when given,
-    else int64 for integer and bool inputs (PyTorch's rule), else its own."""
+    else int64 for integer and bool inputs (PyTorch's rule), else its own.
+
+    Raises:
+        RuntimeError: an integer ``dtype`` for an ``input`` that requires grad, with grad
+            mode on (PyTorch: "Autograd not support dtype")."""
     if dtype is not None:
+        if input is not None and input._requires_grad and dtype.np.kind in "biu":
+            from ..autograd.grad_mode import mode
+            if mode.enabled:
+                raise RuntimeError(
+                    "Autograd not support dtype: %s. Fix: reduce in a floating dtype, or "
+                    "detach() the input first" % _errors.type_name(dtype))
         return x.astype(dtype.np)
     return x.astype(np.int64) if x.dtype.kind in "biu" else x
 
@@ -131,7 +141,7 @@ def sum(input, dim=None, keepdim=False, *, dtype=None, out=None):
     if out is not None:
         return out_call("sum", sum, (input, dim, keepdim), {"dtype": dtype}, out)
     input = to_tensor(input)
-    x = _sum_dtype(input._data, dtype)
+    x = _sum_dtype(input._data, dtype, input)
     dims = _dims(dim, x.ndim)
     with _quiet():
         out = x.sum(axis=dims, keepdims=keepdim) if x.ndim else x.copy()
@@ -386,8 +396,11 @@ def prod(input, dim=None, keepdim=False, *, dtype=None):
     (ops/prod_grads.py: exact with zeros, twice differentiable)."""
     x = input._data
     dims = _dims(dim, x.ndim)
-    if x.dtype.kind in "biu":
-        x = x.astype(np.int64)
+    if dtype is not None and dtype.np != x.dtype:
+        # PyTorch computes in ``dtype`` (the input cast first; the gradient flows back)
+        _sum_dtype(x.reshape(-1)[:0], dtype, input)
+        return prod(input.to(dtype), dim, keepdim)
+    x = _sum_dtype(x, None)
     with _quiet():
         out = np.prod(x, axis=dims, keepdims=keepdim) if x.ndim else x.copy()
     return record(ProdBackward0 if dim is None else ProdBackward1, out, (input,), saved=(input,),
@@ -424,15 +437,24 @@ def logsumexp(input, dim, keepdim=False):
 @defop("all", out=True)
 def all(input, dim=None, keepdim=False):
     x = input._data
-    return Tensor._make_plain(np.asarray(np.all(x, axis=None if dim is None else _dims(dim, x.ndim),
-                                                keepdims=keepdim)))
+    if isinstance(dim, (tuple, list)) and not dim:
+        out = x != 0        # PyTorch's all/any over no dims: elementwise
+    else:
+        out = np.asarray(np.all(x, axis=None if dim is None else _dims(dim, x.ndim),
+                                keepdims=keepdim))
+    # uint8 in, uint8 out (PyTorch's all/any)
+    return Tensor._make_plain(out.astype(np.uint8) if x.dtype == np.uint8 else out)
 
 
 @defop("any", out=True)
 def any(input, dim=None, keepdim=False):
     x = input._data
-    return Tensor._make_plain(np.asarray(np.any(x, axis=None if dim is None else _dims(dim, x.ndim),
-                                                keepdims=keepdim)))
+    if isinstance(dim, (tuple, list)) and not dim:
+        out = x != 0
+    else:
+        out = np.asarray(np.any(x, axis=None if dim is None else _dims(dim, x.ndim),
+                                keepdims=keepdim))
+    return Tensor._make_plain(out.astype(np.uint8) if x.dtype == np.uint8 else out)
 
 
 @defop("count_nonzero")

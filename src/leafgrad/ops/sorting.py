@@ -46,6 +46,9 @@ def topk(input, k, dim=-1, largest=True, sorted=True):
     if not 0 <= k <= n:
         raise RuntimeError("selected index k out of range: k=%d but dim %d has %d elements. "
                            "Fix: k between 0 and %d (e.g. k=min(k, x.shape[dim]))" % (k, dim, n, n))
+    if input._data.dtype == np.bool_:
+        raise RuntimeError("topk does not support bool dtypes on CPU. Fix: convert first, e.g. "
+                           "x.int()")
     if input.dim() == 0:
         return _return_type("topk")(*sort(input, dim, descending=largest))
     i = sort(input.detach(), dim, descending=largest)[1].narrow(dim, 0, k)
@@ -84,9 +87,12 @@ def median(input, dim=None, keepdim=False):
     An empty input without ``dim`` gives NaN (as PyTorch).
 
     Raises:
-        IndexError: an empty ``dim``.
+        IndexError: an empty ``dim``. NotImplementedError: a bool input (as PyTorch).
     """
     x = input._data
+    if x.dtype == np.bool_ and dim is None:
+        raise NotImplementedError("\"median_cpu\" not implemented for 'Bool'. Fix: convert "
+                                  "first, e.g. x.int()")
     if dim is None:
         if x.size == 0:     # PyTorch: nan, no error
             return record(MedianBackward0, np.asarray(np.nan, dtype=x.dtype), (input,),
@@ -97,6 +103,9 @@ def median(input, dim=None, keepdim=False):
                       save_result=True)
     d = _wrap_dim(dim, x.ndim)
     _empty_check(x, "median", d if x.ndim else None)
+    if x.dtype == np.bool_:
+        raise NotImplementedError("\"median_out\" not implemented for 'Bool'. Fix: convert "
+                                  "first, e.g. x.int()")
     if x.ndim == 0:
         values, idx = x.copy(), np.zeros((), np.int64)
     else:

@@ -67,7 +67,12 @@ def aminmax(input, *, dim=None, keepdim=False, out=None):
     if out is not None:
         return out_tuple_call("aminmax", aminmax, (input,), {"dim": dim, "keepdim": keepdim}, out)
     x = input._data
-    if x.size == 0:
+    if dim is not None and x.size == 0:
+        if x.ndim and x.shape[_wrap_dim(dim, x.ndim)] == 0:
+            raise IndexError("aminmax: Expected reduction dim %d to have non-zero size. Fix: "
+                             "check the input is not empty along that dim"
+                             % _wrap_dim(dim, x.ndim))
+    elif x.size == 0:
         raise RuntimeError("aminmax(): cannot compute aminmax over an empty dimension as the "
                            "operation has no identity. Fix: check the input is not empty")
     d = () if dim is None else dim
@@ -182,10 +187,17 @@ def kthvalue(input, k, dim=-1, keepdim=False, *, out=None):
     if out is not None:
         return out_tuple_call("kthvalue", kthvalue, (input, k, dim, keepdim), {}, out)
     x = input._data
-    n = x.shape[_wrap_dim(dim, x.ndim)] if x.ndim else 1
+    d = _wrap_dim(dim, x.ndim)
+    n = x.shape[d] if x.ndim else 1
+    if n == 0:
+        raise IndexError("kthvalue(): Expected reduction dim %d to have non-zero size. Fix: "
+                         "check the input is not empty along that dim" % _wrap_dim(dim, x.ndim))
     if not 1 <= k <= n:
         raise RuntimeError("kthvalue(): selected number k out of range for dimension %s: "
                            "k=%d, size %d. Fix: 1 <= k <= x.shape[dim]" % (dim, k, n))
+    if x.dtype == np.bool_ and x.ndim:
+        raise NotImplementedError("\"kthvalue_cpu\" not implemented for 'Bool'. Fix: convert "
+                                  "first, e.g. x.int()")
 
     def at_k(a, d):
         order = np.argsort(a, axis=d, kind="stable")
