@@ -52,19 +52,14 @@ def test_setitem_grad_fn_name_as_torch(key, value):
 
 
 @pytest.mark.parametrize("make", [
-    lambda T: T.arange(6.0).reshape(2, 3)[None],
-    lambda T: T.arange(6.0).reshape(2, 3)[:, None],
-    lambda T: T.arange(6.0).reshape(2, 3)[..., None],
-    lambda T: T.arange(6.0).reshape(2, 3)[None, 0],
-    lambda T: T.arange(6.0).reshape(2, 3)[None, :, None, 1:, None],
-    lambda T: T.arange(3.0)[1][None],
     lambda T: T.zeros(2, 1, 1, 1).expand(2, 1, 1, 4),
     lambda T: T.zeros(2, 1, 1, 1).expand(3, 2, 1, 1, 4),
     lambda T: T.zeros(1, 3).expand(1, 3),
-], ids=range(9))
+    lambda T: T.zeros(2, 3).expand(4, 2, 3),
+], ids=range(4))
 def test_view_strides_and_offset_as_torch(make):
-    """None entries get PyTorch's unsqueeze strides (NumPy gives 0), expand keeps the
-    strides of dims it does not expand."""
+    """expand keeps the strides of the dims it does not expand (NumPy gives every size-1
+    dim 0)."""
     got, want = make(leafgrad), make(torch)
     assert (got.stride(), got.storage_offset(), got.is_contiguous()) == \
         (want.stride(), want.storage_offset(), want.is_contiguous())

@@ -57,11 +57,7 @@ class Index:
         if self.empty is not None:
             return np.zeros(self.empty, arr.dtype)
         v = arr[self.basic]
-        if self.adv is not None:
-            return v[self.adv]
-        if None in self.basic and v.size and v.__class__ is not MetaArray:
-            v = _unsqueeze_strides(arr, self.basic, v)
-        return v
+        return v if self.adv is None else v[self.adv]
 
     def set(self, arr, value):
         """``arr[key] = value`` in place (NumPy broadcasting and casting)."""
@@ -97,37 +93,6 @@ def lead1_stripped(vshape, target):
     while len(vshape) > len(target) and vshape[0] == 1:
         vshape = vshape[1:]
     return vshape
-
-
-def _unsqueeze_strides(arr, basic, v):
-    """``v = arr[basic]`` with PyTorch's strides for the dims that ``None`` entries add
-    (NumPy gives them 0): PyTorch unsqueezes as it goes, left to right, giving the new
-    dim ``size * stride`` of the dim it lands before (1 at the end)."""
-    sizes, strides = list(arr.shape), list(arr.strides)
-    new = []        # (dim of v, its stride)
-    d = 0
-    for e in basic:
-        if e is None:
-            new.append((d, sizes[d] * strides[d] if d < len(sizes) else arr.itemsize))
-            sizes.insert(d, 1)
-            strides.insert(d, 0)
-            d += 1
-        elif e is Ellipsis:
-            d += len(sizes) - d - sum(1 for k in basic[basic.index(e) + 1:] if k is not None
-                                      and k is not Ellipsis)
-        elif type(e) is slice:
-            n = len(range(*e.indices(sizes[d])))
-            strides[d] *= e.indices(sizes[d])[2]
-            sizes[d] = n
-            d += 1
-        else:           # an int: the dim goes
-            del sizes[d], strides[d]
-    st = list(v.strides)
-    for dim, stride in new:
-        st[dim] = stride
-    if tuple(st) == v.strides:
-        return v
-    return np.lib.stride_tricks.as_strided(v, v.shape, st, writeable=v.flags.writeable)
 
 
 def of_arrays(arrays):

@@ -298,9 +298,11 @@ def expand(input, *sizes):
     # PyTorch's strides: 0 for new dims and expanded size-1 dims, the others kept (NumPy
     # gives every size-1 dim 0); writable where no element is twice in memory (an empty
     # result, or no dim of size > 1 expanded), as PyTorch's in-place ops allow it
-    st = tuple(0 if i < lead or (x.shape[i - lead] == 1 and s != 1) else x.strides[i - lead]
-               for i, s in enumerate(shape))
-    if out.__class__ is np.ndarray:
+    if out.__class__ is np.ndarray and (1 in x.shape or not out.size or not any(
+            n > 1 for n in shape[:lead])):
+        # (else NumPy's strides are PyTorch's and elements are shared: kept as is)
+        st = tuple(0 if i < lead or (x.shape[i - lead] == 1 and s != 1) else x.strides[i - lead]
+                   for i, s in enumerate(shape))
         writeable = x.flags.writeable and (
             out.size == 0 or not any(t == 0 and n > 1 for n, t in zip(shape, st)))
         if writeable or st != out.strides:
