@@ -533,3 +533,26 @@ def not_differentiable(fn, arg):
         "The function '%s' is not differentiable with respect to argument '%s'. This input "
         "cannot have requires_grad True. Fix: pass %s.detach() (it is a constant of the "
         "loss)" % (fn, arg, arg))
+
+
+def info_not_dtype(fn_name, obj):
+    """torch.finfo / torch.iinfo given something that is not a dtype (PyTorch's wording)."""
+    return ("%s(): argument 'type' (position 1) must be torch.dtype, not %s. Fix: pass a dtype "
+            "such as torch.float32 (or a tensor's .dtype)" % (fn_name, type(obj).__name__))
+
+
+def info_wrong_kind(fn_name, dt):
+    """torch.finfo of an integer/bool dtype, torch.iinfo of a float/bool one."""
+    if fn_name == "iinfo" and dt.name == "bool":
+        return "torch.bool is not supported by torch.iinfo. Fix: bool has no range; use 0 and 1"
+    kind, other = (("a floating point", "iinfo") if fn_name == "finfo"
+                   else ("an integer", "finfo"))
+    return ("torch.%s() requires %s input type. Use torch.%s to handle 'torch.%s'. Fix: call "
+            "torch.%s(%r)" % (fn_name, kind, other, fn_name, other, dt))
+
+
+def matrix_attr(name, ndim):
+    """tensor.mT / tensor.mH below 2-D (PyTorch's wording)."""
+    return ("tensor.%s is only supported on matrices or batches of matrices. Got %d-D tensor. "
+            "Fix: use .t() or .T for 0-D/1-D tensors (they are returned as they are), or "
+            "unsqueeze to 2-D first" % (name, ndim))

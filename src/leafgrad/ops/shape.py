@@ -9,6 +9,7 @@ import warnings
 
 import numpy as np
 
+from .. import _errors
 from .._aten import WrapperArray, dispatch as _dispatch
 from .._tensor import Tensor, _wrap_dim
 from .._quiet import quiet as _quiet
@@ -227,8 +228,16 @@ def T(input):
     return permute(input, tuple(range(x.ndim - 1, -1, -1)))
 
 
-def mT(input):
+def mT(input, _name="mT"):
+    """The last two dims swapped (a view). Raises RuntimeError below 2-D, as PyTorch."""
+    if input.ndim < 2:
+        raise RuntimeError(_errors.matrix_attr(_name, input.ndim))
     return transpose(input, -2, -1)
+
+
+def mH(input):
+    """``mT`` (leafgrad's real dtypes have no conjugate to take)."""
+    return mT(input, "mH")
 
 
 UnsqueezeBackward0 = node("UnsqueezeBackward0", lambda ctx, g: (g.squeeze(ctx.args),), saves=False)
