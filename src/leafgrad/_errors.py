@@ -6,7 +6,10 @@ went wrong in plain words and how to fix it. ``docs/errors.md`` lists them
 with a script that triggers each one.
 """
 
+import os
 import pickle
+import sys
+import warnings
 
 import numpy as np
 
@@ -556,3 +559,22 @@ def matrix_attr(name, ndim):
     return ("tensor.%s is only supported on matrices or batches of matrices. Got %d-D tensor. "
             "Fix: use .t() or .T for 0-D/1-D tensors (they are returned as they are), or "
             "unsqueeze to 2-D first" % (name, ndim))
+
+
+_PKG_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
+
+
+def user_stacklevel():
+    """The ``stacklevel`` for a ``warnings.warn`` in the caller's frame that points at the
+    first frame outside leafgrad: the line of the user's code that called in."""
+    f, level = sys._getframe(1), 1
+    while f is not None and os.path.abspath(f.f_code.co_filename).startswith(_PKG_DIR):
+        f, level = f.f_back, level + 1
+    return level
+
+
+def warn(message, category=UserWarning):
+    """``warnings.warn`` at the user's line (PyTorch's C++ warnings, and its Python ones,
+    point at the line of the script that called into torch; a fixed stacklevel would point
+    inside leafgrad whenever the call goes through one more internal frame)."""
+    warnings.warn(message, category, stacklevel=user_stacklevel())
