@@ -7,7 +7,6 @@ CPU streams).
 """
 import numbers
 import operator
-import warnings
 
 import numpy as np
 
@@ -289,10 +288,10 @@ def tensor(data, dtype=None, device=None, requires_grad=False, pin_memory=False)
     """
     meta = _on_meta(device)
     if isinstance(data, Tensor):
-        warnings.warn(
+        _errors.warn(
             "To copy construct from a tensor, it is recommended to use sourceTensor.clone()."
             "detach() or sourceTensor.clone().detach().requires_grad_(True), rather than "
-            "torch.tensor(sourceTensor).", UserWarning, stacklevel=2)
+            "torch.tensor(sourceTensor).", UserWarning)
     arr = _as_array(data, dtype)
     if meta:
         arr = meta_like(arr)

@@ -5,7 +5,6 @@ Views share the input's array and version counter, as in PyTorch: an
 in-place change through a view is seen by its base. Every rule here is a
 re-arrangement of the gradient (the inverse view, or a sum for expand).
 """
-import warnings
 
 import numpy as np
 
@@ -220,11 +219,11 @@ def permute(input, *dims):
 def T(input):
     x = input._data
     if x.ndim not in (0, 2):
-        warnings.warn("The use of `x.T` on tensors of dimension other than 2 to reverse their "
-                      "shape is deprecated and it will throw an error in a future release. "
-                      "Consider `x.mT` to transpose batches of matrices or `x.permute(*torch."
-                      "arange(x.ndim - 1, -1, -1))` to reverse the dimensions of a tensor.",
-                      UserWarning, stacklevel=2)
+        _errors.warn("The use of `x.T` on tensors of dimension other than 2 to reverse their "
+                     "shape is deprecated and it will throw an error in a future release. "
+                     "Consider `x.mT` to transpose batches of matrices or `x.permute(*torch."
+                     "arange(x.ndim - 1, -1, -1))` to reverse the dimensions of a tensor.",
+                     UserWarning)
     return permute(input, tuple(range(x.ndim - 1, -1, -1)))
 
 

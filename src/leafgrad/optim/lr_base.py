@@ -2,9 +2,9 @@
 there, and named as its class): the initial step, ``step()`` order checks, ``get_last_lr``,
 ``state_dict``.
 """
-import warnings
 
 from .optimizer import Optimizer
+from .. import _errors
 
 
 EPOCH_DEPRECATION_WARNING = (
@@ -69,14 +69,14 @@ class LRScheduler:
     def step(self, epoch=None):
         """Advance one epoch and write the new learning rates into the param groups."""
         if self._step_count == 1 and not getattr(self.optimizer, "_opt_called", False):
-            warnings.warn(
+            _errors.warn(
                 "Detected call of `lr_scheduler.step()` before `optimizer.step()`. In PyTorch "
                 "1.1.0 and later, you should call them in the opposite order: "
                 "`optimizer.step()` before `lr_scheduler.step()`.  Failure to do this will "
                 "result in PyTorch skipping the first value of the learning rate schedule. See "
                 "more details at "
                 "https://pytorch.org/docs/stable/optim.html#how-to-adjust-learning-rate",
-                UserWarning, stacklevel=2)
+                UserWarning)
         prev = self._step_count, self.last_epoch
         self._step_count += 1
         try:
@@ -84,7 +84,7 @@ class LRScheduler:
                 self.last_epoch += 1
                 values = self.get_lr()
             else:
-                warnings.warn(EPOCH_DEPRECATION_WARNING, UserWarning, stacklevel=2)
+                _errors.warn(EPOCH_DEPRECATION_WARNING, UserWarning)
                 self.last_epoch = epoch
                 values = (self._get_closed_form_lr() if hasattr(self, "_get_closed_form_lr")
                           else self.get_lr())
