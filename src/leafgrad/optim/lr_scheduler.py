@@ -272,7 +272,7 @@ class SequentialLR(LRScheduler):
         idx = bisect_right(self._milestones, self.last_epoch)
         scheduler = self._schedulers[idx]
         if idx > 0 and self._milestones[idx - 1] == self.last_epoch:
-            scheduler.step(0)
+            scheduler._update_lr(0)     # PyTorch: no step count, no deprecation warning
         else:
             scheduler.step()
         self._last_lr = scheduler.get_last_lr()
