@@ -6,7 +6,6 @@ NaN, leafgrad warns ``Error detected in <Node>. Traceback of forward call
 that caused the error: ...`` (a UserWarning, as PyTorch) and the NaN error
 names the node, shows that traceback and says what to look for.
 """
-import traceback
 
 import numpy as np
 
@@ -23,6 +22,7 @@ class _State:
 
 def _forward_stack():
     """The user's part of the current stack (leafgrad's own frames dropped)."""
+    import traceback                   # here: the module costs ~1 ms of `import leafgrad`
     pkg = __name__.rsplit(".", 2)[0].replace(".", "/")
     frames = [f for f in traceback.extract_stack()[:-2]
               if "/%s/" % pkg not in f.filename.replace("\\", "/")]
