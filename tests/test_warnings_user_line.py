@@ -85,12 +85,20 @@ def _record(fn):
     return got
 
 
+# PyTorch's TORCH_WARN_ONCE warnings: once per process, so torch is silent here when an
+# earlier test in this worker triggered them (leafgrad warns each time)
+ONCE = {"T_3d", "chain_matmul", "cross_nodim", "float_requires_grad", "meshgrid"}
+
+
 @pytest.mark.parametrize("name", sorted(_triggers(torch)))
 def test_warning_points_at_the_callers_line(name):
     theirs = _record(_triggers(torch)[name])
     ours = _record(_triggers(leafgrad)[name])
-    assert theirs, "PyTorch does not warn here: the trigger is wrong"
-    assert [w.category for w in ours] == [w.category for w in theirs]
+    assert ours
+    if theirs:
+        assert [w.category for w in ours] == [w.category for w in theirs]
+    else:
+        assert name in ONCE, "PyTorch does not warn here: the trigger is wrong"
     assert [w.filename for w in ours] == [__file__] * len(ours)
 
 
