@@ -6,7 +6,7 @@ import math
 import types
 from functools import partial
 
-from .lr_base import LRScheduler, _lrs, _warn_get_lr_called_within_step
+from .lr_base import LRScheduler, _lrs, within_step
 from .optimizer import Optimizer
 
 
@@ -124,7 +124,6 @@ class OneCycleLR(LRScheduler):
         return (end - start) * pct + start
 
     def get_lr(self):
-        _warn_get_lr_called_within_step(self)
         step = self.last_epoch
         if step > self.total_steps:
             raise ValueError("Tried to step %d times. The specified number of total steps is %d. "
@@ -231,7 +230,6 @@ class CyclicLR(LRScheduler):
         return gamma ** x
 
     def get_lr(self):
-        _warn_get_lr_called_within_step(self)
         cycle = math.floor(1 + self.last_epoch / self.total_size)
         x = 1.0 + self.last_epoch / self.total_size - cycle
         if x <= self.step_ratio:
@@ -294,7 +292,6 @@ class CosineAnnealingWarmRestarts(LRScheduler):
         super().__init__(optimizer, last_epoch)
 
     def get_lr(self):
-        _warn_get_lr_called_within_step(self)
         return [self.eta_min + (base_lr - self.eta_min)
                 * (1 + math.cos(math.pi * self.T_cur / self.T_i)) / 2
                 for base_lr in self.base_lrs]
@@ -323,11 +320,8 @@ class CosineAnnealingWarmRestarts(LRScheduler):
                 self.T_i = self.T_0
                 self.T_cur = epoch
         self.last_epoch = math.floor(epoch)
-        self._get_lr_called_within_step = True
-        try:
+        with within_step(self):
             values = self.get_lr()
-        finally:
-            self._get_lr_called_within_step = False
         for group, lr in zip(self.optimizer.param_groups, values):
             group["lr"] = lr
         self._last_lr = _lrs(self.optimizer)

@@ -8,7 +8,6 @@ param group and performs the initial step (epoch 0). Call ``scheduler.step()`` a
 """
 import math
 import types
-import warnings
 from bisect import bisect_right
 from collections import Counter
 
@@ -20,9 +19,9 @@ __all__ = ["LRScheduler", "LambdaLR", "MultiplicativeLR", "StepLR", "MultiStepLR
            "CosineAnnealingWarmRestarts"]
 
 # the base class and the cyclic family live in lr_base.py and lr_cyclic.py
-from .lr_base import (EPOCH_DEPRECATION_WARNING, LRScheduler, _LRScheduler, _lrs,  # noqa: F401
-                      _warn_get_lr_called_within_step)
+from .lr_base import EPOCH_DEPRECATION_WARNING, LRScheduler, _LRScheduler, _lrs  # noqa: F401
 from .lr_cyclic import CosineAnnealingWarmRestarts, CyclicLR, OneCycleLR  # noqa: F401
+from .. import _errors
 
 
 def _per_group(lr_lambda, optimizer):
@@ -67,7 +66,6 @@ class LambdaLR(_LambdaState, LRScheduler):
         super().__init__(optimizer, last_epoch)
 
     def get_lr(self):
-        _warn_get_lr_called_within_step(self)
         return [base_lr * lmbda(self.last_epoch)
                 for lmbda, base_lr in zip(self.lr_lambdas, self.base_lrs)]
 
@@ -81,7 +79,6 @@ class MultiplicativeLR(_LambdaState, LRScheduler):
         super().__init__(optimizer, last_epoch)
 
     def get_lr(self):
-        _warn_get_lr_called_within_step(self)
         if not self._is_initial:
             return [group["lr"] * lmbda(self.last_epoch)
                     for lmbda, group in zip(self.lr_lambdas, self.optimizer.param_groups)]
@@ -97,7 +94,6 @@ class StepLR(LRScheduler):
         super().__init__(optimizer, last_epoch)
 
     def get_lr(self):
-        _warn_get_lr_called_within_step(self)
         if self.last_epoch == 0 or self.last_epoch % self.step_size != 0:
             return _lrs(self.optimizer)
         return [group["lr"] * self.gamma for group in self.optimizer.param_groups]
@@ -116,7 +112,6 @@ class MultiStepLR(LRScheduler):
         super().__init__(optimizer, last_epoch)
 
     def get_lr(self):
-        _warn_get_lr_called_within_step(self)
         if self.last_epoch not in self.milestones:
             return _lrs(self.optimizer)
         return [group["lr"] * self.gamma ** self.milestones[self.last_epoch]
@@ -139,7 +134,6 @@ class ConstantLR(LRScheduler):
         super().__init__(optimizer, last_epoch)
 
     def get_lr(self):
-        _warn_get_lr_called_within_step(self)
         if self.last_epoch == 0:
             return [group["lr"] * self.factor for group in self.optimizer.param_groups]
         if self.last_epoch != self.total_iters:
@@ -167,7 +161,6 @@ class LinearLR(LRScheduler):
         super().__init__(optimizer, last_epoch)
 
     def get_lr(self):
-        _warn_get_lr_called_within_step(self)
         if self.last_epoch == 0:
             return [group["lr"] * self.start_factor for group in self.optimizer.param_groups]
         if self._is_initial or self.last_epoch > self.total_iters:
@@ -191,7 +184,6 @@ class ExponentialLR(LRScheduler):
         super().__init__(optimizer, last_epoch)
 
     def get_lr(self):
-        _warn_get_lr_called_within_step(self)
         if self._is_initial:
             return _lrs(self.optimizer)
         return [group["lr"] * self.gamma for group in self.optimizer.param_groups]
@@ -209,7 +201,6 @@ class PolynomialLR(LRScheduler):
         super().__init__(optimizer, last_epoch)
 
     def get_lr(self):
-        _warn_get_lr_called_within_step(self)
         if self._is_initial or self.last_epoch > self.total_iters:
             return _lrs(self.optimizer)
         decay = ((1.0 - self.last_epoch / self.total_iters)
@@ -230,7 +221,6 @@ class CosineAnnealingLR(LRScheduler):
         super().__init__(optimizer, last_epoch)
 
     def get_lr(self):
-        _warn_get_lr_called_within_step(self)
         if self._is_initial:
             return _lrs(self.optimizer)
         if self._step_count == 1 and self.last_epoch > 0:
@@ -307,7 +297,13 @@ class SequentialLR(LRScheduler):
         self._recursive_undo()
         # the initial step of the scheduler meant to run at epoch 0 only
         idx = bisect_right(self._milestones, 0)
-        self._schedulers[idx]._initial_step()
+        sched = self._schedulers[idx]
+        sched._step_count = 0
+        sched._is_initial = True
+        try:
+            sched.step()
+        finally:
+            sched._is_initial = False
         self._last_lr = schedulers[idx].get_last_lr()
 
     def recursive_undo(self, sched=None):
@@ -328,7 +324,7 @@ class SequentialLR(LRScheduler):
         idx = bisect_right(self._milestones, self.last_epoch)
         scheduler = self._schedulers[idx]
         if idx > 0 and self._milestones[idx - 1] == self.last_epoch:
-            scheduler._update_lr(0)      # the closed form at 0, no step count (as PyTorch)
+            scheduler._update_lr(0)     # PyTorch: no step count, no deprecation warning
         else:
             scheduler.step()
         self._last_lr = scheduler.get_last_lr()
@@ -405,7 +401,7 @@ class ReduceLROnPlateau(LRScheduler):
         if epoch is None:
             epoch = self.last_epoch + 1
         else:
-            warnings.warn(EPOCH_DEPRECATION_WARNING, UserWarning, stacklevel=2)
+            _errors.warn(EPOCH_DEPRECATION_WARNING, UserWarning)
         self.last_epoch = epoch
         if self._is_better(current, self.best):
             self.best = current
