@@ -1,8 +1,10 @@
 """torch.tensor(data) for Python data beyond nested lists of numbers, against PyTorch:
 ranges are sequences, one-element tensors inside lists are numbers of their dtype (more
-elements raise ValueError), and data that is no number raises PyTorch's classes."""
+elements raise ValueError), data that is no number raises PyTorch's classes, and arrays
+with a negative stride are refused (ValueError) by tensor/from_numpy/as_tensor."""
 import warnings
 
+import numpy as np
 import pytest
 import torch
 
@@ -51,3 +53,21 @@ def test_copy_construct_warning_text():
         leafgrad.tensor(leafgrad.ones(1))
     assert str(ours[0].message) == str(theirs[0].message)
     assert ours[0].filename == __file__
+
+
+NEG = {"rev": lambda: np.arange(4)[::-1], "flip2d": lambda: np.ones((2, 3))[:, ::-2],
+       "transposed": lambda: np.ones((2, 3)).T, "in_list": lambda: [np.arange(3)[::-1]]}
+
+
+@pytest.mark.parametrize("fn", ["tensor", "from_numpy", "as_tensor"])
+@pytest.mark.parametrize("name", sorted(NEG))
+def test_negative_strides(fn, name):
+    def make(T):
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                r = getattr(T, fn)(NEG[name]())
+        except (ValueError, TypeError) as e:
+            return type(e)
+        return tuple(r.shape), r.stride(), r.tolist()
+    assert make(leafgrad) == make(torch)

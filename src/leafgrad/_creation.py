@@ -214,6 +214,7 @@ def _as_array(data, dtype):
         return arr if dtype is None else arr.astype(dtype.np)
     if isinstance(data, np.ndarray):
         _dtype.from_numpy_dtype(data.dtype)
+        _check_strides(data)
         return np.array(data, dtype=None if dtype is None else dtype.np, copy=True)
     if isinstance(data, np.generic):
         return np.array(data, dtype=None if dtype is None else dtype.np)
@@ -350,11 +351,24 @@ def from_numpy(ndarray):
 
     Raises:
         TypeError: for unsupported dtypes (object, strings).
+        ValueError: an array with a negative stride (as PyTorch).
     """
     if not isinstance(ndarray, np.ndarray):
         raise TypeError("expected np.ndarray (got %s)" % type(ndarray).__name__)
     _dtype.from_numpy_dtype(ndarray.dtype)
+    _check_strides(ndarray)
     return Tensor._make_plain(ndarray)
+
+
+def _check_strides(arr):
+    """PyTorch's tensor()/from_numpy()/as_tensor() refuse arrays with a negative stride
+    (``a[::-1]``, ``np.flip(a)``): ValueError, before anything is made."""
+    if any(st < 0 for st in arr.strides):
+        raise ValueError(
+            "At least one stride in the given numpy array is negative, and tensors with "
+            "negative strides are not currently supported. (You can probably work around this "
+            "by making a copy of your array  with array.copy().) Fix: pass a.copy() (or "
+            "np.ascontiguousarray(a)), or flip the tensor instead: torch.flip(t, dims)")
 
 
 # ------------------------------------------------------------------ factories
