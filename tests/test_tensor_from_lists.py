@@ -71,3 +71,11 @@ def test_negative_strides(fn, name):
             return type(e)
         return tuple(r.shape), r.stride(), r.tolist()
     assert make(leafgrad) == make(torch)
+
+
+@pytest.mark.parametrize("value", [None, "a", object()])
+@pytest.mark.parametrize("fn", ["full", "full_like"])
+def test_full_refuses_non_numbers(fn, value):
+    for T in (torch, leafgrad):
+        with pytest.raises(TypeError):
+            T.full((2,), value) if fn == "full" else T.full_like(T.ones(2), value)

@@ -431,6 +431,7 @@ def empty(*size, dtype=None, device=None, requires_grad=False, out=None, layout=
 def full(size, fill_value, dtype=None, device=None, requires_grad=False, out=None, layout=None):
     """Tensor filled with ``fill_value``; the dtype follows the value (bool, int64, float32)."""
     meta = _on_meta(device)
+    _check_fill(fill_value, "full")
     if dtype is None:
         dtype = _infer_dtype(fill_value if not isinstance(fill_value, Tensor) else fill_value.item())
     if isinstance(fill_value, Tensor):
@@ -465,6 +466,12 @@ def dense_perm(arr):
     return None if perm == list(range(arr.ndim)) else perm
 
 
+def _check_fill(fill_value, name):
+    if not isinstance(fill_value, (numbers.Number, np.generic, Tensor)):
+        raise TypeError("%s(): argument 'fill_value' (position 2) must be Number, not %s. "
+                        "Fix: pass a number" % (name, type(fill_value).__name__))
+
+
 def _like(input, dtype):
     return input._data.shape, (_dtype.to_dtype(dtype).np if dtype is not None else input._data.dtype)
 
@@ -489,6 +496,7 @@ def empty_like(input, dtype=None, device=None, requires_grad=False, memory_forma
 
 def full_like(input, fill_value, dtype=None, device=None, requires_grad=False, memory_format=None,
               layout=None):
+    _check_fill(fill_value, "full_like")
     shape, npd = _like(input, dtype)
     if _on_meta(device, input):
         return _meta_new(shape, npd, requires_grad)
