@@ -1,0 +1,85 @@
+"""The losses' fast paths (issue 14, small training steps): softmax / log_softmax over a
+short last dim take the row max from a transposed copy (``ops.activation._row_max``), the
+same bits as ``x.max(axis=1)`` (a max is exact in any order) with nan, inf and signed
+zeros; cross_entropy and binary_cross_entropy (range checks as min / max reductions) as
+PyTorch's."""
+import numpy as np
+import pytest
+import torch
+
+import leafgrad
+from leafgrad.ops.activation import _row_max
+
+
+def _data(n, c, seed):
+    rng = np.random.default_rng(seed)
+    x = (rng.standard_normal((n, c)) * rng.choice([1.0, 30.0, 1e4], (n, 1))).astype(np.float32)
+    x[rng.random((n, c)) < 0.03] = np.nan
+    x[rng.random((n, c)) < 0.03] = np.inf
+    x[rng.random((n, c)) < 0.03] = -np.inf
+    x[rng.random((n, c)) < 0.05] = -0.0
+    x[rng.random((n, c)) < 0.05] = 0.0
+    x[0] = -np.inf
+    return x
+
+
+@pytest.mark.parametrize("n,c", [(16, 2), (64, 27), (512, 10), (33, 32), (40, 33), (8, 5)])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_row_max_is_max(n, c, dtype):
+    x = _data(n, c, n * c).astype(dtype)
+    np.testing.assert_array_equal(_row_max(x, 1), x.max(axis=1, keepdims=True))
+    # a view that is not C-contiguous
+    y = np.asfortranarray(x)
+    np.testing.assert_array_equal(_row_max(y, 1), x.max(axis=1, keepdims=True))
+
+
+@pytest.mark.parametrize("fn", ["softmax", "log_softmax"])
+@pytest.mark.parametrize("n,c", [(16, 2), (64, 27), (512, 10)])
+def test_softmax_as_before_and_torch(fn, n, c):
+    x = _data(n, c, 7)
+    x[1:] = np.nan_to_num(x[1:], nan=0.5, posinf=3.0, neginf=-3.0)
+    lf = getattr(leafgrad.nn.functional, fn)(leafgrad.tensor(x), 1).numpy()
+    # the formula with NumPy's own max (what the op computed before)
+    with np.errstate(all="ignore"):
+        s = x - x.max(axis=1, keepdims=True)
+        want = (s - np.log(np.exp(s).sum(axis=1, keepdims=True)) if fn == "log_softmax"
+                else np.exp(s) / np.exp(s).sum(axis=1, keepdims=True))
+    np.testing.assert_array_equal(lf, want)
+    th = getattr(torch.nn.functional, fn)(torch.tensor(x), 1).numpy()
+    np.testing.assert_allclose(lf[1:], th[1:], rtol=2e-6, atol=1e-6)
+    assert np.isnan(lf[0]).all() and np.isnan(th[0]).all()
+
+
+def test_cross_entropy_as_torch():
+    rng = np.random.default_rng(3)
+    x = rng.standard_normal((64, 27)).astype(np.float32)
+    y = rng.integers(0, 27, 64)
+    out = []
+    for m in (leafgrad, torch):
+        xt = m.tensor(x, requires_grad=True)
+        loss = m.nn.functional.cross_entropy(xt, m.tensor(y))
+        loss.backward()
+        out.append((loss.item(), xt.grad.numpy()))
+    assert out[0][0] == pytest.approx(out[1][0], rel=1e-6)
+    np.testing.assert_allclose(out[0][1], out[1][1], rtol=1e-5, atol=1e-7)
+
+
+@pytest.mark.parametrize("bad", ["p_neg", "p_big", "p_nan", "y_neg", "y_big", "y_nan"])
+def test_bce_range_errors_as_torch(bad):
+    """binary_cross_entropy refuses inputs / targets outside [0, 1] and nan (its checks
+    are two min / max reductions each)."""
+    p = np.full((4, 1), 0.5, np.float32)
+    y = np.ones((4, 1), np.float32)
+    arr = p if bad[0] == "p" else y
+    arr[2, 0] = {"neg": -0.25, "big": 1.5, "nan": np.nan}[bad[2:]]
+    for m in (leafgrad, torch):
+        with pytest.raises(RuntimeError, match="should be between 0 and 1"):
+            m.nn.functional.binary_cross_entropy(m.tensor(p), m.tensor(y))
+
+
+def test_bce_in_range_as_torch():
+    p = np.array([[0.0], [1.0], [0.25], [0.999]], np.float32)
+    y = np.array([[0.0], [1.0], [1.0], [0.5]], np.float32)
+    out = [m.nn.functional.binary_cross_entropy(m.tensor(p), m.tensor(y)).item()
+           for m in (leafgrad, torch)]
+    assert out[0] == pytest.approx(out[1], rel=1e-6)
