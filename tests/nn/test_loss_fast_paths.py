@@ -83,3 +83,31 @@ def test_bce_in_range_as_torch():
     out = [m.nn.functional.binary_cross_entropy(m.tensor(p), m.tensor(y)).item()
            for m in (leafgrad, torch)]
     assert out[0] == pytest.approx(out[1], rel=1e-6)
+
+
+@pytest.mark.parametrize("ix", [[-1], [0, -5], [5], [[1, 2], [7, 0]]])
+def test_embedding_refuses_out_of_range_as_torch(ix):
+    """Negative indices are out of range in PyTorch's embedding (index_select), as are
+    indices >= num_embeddings."""
+    w = np.ones((5, 3), np.float32)
+    for m in (leafgrad, torch):
+        with pytest.raises(IndexError, match="index out of range in self"):
+            m.nn.functional.embedding(m.tensor(ix), m.tensor(w))
+
+
+@pytest.mark.parametrize("padding_idx", [None, 2])
+def test_embedding_grad_bits_as_torch(padding_idx):
+    """Repeated rows summed in index order (np.add.at, PyTorch's index_add_): the same
+    float32 bits as PyTorch's."""
+    rng = np.random.default_rng(5)
+    ix = rng.integers(0, 6, (64, 3))
+    w = rng.standard_normal((6, 4)).astype(np.float32)
+    g = (rng.standard_normal((64, 3, 4)) * 10).astype(np.float32)
+    grads = []
+    for m in (leafgrad, torch):
+        wt = m.tensor(w, requires_grad=True)
+        ixt = m.tensor(ix)
+        out = m.nn.functional.embedding(ixt, wt, padding_idx)
+        out.backward(m.tensor(g))
+        grads.append(wt.grad.numpy())
+    np.testing.assert_array_equal(grads[0], grads[1])
