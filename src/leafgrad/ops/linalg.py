@@ -379,7 +379,7 @@ def linear(input, weight, bias=None):
         wt = weight.t()
         return record(cls, out, (input, wt) if bias is None else (bias, input, wt),
                       saved=(input, weight))
-    if weight._requires_grad and _grad_mode.enabled:
+    if weight._requires_grad and _grad_mode.enabled and type(out) is np.ndarray:
         # the weight's edge goes through a TBackward0 node, as in PyTorch
         return record_linear(cls, out, input, weight, bias)
     return record(cls, out, (input, weight) if bias is None else (bias, input, weight),
