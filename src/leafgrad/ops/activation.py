@@ -11,6 +11,7 @@ from ._dispatch import record
 from ._select import select
 from ._named import _renamed, _tname
 from ._registry import add_form, defop, functional_ops, node
+from ._rowmax import SHORT as _SHORT, last_max as _last_max
 
 from .._quiet import quiet as _quiet
 
@@ -71,6 +72,14 @@ def _prep(input, dim, dtype, name):
     return input, x, _wrap_dim(dim, x.ndim)
 
 
+def _shift(x, d):
+    """x.max(d, keepdims=True), by a halving tree over a short last dim (same value)."""
+    if (x.ndim and d == x.ndim - 1 and x.shape[d] <= _SHORT and x.size > x.shape[d] * 8
+            and x.dtype.kind == "f"):
+        return _last_max(x)
+    return x.max(axis=d, keepdims=True)
+
+
 def softmax(input, dim=None, _stacklevel=3, dtype=None):
     """exp(x) / sum(exp(x)) along ``dim``, computed with the max subtracted (stable).
     d/dx: (g - sum(g y)) y."""
@@ -80,8 +89,13 @@ def softmax(input, dim=None, _stacklevel=3, dtype=None):
     else:
         with _quiet():
             # 0-d too: exp(x - x) is nan at inf or nan, as PyTorch's kernel
-            e = np.exp(x - x.max(axis=d, keepdims=True))
-            out = e / e.sum(axis=d, keepdims=True)
+            if x.ndim:
+                e = np.subtract(x, _shift(x, d))
+                np.exp(e, out=e)
+                out = np.divide(e, e.sum(axis=d, keepdims=True), out=e)
+            else:
+                e = np.exp(x - x)
+                out = e / e
     return record(SoftmaxBackward0, out, (input,), save_result=True, args=d if x.ndim else 0)
 
 
@@ -92,7 +106,7 @@ def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
         out = x.copy()
     else:
         with _quiet():
-            s = x - x.max(axis=d, keepdims=True)
+            s = x - _shift(x, d)
             out = s - np.log(np.exp(s).sum(axis=d, keepdims=True))
     return record(LogSoftmaxBackward0, out, (input,), save_result=True, args=d if x.ndim else 0)
 
