@@ -36,7 +36,12 @@ SoftmaxBackward0 = node("SoftmaxBackward0", _softmax_backward, saves=True)
 
 def _softmax_np(ctx, g):
     y = ctx.result_array()
-    return ((g - (g * y).sum(ctx.args, keepdims=True)) * y,)
+    t = g * y
+    if not t.ndim:
+        return ((g - t) * y,)
+    np.subtract(g, t.sum(ctx.args, keepdims=True), out=t)      # (g - sum(g y)) y, in place
+    t *= y
+    return (t,)
 
 
 SoftmaxBackward0.np_backward = _softmax_np
@@ -53,7 +58,11 @@ LogSoftmaxBackward0 = node("LogSoftmaxBackward0", _log_softmax_backward, saves=T
 
 def _log_softmax_np(ctx, g):
     y = ctx.result_array()
-    return (g - np.exp(y) * g.sum(ctx.args, keepdims=True),)
+    e = np.exp(y)
+    if not e.ndim or e.dtype != g.dtype:
+        return (g - e * g.sum(ctx.args, keepdims=True),)
+    e *= g.sum(ctx.args, keepdims=True)
+    return (np.subtract(g, e, out=e),)                  # g - exp(y) sum(g), in place
 
 
 LogSoftmaxBackward0.np_backward = _log_softmax_np
