@@ -1,7 +1,6 @@
 """Activations and softmax (``nn.functional.relu``, ``softmax``, ``gelu``, ...) and their
 vector-Jacobian products (PyTorch's formulas: see each rule's comment).
 """
-import warnings
 
 import numpy as np
 
@@ -14,14 +13,15 @@ from ._registry import add_form, defop, functional_ops, node
 from ._rowmax import SHORT as _SHORT, last_max as _last_max
 
 from .._quiet import quiet as _quiet
+from .. import _errors
 
 
 
 
 # ---------------------------------------------------------------- softmax
 def _softmax_dim(name, ndim, stacklevel=3):
-    warnings.warn("Implicit dimension choice for %s has been deprecated. Change the call to "
-                  "include dim=X as an argument." % name, UserWarning, stacklevel=stacklevel)
+    _errors.warn("Implicit dimension choice for %s has been deprecated. Change the call to "
+                 "include dim=X as an argument." % name, UserWarning)
     return 0 if ndim in (0, 1, 3) else 1
 
 
