@@ -32,6 +32,17 @@ def _same(a, b, exact=False):
     assert str(a) == str(b)
 
 
+def _same_call(fa, fb):
+    """The same value, or the same exception class, from torch's ``fa`` and our ``fb``."""
+    try:
+        ra = fa()
+    except Exception as exc:
+        with pytest.raises(type(exc)):
+            fb()
+        return
+    _same(ra, fb())
+
+
 def _params(t):
     """The distributions of every family, built the same way in torch and leafgrad."""
     cov = t.tensor([[2.0, 0.5], [0.5, 1.0]])
@@ -53,6 +64,12 @@ def _params(t):
         "mvn_tril": t.distributions.MultivariateNormal(
             t.tensor([1.0, -1.0]), scale_tril=t.tensor([[[1.0, 0.0], [0.3, 2.0]],
                                                         [[0.5, 0.0], [-0.2, 1.0]]])),
+        "cauchy": t.distributions.Cauchy(t.tensor([0.0, 1.0]), t.tensor([1.0, 0.5])),
+        "poisson": t.distributions.Poisson(t.tensor([0.5, 4.0, 12.0])),
+        "geometric_probs": t.distributions.Geometric(t.tensor([0.2, 0.9])),
+        "geometric_logits": t.distributions.Geometric(logits=t.tensor([0.3, -2.0])),
+        "multinomial": t.distributions.Multinomial(5, t.tensor([[0.2, 0.3, 0.5],
+                                                                [0.1, 0.1, 0.8]])),
         "independent": t.distributions.Independent(
             t.distributions.Normal(t.zeros(3, 2), t.tensor([1.0, 2.0]).expand(3, 2)), 1),
     }
@@ -62,7 +79,8 @@ NAMES = sorted(_params(T))
 # draws that are the generator's stream through exact arithmetic (bit for bit); the others
 # (mvn: a matmul; laplace: log1p) are compared within float32 rounding
 EXACT = {"normal", "normal_scalar", "bernoulli_probs", "bernoulli_logits", "categorical_probs",
-         "categorical_logits", "onehot", "uniform", "exponential", "independent"}
+         "categorical_logits", "onehot", "uniform", "exponential", "independent", "poisson",
+         "geometric_probs", "geometric_logits", "multinomial"}
 VALUES = {
     "normal": [0.5, -1.0, 0.0], "normal_scalar": [[0.1, 3.0]],
     "bernoulli_probs": [1.0, 0.0, 1.0], "bernoulli_logits": [[0.0, 1.0, 1.0]],
@@ -71,6 +89,8 @@ VALUES = {
     "exponential": [0.5, 2.0, 0.0], "laplace": [0.5, 2.0],
     "mvn_cov": [[0.5, 0.5], [1.0, 2.0]], "mvn_prec": [1.0, 1.0], "mvn_tril": [0.0, 0.5],
     "independent": [[1.0, 2.0], [0.0, 0.0], [-1.0, 0.5]],
+    "cauchy": [0.5, -3.0], "poisson": [0.0, 3.0, 15.0], "geometric_probs": [0.0, 3.0],
+    "geometric_logits": [[2.0, 0.0]], "multinomial": [[1.0, 1.0, 3.0], [0.0, 0.0, 5.0]],
 }
 
 
@@ -81,8 +101,8 @@ def test_repr_shapes_and_moments(name):
     _same((a.batch_shape, a.event_shape, a.has_rsample, a.has_enumerate_support),
           (b.batch_shape, b.event_shape, b.has_rsample, b.has_enumerate_support))
     for attr in ("mean", "variance", "stddev", "mode"):
-        _same(getattr(a, attr), getattr(b, attr))
-    _same(a.entropy(), b.entropy())
+        _same_call(lambda: getattr(a, attr), lambda: getattr(b, attr))
+    _same_call(a.entropy, b.entropy)    # Poisson's raises NotImplementedError in both
     _same(repr(a.support), repr(b.support))
     _same(repr(a), repr(b))      # lazily made parameters now show in both
 
@@ -110,7 +130,7 @@ def test_samples_follow_torchs_stream(name, shape):
         _same(a.rsample(shape), b.rsample(shape), exact=name in EXACT)
 
 
-@pytest.mark.parametrize("name", ["normal", "uniform", "exponential", "laplace"])
+@pytest.mark.parametrize("name", ["normal", "uniform", "exponential", "laplace", "cauchy"])
 def test_cdf_icdf(name):
     a, b = _params(T)[name], _params(L)[name]
     x = [0.3, 0.9, 0.1][:a.batch_shape[0]]
@@ -160,6 +180,11 @@ def _kl_pairs(t):
         (p["normal"], d.Uniform(t.zeros(3), 1.0)), (p["normal"], p["exponential"]),
         (p["laplace"], p["uniform"]), (p["laplace"], d.Exponential(t.ones(2))),
         (p["exponential"], d.Uniform(t.zeros(3), 1.0)),
+        (p["geometric_probs"], p["geometric_logits"]),
+        (p["poisson"], d.Poisson(t.tensor([1.0, 1.0, 20.0]))),
+        (p["bernoulli_probs"], d.Poisson(t.tensor([1.0, 1.0, 20.0]))),
+        (p["poisson"], p["bernoulli_logits"]),
+        (p["cauchy"], d.Cauchy(t.tensor([1.0, 1.0]), 2.0)),
     ]
 
 
@@ -260,6 +285,12 @@ def _bad_calls(t):
         lambda: d.Independent(d.Normal(0.0, 1.0), 1),
         lambda: d.Normal("a", 1.0),
         lambda: d.Distribution.set_default_validate_args(3),
+        lambda: d.Geometric(t.tensor([0.0, 0.5])),
+        lambda: d.Poisson(t.tensor([-1.0])),
+        lambda: d.Poisson(2.0).log_prob(t.tensor(0.5)),
+        lambda: d.Multinomial(2.5, t.tensor([0.5, 0.5])),
+        lambda: d.Multinomial(3, t.tensor([0.5, 0.5])).log_prob(t.tensor([2.0, 2.0])),
+        lambda: d.Cauchy(0.0, -1.0),
     ]
 
 
