@@ -566,7 +566,8 @@ class Tensor(metaclass=_PublicType):
     def __iter__(self):
         if self._data.ndim == 0:
             raise TypeError("iteration over a 0-d tensor")
-        return (self[i] for i in range(self._data.shape[0]))
+        # PyTorch's Tensor.__iter__ is iter(self.unbind(0)): one UnbindBackward0 node
+        return iter(self.unbind(0))
 
     def __reduce_ex__(self, proto):
         raise TypeError(

@@ -132,6 +132,14 @@ class UnbindBackward0(Node):
     def backward(ctx, *grads):
         return (stack(list(grads), ctx.args),)
 
+    def np_backward(ctx, *grads):
+        # the slices' gradients stacked back; an output that got none contributes zeros
+        if all(g is None for g in grads):
+            return (None,)
+        dt = next(g for g in grads if g is not None).dtype
+        return (np.stack([np.zeros(m[0], dt) if g is None else g
+                          for g, m in zip(grads, ctx.out_metas)], ctx.args),)
+
 
 def _multi(cls, outs, input, dim):
     res = record_multi(cls, outs, (input,), args=dim)

@@ -5,19 +5,22 @@ For C = A @ B the vector-Jacobian products are dA = G @ B^T and dB = A^T @ G
 treated as a row or column and squeezed back; broadcast batch dims are
 summed by the engine. Products are only computed for inputs that need them.
 """
+from math import prod as _prod
+
 import numpy as np
 
 from .. import _errors
 from .._meta import asarray as _asarray
-from ..autograd.graph import Node, next_seq as _next_seq
+from ..autograd.graph import Node
 from .._quiet import quiet as _quiet
 from .._tensor import Tensor
-from ._dispatch import _anomaly_hook, _fw_level, record, to_tensor
+from ..autograd.grad_mode import mode as _grad_mode
+from ._dispatch import _fw_level, record, to_tensor
+from ._linear_record import record_linear
 from ._out import out_call, with_out
 from ._registry import defop, node
 from ._named import _named, grad_fn_named
 from ._select import select
-from .shape import TBackward0
 
 
 def _matmul_grads(ctx, g):
@@ -301,6 +304,11 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1):
 _add_reduce = np.add.reduce     # g.sum(0) without ndarray.sum's Python wrapper
 
 
+def _rows(a):
+    """(*, k) -> (prod(*), k): the leading dims folded (named, not -1: k may be 0)."""
+    return a.reshape(_prod(a.shape[:-1]), a.shape[-1])
+
+
 class _LinearNode(Node):
     """y = x W^T (+ b) in one node, with PyTorch's edges: (bias, input, W^T)
     (``AddmmBackward0``) or (input, W^T) (``MmBackward0``), where W^T is a
@@ -315,8 +323,7 @@ class _LinearNode(Node):
         x, w = ctx.saved_tensors
         need = ctx.needs_input_grad
         nx, nw = need[-2:]
-        g2, x2 = (g, x) if g.dim() == 2 else (g.reshape(-1, g.shape[-1]),
-                                              x.reshape(-1, x.shape[-1]))
+        g2, x2 = (g, x) if g.dim() == 2 else (_rows(g), _rows(x))
         grads = ((g @ w) if nx else None, (x2.mT @ g2) if nw else None)
         return ((g2.sum(0) if need[0] else None,) + grads) if len(need) == 3 else grads
 
@@ -324,9 +331,9 @@ class _LinearNode(Node):
         x, w = ctx.saved_arrays()
         need = ctx.needs_input_grad
         nx, nw = need[-2:]
-        g2 = g if g.ndim == 2 else g.reshape(-1, g.shape[-1])
+        g2 = g if g.ndim == 2 else _rows(g)
         grads = ((g @ w) if nx else None,
-                 (g2.T @ (x if x.ndim == 2 else x.reshape(-1, x.shape[-1]))).T if nw else None)
+                 (g2.T @ (x if x.ndim == 2 else _rows(x))).T if nw else None)
         return ((_add_reduce(g2, 0) if need[0] else None,) + grads) if len(need) == 3 else grads
 
 
@@ -335,26 +342,6 @@ LinearMm = type("MmBackward0", (_LinearNode,), {"__slots__": ()})
 LinearView = type("ViewBackward0", (_LinearNode,), {"__slots__": ()})
 LinearUnsafeView = type("UnsafeViewBackward0", (_LinearNode,), {"__slots__": ()})
 LinearSqueeze = type("SqueezeBackward4", (_LinearNode,), {"__slots__": ()})
-
-
-_new = object.__new__
-
-
-def _weight_edge(weight):
-    """The (TBackward0 node, 0) edge for a weight that requires grad (the node
-    ``weight.t()`` would record; made directly, the transpose itself is not needed)."""
-    tn = _new(TBackward0)
-    fn = weight._grad_fn
-    tn._edges = ((fn, weight._output_nr) if fn is not None
-                 else (weight._grad_accumulator(), 0))
-    tn.needs_input_grad = (True,)
-    tn._metas = (None,)
-    tn._released = False
-    tn._extra = tn.args = tn._saved = tn._out = None
-    tn._seq = _next_seq()
-    if _anomaly_hook[0] is not None:
-        _anomaly_hook[0](tn)
-    return (tn, 0)
 
 
 @defop("linear", function=False, method=False, functional=True)
@@ -384,8 +371,16 @@ def linear(input, weight, bias=None):
             "layer's weight is %s. Fix: convert the input, e.g. x.float() (or the layer with "
             "layer.to(x.dtype))." % tuple([names.get(d.name, d.name) for d in (x.dtype, w.dtype)]
                                           + [x.dtype.name, w.dtype.name]))
+    if x.ndim > 2 and bias is not None and not x.flags.c_contiguous:
+        # PyTorch fuses only a contiguous input: matmul, then the bias added (AddBackward0)
+        return matmul(input, weight.t()) + bias
     with _quiet():
-        out = np.matmul(x, w.T)
+        if x.ndim > 2 and w.ndim == 2:
+            # one GEMM over the folded leading dims (as PyTorch's linear): NumPy's
+            # batched matmul with a transposed operand is ~2x slower; same bits
+            out = np.matmul(_rows(x), w.T).reshape(x.shape[:-1] + w.shape[:1])
+        else:
+            out = np.matmul(x, w.T)
         if bias is not None:
             out += bias._data
     if bias is not None:
@@ -398,14 +393,11 @@ def linear(input, weight, bias=None):
         wt = weight.t()
         return record(cls, out, (input, wt) if bias is None else (bias, input, wt),
                       saved=(input, weight))
-    res = record(cls, out, (input, weight) if bias is None else (bias, input, weight),
-                 saved=(input, weight))
-    if weight._requires_grad and res._grad_fn is not None:
+    if weight._requires_grad and _grad_mode.enabled and type(out) is np.ndarray:
         # the weight's edge goes through a TBackward0 node, as in PyTorch
-        node = res._grad_fn
-        node._edges = node._edges[:-2] + _weight_edge(weight)
-        node._metas = node._metas[:-1] + (None,)
-    return res
+        return record_linear(cls, out, input, weight, bias)
+    return record(cls, out, (input, weight) if bias is None else (bias, input, weight),
+                  saved=(input, weight))
 
 
 @defop("einsum", method=False)
