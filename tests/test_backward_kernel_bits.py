@@ -12,10 +12,21 @@ import leafgrad
 from leafgrad.ops import elementwise
 
 
+def _torch_fuses():
+    """Whether this CPU's PyTorch build contracts tanh_backward into an FMA (every x86-64
+    build with AVX2/AVX-512 kernels and aarch64 do; a build running its DEFAULT kernels
+    (ATEN_CPU_CAPABILITY=default) may not, and then rounds twice)."""
+    r = torch.linspace(-0.9, 0.9, 1001, dtype=torch.float64)
+    g = torch.ones_like(r)
+    return not torch.equal(torch.ops.aten.tanh_backward(g, r), g * (1 - r * r))
+
+
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
 @pytest.mark.parametrize("n", [1, 7, 17, 4099])
 @pytest.mark.parametrize("name", ["tanh", "sigmoid"])
 def test_backward_kernel_bits(name, n, dtype):
+    if name == "tanh" and not _torch_fuses():
+        pytest.skip("this CPU's PyTorch kernel does not fuse 1 - r*r")
     rng = np.random.default_rng(n)
     x = rng.standard_normal(n).astype(dtype)
     g = rng.standard_normal(n).astype(dtype)
@@ -28,6 +39,8 @@ def test_backward_kernel_bits(name, n, dtype):
 @pytest.mark.parametrize("name", ["tanh", "sigmoid"])
 def test_autograd_uses_the_kernel(name):
     """x.grad through the op equals the kernel applied to the forward's output."""
+    if name == "tanh" and not _torch_fuses():
+        pytest.skip("this CPU's PyTorch kernel does not fuse 1 - r*r")
     rng = np.random.default_rng(0)
     x = leafgrad.tensor(rng.standard_normal(999).astype("float32"), requires_grad=True)
     g = leafgrad.tensor(rng.standard_normal(999).astype("float32"))
