@@ -24,7 +24,8 @@ def fma32(a, b, c):
 def fma64(a, b, c):
     """float64 fma(a, b, c): Dekker's exact product (Veltkamp split) and Knuth's
     TwoSum, rounded once (up to a double rounding in the last step, which needs ties
-    below 2**-106). Dekker 1971, "A floating-point technique for extending the
+    below 2**-106). Where that is not finite (an inf or nan operand, or |a|, |b| above
+    2**996, where the split overflows), a * b + c as IEEE arithmetic gives it. Dekker 1971, "A floating-point technique for extending the
     available precision"; Knuth, TAOCP vol. 2, 4.2.2."""
     p = a * b
     sp = 134217729.0                  # 2**27 + 1
@@ -38,4 +39,5 @@ def fma64(a, b, c):
     s = p + c
     bb = s - p
     err = (p - (s - bb)) + (c - bb)
-    return s + (err + e)
+    r = s + (err + e)
+    return np.where(np.isfinite(r), r, s)
