@@ -50,3 +50,28 @@ def test_unknown_attribute_raises_attribute_error():
         assert "no_such_name" in str(e)
     else:
         raise AssertionError("no AttributeError")
+
+
+def test_import_loads_no_numpy_submodule_that_numpy_itself_leaves_lazy():
+    # numpy.random (~20 ms) loads on the first random draw, numpy.polynomial on the first
+    # Bessel Y; threading and traceback are not needed to import either
+    code = ("import sys\nprint(sorted(m for m in ('numpy.random', 'numpy.polynomial', "
+            "'threading', 'traceback') if m in sys.modules))")
+    base = subprocess.run([sys.executable, "-c", "import numpy\n" + code],
+                          capture_output=True, text=True, check=True).stdout.strip()
+    assert _fresh(code) == base
+
+
+def test_generators_whose_engine_is_made_late_draw_as_torch():
+    torch = __import__("pytest").importorskip("torch")
+    # fresh processes: the engine is first needed by get_state, manual_seed, a draw
+    got = _fresh("g = leafgrad.Generator()\nprint(g.get_state()[:40].tolist(), "
+                 "leafgrad.Generator().manual_seed(3).get_state()[-32:].tolist())")
+    want = "%s %s" % (torch.Generator().get_state()[:40].tolist(),
+                      torch.Generator().manual_seed(3).get_state()[-32:].tolist())
+    assert got == want
+    got = _fresh("leafgrad.manual_seed(7)\nprint(leafgrad.rand(3).tolist(), "
+                 "leafgrad.randn(2, generator=leafgrad.Generator()).tolist())")
+    torch.manual_seed(7)
+    assert got == "%s %s" % (torch.rand(3).tolist(),
+                             torch.randn(2, generator=torch.Generator()).tolist())

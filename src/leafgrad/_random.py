@@ -77,7 +77,7 @@ class Generator:
     def __init__(self, device="cpu"):
         from ._creation import _require_cpu
         _require_cpu(device)
-        self._bg = np.random.MT19937(0)
+        self._bg = None
         self._reseed(DEFAULT_SEED)
 
     @property
@@ -87,10 +87,22 @@ class Generator:
 
     def _reseed(self, seed):
         self._seed = seed
-        self._bg.state = {"bit_generator": "MT19937",
-                          "state": {"key": _init_genrand(seed), "pos": 624}}
+        if self._bg is not None:
+            self._set_key(_init_genrand(seed), 624)
         self.next_double_normal = None
         self.next_float_normal = None
+
+    def _engine(self):
+        """The mt19937 engine, made on the first draw: ``import leafgrad`` then does not
+        load ``numpy.random`` (~20 ms). ``_bg is None`` means: fresh from ``_seed``."""
+        bg = self._bg
+        if bg is None:
+            bg = self._bg = np.random.MT19937(0)
+            self._set_key(_init_genrand(self._seed), 624)
+        return bg
+
+    def _set_key(self, key, pos):
+        self._bg.state = {"bit_generator": "MT19937", "state": {"key": key, "pos": pos}}
 
     def manual_seed(self, seed):
         """Reseed (resets the cached normal); returns the generator.
@@ -114,7 +126,7 @@ class Generator:
     def get_state(self):
         """The state as a uint8 tensor of 5056 bytes (PyTorch's layout)."""
         from ._tensor import Tensor
-        st = self._bg.state["state"]
+        st = self._engine().state["state"]
         rec = np.zeros((), _STATE_DTYPE)
         pos = int(st["pos"])
         rec["seed"] = self._seed
@@ -154,9 +166,9 @@ class Generator:
         if not (rec["seeded"] and 0 < left <= 624 and int(rec["next"]) <= 624):
             raise RuntimeError("Invalid mt19937 state. Fix: pass the tensor that "
                                "get_state() / torch.get_rng_state() returned")
-        self._bg.state = {"bit_generator": "MT19937",
-                          "state": {"key": (rec["state"] & 0xFFFFFFFF).astype(np.uint32),
-                                    "pos": 625 - left if left > 1 else 624}}
+        self._engine()
+        self._set_key((rec["state"] & 0xFFFFFFFF).astype(np.uint32),
+                      625 - left if left > 1 else 624)
         self._seed = int(rec["seed"])
         self.next_double_normal = float(rec["normal_y"]) if rec["normal_is_valid"] else None
         self.next_float_normal = (float(rec["next_float"]) if len(raw) > _LEGACY_SIZE
@@ -168,13 +180,14 @@ class Generator:
         """``n`` draws of ``random()`` (uint32 values in a uint64 array)."""
         if vmap_randomness[-1] == "error":
             _vmap_refuse()
-        return self._bg.random_raw(n)
+        return (self._bg or self._engine()).random_raw(n)
 
     def u64(self, n):
         """``n`` draws of ``random64()``: two 32-bit draws, the first is the high word."""
         if vmap_randomness[-1] == "error":
             _vmap_refuse()
-        w = self._bg.random_raw(2 * n).view(np.uint32)[::2]    # the 32-bit values
+        raw = (self._bg or self._engine()).random_raw(2 * n)
+        w = raw.view(np.uint32)[::2]                            # the 32-bit values
         out = np.empty(n, np.uint64)
         halves = out.view(np.uint32)                            # little endian: low, high
         halves[0::2] = w[1::2]

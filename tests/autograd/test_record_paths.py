@@ -108,3 +108,41 @@ def test_paths_under_saved_tensor_hooks_pack_the_same():
         assert all(type(s) is saved_hooks.Packed for s in saved)
         assert r._grad_fn._s0 is None      # nothing kept beside the packed values
     assert [s is t for s, t in zip(r2._grad_fn.saved_tensors, (a, b))] == [True, True]
+
+
+def test_an_ops_own_copies_record_what_the_shared_functions_record():
+    # own_recorders: each elementwise op records through private copies of record1/2
+    # (and of the _save/_result they call), for CPython's per-type attribute caches
+    r1, r2 = D.own_recorders()
+    assert r1.__code__ is not D.record1.__code__ and r2.__code__ is not D.record2.__code__
+    for r in (r1, r2):
+        for name, shared in (("_save", D._save), ("_result", D._result)):
+            assert r.__kwdefaults__[name].__code__ is not shared.__code__
+            assert r.__kwdefaults__[name].__code__.co_code == shared.__code__.co_code
+    ins = _inputs()
+    out = np.ones(2, np.float32)
+    for pair in PAIRS:
+        a, b = ins[pair[0]], ins[pair[1]]
+        if "col" in pair:
+            continue
+        for saved in (None, (a, b), (a, 2.5)):
+            _same(r2(E.mul.node, out, a, b, saved, saved is None, ("x",)),
+                  D.record2(E.mul.node, out, a, b, saved, saved is None, ("x",)))
+    for which in ("leaf", "nonleaf", "const", "bumped", "none"):
+        t = ins[which]
+        for saved in ((None, True) if t is not None else (None,)):
+            _same(r1(E.exp.node, out, t, saved, saved is None, 7),
+                  D.record1(E.exp.node, out, t, saved, saved is None, 7))
+
+
+def test_factory_node_classes_run_their_own_copies_of_the_per_node_code():
+    # own_recorders(cls) also gives the op's node classes their own per-node code
+    from leafgrad.autograd.graph import Node
+    x = leafgrad.tensor([1.0, 2.0], requires_grad=True)
+    for y in (x * x, x + 1.5, x.exp(), 2 ** x, x / x):   # (made on an op's first call)
+        cls = type(y.grad_fn)
+        assert cls.saved_tensors.fget.__code__ is not Node.saved_tensors.fget.__code__
+        assert cls._release.__code__ is not Node._release.__code__
+    a, b = E.mul.node, E.div.node       # one factory closure each, over the same code
+    assert a.np_backward.__code__ is not b.np_backward.__code__
+    assert a.np_backward.__code__.co_code == b.np_backward.__code__.co_code

@@ -8,7 +8,6 @@ names the node, shows that traceback and says what to look for.
 """
 import os
 import sys
-import traceback
 import warnings
 
 import numpy as np
@@ -24,6 +23,7 @@ class _State:
 
 def _forward_stack():
     """The user's part of the current stack (leafgrad's own frames dropped)."""
+    import traceback                   # here: the module costs ~1 ms of `import leafgrad`
     pkg = __name__.rsplit(".", 2)[0].replace(".", "/")
     frames = [f for f in traceback.extract_stack()[:-2]
               if "/%s/" % pkg not in f.filename.replace("\\", "/")]

@@ -6,13 +6,13 @@ parentheses (``@no_grad`` and ``@no_grad()``).
 """
 import functools
 import inspect
-import threading
+from _thread import _local as thread_local  # threading.local (importing threading: ~1.5 ms)
 
 __all__ = ["no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled",
            "inference_mode", "is_inference_mode_enabled"]
 
 
-class _Mode(threading.local):
+class _Mode(thread_local):
     """Per-thread flags read on every op (one attribute lookup on the hot path).
 
     Thread-local as PyTorch's grad mode: ``no_grad()`` in one thread leaves

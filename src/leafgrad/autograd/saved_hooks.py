@@ -9,7 +9,7 @@ PyTorch (https://pytorch.org/docs/stable/autograd.html#saved-tensors-hooks). The
 stack per thread; the innermost pair wins. A tensor given to the hooks is not checked
 for later in-place changes (the hook decides what is kept).
 """
-import threading
+from _thread import _local as thread_local  # threading.local (importing threading: ~1.5 ms)
 
 __all__ = ["saved_tensors_hooks", "save_on_cpu", "disable_saved_tensors_hooks", "SavedTensor",
            "Packed", "pack_saved", "active"]
@@ -19,7 +19,7 @@ __all__ = ["saved_tensors_hooks", "save_on_cpu", "disable_saved_tensors_hooks", 
 active = [0]
 
 
-class _Local(threading.local):
+class _Local(thread_local):
     stack = ()
     disabled = None
 

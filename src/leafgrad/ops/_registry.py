@@ -29,6 +29,7 @@ from leafgrad but the graph's ``Node``: the family files import it.
 from ..autograd.graph import Node
 
 OPS = {}        # PyTorch name -> OpDef, in declaration order
+_TAKEN = set()  # every declared name and alias (the "declared twice" check, O(1) per name)
 
 
 class OpDef:
@@ -71,14 +72,16 @@ def defop(name, fn=None, *, function=True, method=True, inplace=False, functiona
         raise ValueError("numbers=%r: one of %s" % (numbers, _NUMBERS))
 
     def register(f):
-        for n in (name,) + tuple(aliases):
-            if n in OPS or any(n in d.aliases for d in OPS.values()):
+        names = (name,) + tuple(aliases)
+        for n in names:
+            if n in _TAKEN:
                 raise ValueError("op %r declared twice" % n)
         fam = family or f.__module__.rsplit(".", 1)[-1]
         gf = grad_fn if grad_fn is not None else getattr(getattr(f, "node", None),
                                                          "__name__", None)
         OPS[name] = OpDef(name, f, fam, function, method, inplace, functional, aliases,
                           numbers, gf, out)
+        _TAKEN.update(names)
         if getattr(f, "__name__", "op") in ("op", "<lambda>"):
             f.__name__ = f.__qualname__ = name
         return f

@@ -15,7 +15,7 @@ import numpy as np
 from .._tensor import Tensor
 from .. import _errors
 from .._fma import fma32, fma64
-from ._dispatch import _fw_level, binary_operands, broadcast_error, record1, record2
+from ._dispatch import _fw_level, binary_operands, broadcast_error, own_recorders
 from ._select import select
 from . import inplace as IP
 from ._out import out_call
@@ -83,6 +83,7 @@ def _binary(name, fwd, node_name, da, db, save=True, floating=False, doc="", np_
             na, nb = ctx.needs_input_grad
             return (da(g, None, None) if na else None), (db(g, None, None) if nb else None)
     cls = node(node_name, backward, saves=save)
+    recs = []       # [record1, record2]: this op's own copies, made on its first call
     a_ra, a_rb, b_ra, b_rb = "a" in a_for, "b" in a_for, "a" in b_for, "b" in b_for
     if np_ok:
         if save:
@@ -131,19 +132,21 @@ def _binary(name, fwd, node_name, da, db, save=True, floating=False, doc="", np_
                 raise broadcast_error(xa, xb) from None
             finally:
                 _reset(tok)
+            if not recs:
+                recs.extend(own_recorders(cls, one))
             if one is not None and (ta is None or tb is None):
                 t, args = (ta, (xb, True)) if tb is None else (tb, (xa, False))
-                return record1(one, out, t, save or None, False, args)
+                return recs[0](one, out, t, save or None, False, args)
             if save:
                 if _fw_level[0] is not None:    # forward AD's tangent may need either operand
-                    return record2(cls, out, ta, tb, (input if ta is None else ta,
+                    return recs[1](cls, out, ta, tb, (input if ta is None else ta,
                                                       other if tb is None else tb))
                 ra = ta is not None and ta._requires_grad
                 rb = tb is not None and tb._requires_grad
                 sa = input if ta is None else (ta if (ra and a_ra) or (rb and a_rb) else None)
                 sb = other if tb is None else (tb if (ra and b_ra) or (rb and b_rb) else None)
-                return record2(cls, out, ta, tb, (sa, sb))
-            return record2(cls, out, ta, tb)
+                return recs[1](cls, out, ta, tb, (sa, sb))
+            return recs[1](cls, out, ta, tb)
         op.__doc__ = doc
         op.node = cls
         op.refuses_out = method

@@ -135,12 +135,15 @@ special_spherical_bessel_j0 = _make("spherical_bessel_j0", _spherical_j0,
 # |x| < 25: J by the trapezoidal rule over a full period of (1/2pi) int cos(n t - x sin t)
 # (exponentially convergent: 96 points); Y by the series below 2, else by Schlafli's
 # integrals with Gauss-Legendre nodes. |x| >= 25: Hankel's asymptotic expansion (A&S 9.2.5).
-_GL_X, _GL_W = np.polynomial.legendre.leggauss(96)
+_GL = []      # the 96 nodes and weights, computed on first use (numpy.polynomial: ~3 ms)
 
 
 def _gauss(f, lo, hi, shape_nd):
-    t = ((hi - lo) / 2 * _GL_X + (hi + lo) / 2).reshape((-1,) + (1,) * shape_nd)
-    w = ((hi - lo) / 2 * _GL_W).reshape((-1,) + (1,) * shape_nd)
+    if not _GL:
+        _GL.extend(np.polynomial.legendre.leggauss(96))
+    gl_x, gl_w = _GL
+    t = ((hi - lo) / 2 * gl_x + (hi + lo) / 2).reshape((-1,) + (1,) * shape_nd)
+    w = ((hi - lo) / 2 * gl_w).reshape((-1,) + (1,) * shape_nd)
     return (w * f(t)).sum(axis=0)
 
 

@@ -14,7 +14,7 @@ import numpy as np
 
 from .. import _dtype, _errors
 from .._tensor import Tensor
-from ._dispatch import record1
+from ._dispatch import own_recorders
 from ._select import select
 from . import inplace as IP
 from ._out import out_call
@@ -63,6 +63,7 @@ def _unary(name, fwd, node_name, vjp, save="x", floating=True, doc="", np_ok=Fal
         def backward(ctx, g):
             return (vjp(g, None, None),)
     cls = node(node_name, backward, saves=save is not None)
+    recs = []       # [record1, record2]: this op's own copies, made on its first call
     bool_rule = _BOOL_RULES.get(node_name)
     if np_ok:   # the formula uses only arithmetic: it also runs on plain arrays
         if save == "x":
@@ -100,7 +101,9 @@ def _unary(name, fwd, node_name, vjp, save="x", floating=True, doc="", np_ok=Fal
                 out = fwd(x)
             finally:
                 _reset(tok)
-            return record1(cls, out, input, save_x, save_r)
+            if not recs:
+                recs.extend(own_recorders(cls))
+            return recs[0](cls, out, input, save_x, save_r)
         op.__doc__ = doc
         op.node = cls
         op.refuses_out = method
