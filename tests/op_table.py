@@ -1143,6 +1143,7 @@ ROWS = [
     Row("t", lambda T, x: T.t(x), gen=_same(1, max_dims=2)),
     Row("T", lambda T, x: x.T, gen=_same(1, max_dims=2)),
     Row("mT", lambda T, x: x.mT, gen=_same(1, min_dims=2)),
+    Row("mH", lambda T, x: x.mH, gen=_same(1, min_dims=2)),
     Row("permute", lambda T, x, dims: T.permute(x, dims), gen=_permute_gen()),
     Row("permute:method", lambda T, x, dims: x.permute(*dims), gen=_permute_gen(),
         covers=("permute",)),

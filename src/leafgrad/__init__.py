@@ -47,7 +47,10 @@ _LAZY = {name: ("leafgrad." + name, None) for name in (
 _LAZY.update({"save": ("leafgrad._serialization", "save"),
               "load": ("leafgrad._serialization", "load"),
               "autocast": ("leafgrad.amp", "autocast"),
-              "vmap": ("leafgrad.func", "vmap"), "_C": ("leafgrad._C", None)})
+              "vmap": ("leafgrad.func", "vmap"), "_C": ("leafgrad._C", None),
+              "finfo": ("leafgrad._finfo", "finfo"), "iinfo": ("leafgrad._finfo", "iinfo"),
+              "result_type": ("leafgrad._dtype_fns", "result_type"),
+              "can_cast": ("leafgrad._dtype_fns", "can_cast")})
 _LAZY.update({name: ("leafgrad.sparse", name) for name in ("sparse_coo_tensor", "spmm",
                                                             "sparse_coo")})
 _LAZY.update({name: ("leafgrad.functional", name) for name in (
@@ -74,7 +77,7 @@ def __dir__():
 
 
 strided = "torch.strided"
-contiguous_format = preserve_format = "contiguous_format"
+contiguous_format, preserve_format = "contiguous_format", "preserve_format"
 
 
 def is_tensor(obj):

@@ -7,7 +7,6 @@ CPU streams).
 """
 import numbers
 import operator
-import warnings
 
 import numpy as np
 
@@ -290,10 +289,10 @@ def tensor(data, dtype=None, device=None, requires_grad=False, pin_memory=False)
     """
     meta = _on_meta(device)
     if isinstance(data, Tensor):
-        warnings.warn(
+        _errors.warn(
             "To copy construct from a tensor, it is recommended to use sourceTensor.clone()."
             "detach() or sourceTensor.clone().detach().requires_grad_(True), rather than "
-            "torch.tensor(sourceTensor).", UserWarning, stacklevel=2)
+            "torch.tensor(sourceTensor).", UserWarning)
     arr = _as_array(data, dtype)
     if meta:
         arr = meta_like(arr)
@@ -411,6 +410,29 @@ def full(size, fill_value, dtype=None, device=None, requires_grad=False, out=Non
     return _finish(np.full(shape, fill_value, _dtype.to_dtype(dtype).np), requires_grad)
 
 
+def _like_array(input, dtype, memory_format, value):
+    """The array of a *_like result filled with ``value`` (None: zeros). PyTorch's default preserve_format
+    keeps the input's dim order in memory (zeros_like(x.t()) is transposed too, with x.t()'s
+    strides, dense): NumPy's order 'K'; torch.contiguous_format asks for row-major."""
+    shape, npd = _like(input, dtype)
+    a = input._data
+    if a.flags.c_contiguous or memory_format == "contiguous_format" or a.__class__ is not np.ndarray:
+        return np.zeros(shape, npd) if value is None else np.full(shape, value, npd)
+    if value is None:
+        return np.zeros_like(a, npd, "K", False)
+    return np.full_like(a, value, npd, "K", False)
+
+
+def dense_perm(arr):
+    """The dim order (outermost first) of a dense array laid out as ``arr`` (None when that is
+    the plain C order): *_like factories that draw random numbers fill memory in this order."""
+    if arr.flags.c_contiguous:
+        return None
+    strides = np.empty_like(arr, np.bool_, "K", False).strides
+    perm = sorted(range(arr.ndim), key=lambda i: -strides[i])
+    return None if perm == list(range(arr.ndim)) else perm
+
+
 def _like(input, dtype):
     return input._data.shape, (_dtype.to_dtype(dtype).np if dtype is not None else input._data.dtype)
 
@@ -418,19 +440,19 @@ def _like(input, dtype):
 def zeros_like(input, dtype=None, device=None, requires_grad=False, memory_format=None, layout=None):
     if _on_meta(device, input):
         return _meta_new(*_like(input, dtype), requires_grad)
-    return _finish(np.zeros(*_like(input, dtype)), requires_grad)
+    return _finish(_like_array(input, dtype, memory_format, None), requires_grad)
 
 
 def ones_like(input, dtype=None, device=None, requires_grad=False, memory_format=None, layout=None):
     if _on_meta(device, input):
         return _meta_new(*_like(input, dtype), requires_grad)
-    return _finish(np.ones(*_like(input, dtype)), requires_grad)
+    return _finish(_like_array(input, dtype, memory_format, 1), requires_grad)
 
 
 def empty_like(input, dtype=None, device=None, requires_grad=False, memory_format=None, layout=None):
     if _on_meta(device, input):
         return _meta_new(*_like(input, dtype), requires_grad)
-    return _finish(np.zeros(*_like(input, dtype)), requires_grad)
+    return _finish(_like_array(input, dtype, memory_format, None), requires_grad)
 
 
 def full_like(input, fill_value, dtype=None, device=None, requires_grad=False, memory_format=None,
@@ -438,7 +460,7 @@ def full_like(input, fill_value, dtype=None, device=None, requires_grad=False, m
     shape, npd = _like(input, dtype)
     if _on_meta(device, input):
         return _meta_new(shape, npd, requires_grad)
-    return _finish(np.full(shape, fill_value, npd), requires_grad)
+    return _finish(_like_array(input, dtype, memory_format, fill_value), requires_grad)
 
 
 @takes_out("arange")

@@ -6,7 +6,10 @@ went wrong in plain words and how to fix it. ``docs/errors.md`` lists them
 with a script that triggers each one.
 """
 
+import os
 import pickle
+import sys
+import warnings
 
 import numpy as np
 
@@ -533,3 +536,45 @@ def not_differentiable(fn, arg):
         "The function '%s' is not differentiable with respect to argument '%s'. This input "
         "cannot have requires_grad True. Fix: pass %s.detach() (it is a constant of the "
         "loss)" % (fn, arg, arg))
+
+
+def info_not_dtype(fn_name, obj):
+    """torch.finfo / torch.iinfo given something that is not a dtype (PyTorch's wording)."""
+    return ("%s(): argument 'type' (position 1) must be torch.dtype, not %s. Fix: pass a dtype "
+            "such as torch.float32 (or a tensor's .dtype)" % (fn_name, type(obj).__name__))
+
+
+def info_wrong_kind(fn_name, dt):
+    """torch.finfo of an integer/bool dtype, torch.iinfo of a float/bool one."""
+    if fn_name == "iinfo" and dt.name == "bool":
+        return "torch.bool is not supported by torch.iinfo. Fix: bool has no range; use 0 and 1"
+    kind, other = (("a floating point", "iinfo") if fn_name == "finfo"
+                   else ("an integer", "finfo"))
+    return ("torch.%s() requires %s input type. Use torch.%s to handle 'torch.%s'. Fix: call "
+            "torch.%s(%r)" % (fn_name, kind, other, fn_name, other, dt))
+
+
+def matrix_attr(name, ndim):
+    """tensor.mT / tensor.mH below 2-D (PyTorch's wording)."""
+    return ("tensor.%s is only supported on matrices or batches of matrices. Got %d-D tensor. "
+            "Fix: use .t() or .T for 0-D/1-D tensors (they are returned as they are), or "
+            "unsqueeze to 2-D first" % (name, ndim))
+
+
+_PKG_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
+
+
+def user_stacklevel():
+    """The ``stacklevel`` for a ``warnings.warn`` in the caller's frame that points at the
+    first frame outside leafgrad: the line of the user's code that called in."""
+    f, level = sys._getframe(1), 1
+    while f is not None and os.path.abspath(f.f_code.co_filename).startswith(_PKG_DIR):
+        f, level = f.f_back, level + 1
+    return level
+
+
+def warn(message, category=UserWarning):
+    """``warnings.warn`` at the user's line (PyTorch's C++ warnings, and its Python ones,
+    point at the line of the script that called into torch; a fixed stacklevel would point
+    inside leafgrad whenever the call goes through one more internal frame)."""
+    warnings.warn(message, category, stacklevel=user_stacklevel())

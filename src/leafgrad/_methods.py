@@ -351,6 +351,12 @@ def _install():
     Tensor.T = property(S.T, doc="Dims reversed (2-D: the transpose).")
     Tensor.mT = property(S.mT, doc="Last two dims swapped.")
     Tensor.H = property(S.T)
+    Tensor.mH = property(S.mH, doc="Last two dims swapped (conjugate: real dtypes only).")
+    from . import _tensor_storage
+    for name, fn in _tensor_storage.METHODS.items():
+        setattr(Tensor, name, fn)
+    for name, fn in _tensor_storage.PROPERTIES.items():
+        setattr(Tensor, name, property(fn, doc=fn.__doc__))
 
 
 _install()

@@ -156,16 +156,38 @@ def _like_dtype(input, dtype):
     return _dtype.to_dtype(dtype) or input.dtype
 
 
+def _in_layout(draw, input, memory_format):
+    """``draw(shape)`` for a *_like factory: PyTorch's result keeps the input's layout
+    (preserve_format) and is filled in memory order, so a transposed input gets the numbers
+    of a contiguous draw of its memory shape, transposed back."""
+    perm = None if memory_format == "contiguous_format" else _creation().dense_perm(input._data)
+    if perm is None or input._data.__class__ is MetaArray:
+        return draw(tuple(input.shape))
+    out = draw(tuple(input.shape[i] for i in perm))
+    out._data = out._data.transpose(np.argsort(perm))
+    return out
+
+
 def rand_like(input, *, dtype=None, layout=None, device=None, requires_grad=False,
               memory_format=None, generator=None):
-    return rand(*input.shape, dtype=_like_dtype(input, dtype), requires_grad=requires_grad,
-                generator=generator, device=_like_device(input, device))
+    return _in_layout(lambda shape: rand(*shape, dtype=_like_dtype(input, dtype),
+                                         requires_grad=requires_grad, generator=generator,
+                                         device=_like_device(input, device)),
+                      input, memory_format)
 
 
 def randn_like(input, *, dtype=None, layout=None, device=None, requires_grad=False,
                memory_format=None, generator=None):
-    return randn(*input.shape, dtype=_like_dtype(input, dtype), requires_grad=requires_grad,
-                 generator=generator, device=_like_device(input, device))
+    d = _like_dtype(input, dtype)
+    if (memory_format != "contiguous_format" and not d.is_complex and device is None
+            and _creation().dense_perm(input._data) is not None):
+        # a non-contiguous result: PyTorch's normal_ takes the scalar path (not the 16-wide fill)
+        out = _creation().zeros_like(input, dtype=d)
+        R.fill(out._data, R.normal(_gen(generator), out._data.shape,
+                                   _float_dtype(d, "normal_kernel_cpu").np, contiguous=False))
+        return out.requires_grad_(True) if requires_grad else out
+    return randn(*input.shape, dtype=d, requires_grad=requires_grad, generator=generator,
+                 device=_like_device(input, device))
 
 
 def _int_draw(g, n, low, high, npdtype, what="random_"):
@@ -217,8 +239,10 @@ def randint_like(input, low=0, high=None, *, dtype=None, layout=None, device=Non
                  requires_grad=False, memory_format=None, generator=None):
     if high is None:
         low, high = 0, low
-    return randint(low, high, tuple(input.shape), dtype=_like_dtype(input, dtype),
-                   generator=generator, requires_grad=requires_grad, device=_like_device(input, device))
+    return _in_layout(lambda shape: randint(low, high, shape, dtype=_like_dtype(input, dtype),
+                                            generator=generator, requires_grad=requires_grad,
+                                            device=_like_device(input, device)),
+                      input, memory_format)
 
 
 @takes_out("randperm")

@@ -11,7 +11,6 @@ Ops live in ``leafgrad.ops``; the methods are bound to the class in
 ``leafgrad._methods`` so that this file holds only the tensor's own state.
 """
 import sys
-import warnings
 import weakref
 
 import numpy as np
@@ -248,7 +247,7 @@ class Tensor(metaclass=_PublicType):
         and warns, as PyTorch does.
         """
         if self._grad_fn is not None and not self._retains_grad and self._grad is None:
-            warnings.warn(_errors.nonleaf_grad_message(), UserWarning, stacklevel=2)
+            _errors.warn(_errors.nonleaf_grad_message(), UserWarning)
         return self._grad
 
     @grad.setter
@@ -509,9 +508,9 @@ class Tensor(metaclass=_PublicType):
 
     def __float__(self):
         if self._requires_grad and mode.enabled:   # PyTorch is silent under no_grad
-            warnings.warn("Converting a tensor with requires_grad=True to a scalar may lead to "
-                          "unexpected behavior.\nConsider using tensor.detach() first.",
-                          UserWarning, stacklevel=2)
+            _errors.warn("Converting a tensor with requires_grad=True to a scalar may lead to "
+                         "unexpected behavior.\nConsider using tensor.detach() first.",
+                         UserWarning)
         if self._data.size != 1:
             raise ValueError("only one element tensors can be converted to Python scalars "
                              "(this one has %d). Fix: reduce it first (.sum(), .mean()) or pick "
@@ -567,7 +566,8 @@ class Tensor(metaclass=_PublicType):
     def __iter__(self):
         if self._data.ndim == 0:
             raise TypeError("iteration over a 0-d tensor")
-        return (self[i] for i in range(self._data.shape[0]))
+        # PyTorch's Tensor.__iter__ is iter(self.unbind(0)): one UnbindBackward0 node
+        return iter(self.unbind(0))
 
     def __reduce_ex__(self, proto):
         raise TypeError(

@@ -7,7 +7,7 @@ contexts, as in PyTorch; ``GradScaler`` is PyTorch's (disabled with a warning fo
 NotImplementedError with the fix: leafgrad has no bfloat16 kernels to switch to.
 """
 import functools
-import warnings
+from . import _errors
 
 __all__ = ["autocast", "GradScaler", "custom_fwd", "custom_bwd"]
 
@@ -29,7 +29,7 @@ class autocast:
         self._enabled = bool(enabled)
         if device_type == "cuda" and enabled:
             # PyTorch's CPU build warns and disables CUDA autocast
-            warnings.warn("CUDA is not available or torch_xla is imported. Disabling autocast.")
+            _errors.warn("CUDA is not available or torch_xla is imported. Disabling autocast.")
             self._enabled = False
         if self._enabled:
             raise NotImplementedError(
@@ -92,8 +92,8 @@ class GradScaler:
         self._device = device
         self._enabled = bool(enabled)
         if device == "cuda" and enabled:
-            warnings.warn("torch.cuda.amp.GradScaler is enabled, but CUDA is not available.  "
-                          "Disabling.")
+            _errors.warn("torch.cuda.amp.GradScaler is enabled, but CUDA is not available.  "
+                         "Disabling.")
             self._enabled = False
         if self._enabled:
             if not growth_factor > 1.0:

@@ -10,6 +10,7 @@ import numpy as np
 from . import _creation as _C, _dtype
 from . import _functions as _F
 from ._tensor import Tensor
+from . import _errors
 
 broadcast_shapes = _F.broadcast_shapes
 broadcast_tensors = _F.broadcast_tensors
@@ -114,10 +115,9 @@ def cartesian_prod(*tensors):
 
 def chain_matmul(*matrices):
     """The product of 2-D ``matrices`` (deprecated in PyTorch for ``linalg.multi_dot``)."""
-    import warnings
-    warnings.warn("torch.chain_matmul is deprecated and will be removed in a future PyTorch "
-                  "release. Use torch.linalg.multi_dot instead, which accepts a list of two or "
-                  "more tensors rather than multiple parameters.")
+    _errors.warn("torch.chain_matmul is deprecated and will be removed in a future PyTorch "
+                 "release. Use torch.linalg.multi_dot instead, which accepts a list of two or "
+                 "more tensors rather than multiple parameters.")
     out = matrices[0]
     for m in matrices[1:]:
         out = _F.matmul(out, m)

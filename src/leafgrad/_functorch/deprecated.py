@@ -1,19 +1,19 @@
 """``functorch.X``: ``torch.func.X`` behind PyTorch's deprecation warning (FutureWarning,
 the same text), plus ``make_functional`` / ``combine_state_for_ensemble``."""
-import warnings
 
 from .. import func as _func
 from . import make_functional as _nn_impl
+from .. import _errors
 
 
 def _warn(api, new_api=None):
     new_api = new_api or "torch.func.%s" % api
-    warnings.warn("We've integrated functorch into PyTorch. As the final step of the "
-                  "integration, `functorch.%s` is deprecated as of PyTorch 2.0 and will be "
-                  "deleted in a future version of PyTorch >= 2.3. Please use `%s` instead; "
-                  "see the PyTorch 2.0 release notes and/or the `torch.func` migration guide "
-                  "for more details https://pytorch.org/docs/main/func.migrating.html"
-                  % (api, new_api), FutureWarning, stacklevel=3)
+    _errors.warn("We've integrated functorch into PyTorch. As the final step of the "
+                 "integration, `functorch.%s` is deprecated as of PyTorch 2.0 and will be "
+                 "deleted in a future version of PyTorch >= 2.3. Please use `%s` instead; "
+                 "see the PyTorch 2.0 release notes and/or the `torch.func` migration guide "
+                 "for more details https://pytorch.org/docs/main/func.migrating.html"
+                 % (api, new_api), FutureWarning)
 
 
 def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):

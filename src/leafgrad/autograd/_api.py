@@ -4,7 +4,6 @@ default gradients, then the engine (which gets the Tensor class from here).
 This module sits above ``leafgrad._tensor``; ``leafgrad.autograd`` loads it
 on first use (see ``autograd/__init__.py``).
 """
-import warnings
 
 import numpy as np
 
@@ -98,7 +97,7 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
             raise RuntimeError("'inputs' argument to backward() cannot be empty.")
     if create_graph and not _warned_create_graph[0]:
         _warned_create_graph[0] = True      # PyTorch warns once per process
-        warnings.warn(_errors.backward_create_graph_message(), UserWarning, stacklevel=3)
+        _errors.warn(_errors.backward_create_graph_message(), UserWarning)
     _sync_views(tensors, inputs)
     res = run_backward(list(tensors), grads, retain_graph, create_graph, inputs=inputs,
                        allow_unused=True, accumulate=True, tensor_cls=Tensor)

@@ -6,11 +6,10 @@ NaN, leafgrad warns ``Error detected in <Node>. Traceback of forward call
 that caused the error: ...`` (a UserWarning, as PyTorch) and the NaN error
 names the node, shows that traceback and says what to look for.
 """
-import os
-import sys
-import warnings
 
 import numpy as np
+
+from .. import _errors
 
 __all__ = ["detect_anomaly", "set_detect_anomaly", "is_anomaly_enabled",
            "is_anomaly_check_nan_enabled"]
@@ -28,17 +27,6 @@ def _forward_stack():
     frames = [f for f in traceback.extract_stack()[:-2]
               if "/%s/" % pkg not in f.filename.replace("\\", "/")]
     return "".join(traceback.format_list(frames))
-
-
-_PKG_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
-
-
-def _user_stacklevel():
-    """The ``stacklevel`` that makes a warning point at the first frame outside leafgrad."""
-    f, level = sys._getframe(1), 1
-    while f is not None and os.path.abspath(f.f_code.co_filename).startswith(_PKG_DIR):
-        f, level = f.f_back, level + 1
-    return level
 
 
 # read by ops/_dispatch.record for every recorded node: the callable to run on
@@ -65,8 +53,7 @@ class _Checker:
                     "forward pass for more information.")
         else:
             what = "Traceback of forward call that caused the error:\n" + self.stack
-        warnings.warn("Error detected in %s. %s" % (self.node.name(), what), UserWarning,
-                      stacklevel=_user_stacklevel())
+        _errors.warn("Error detected in %s. %s" % (self.node.name(), what), UserWarning)
 
     def run(self, grads):
         try:
@@ -139,8 +126,8 @@ class detect_anomaly:
 
     def __init__(self, check_nan=True):
         self.check_nan = check_nan
-        warnings.warn("Anomaly Detection has been enabled. This mode will increase the runtime "
-                      "and should only be enabled for debugging.", UserWarning, stacklevel=2)
+        _errors.warn("Anomaly Detection has been enabled. This mode will increase the runtime "
+                     "and should only be enabled for debugging.", UserWarning)
 
     def __enter__(self):
         self.prev = (_State.enabled, _State.check_nan)

@@ -9,9 +9,9 @@ elementwise within ``atol + rtol * |numerical|``
 On a mismatch the error shows both Jacobians, as PyTorch's does, and first
 names the worst element.
 """
-import warnings
 
 import numpy as np
+from .. import _errors
 
 __all__ = ["gradcheck", "gradgradcheck", "GradcheckError"]
 
@@ -112,10 +112,10 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
                          "none of the them have requires_grad=True.")
     for i in diff:
         if inputs[i]._data.dtype not in (np.float64, np.complex128):
-            warnings.warn("Input #%d requires gradient and is not a double precision floating "
-                          "point or complex. This check will likely fail if all the inputs are "
-                          "not of double precision floating point or complex. " % i,
-                          UserWarning, stacklevel=2)
+            _errors.warn("Input #%d requires gradient and is not a double precision floating "
+                         "point or complex. This check will likely fail if all the inputs are "
+                         "not of double precision floating point or complex. " % i,
+                         UserWarning)
     num = _numerical(func, inputs, diff, eps)
     modes = []
     if check_backward_ad:

@@ -21,6 +21,7 @@ from .._tensor import Tensor
 from ..autograd.grad_mode import is_grad_enabled
 from ..ops import elementwise as E
 from ..ops._registry import functional_ops
+from .. import _errors
 
 _TYPE = {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int",
          "int32": "int", "bool": "bool"}
@@ -142,9 +143,8 @@ def _canonical_mask(mask, mask_name, other_type, other_name, target_type, check_
         raise AssertionError("only bool and floating types of %s are supported. Fix: give a "
                              "bool mask (True: ignore) or a float mask (added)." % mask_name)
     if check_other and other_type is not None and mask.dtype != other_type:
-        import warnings
-        warnings.warn("Support for mismatched %s and %s is deprecated. Use same type for both "
-                      "instead." % (mask_name, other_name), stacklevel=3)
+        _errors.warn("Support for mismatched %s and %s is deprecated. Use same type for both "
+                     "instead." % (mask_name, other_name))
     if kind == np.bool_:
         arr = np.where(mask._data, -np.inf, 0.0)
         return Tensor._make_plain(arr.astype(target_type.np))

@@ -26,6 +26,7 @@ from ..ops._named import _named
 from ..ops import conv as _conv
 from ..ops.conv_transpose import conv_transpose2d
 from ..ops._registry import functional_ops
+from .. import _errors
 
 _LINEAR = {"linear": 1, "bilinear": 2, "bicubic": 2, "trilinear": 3}
 _NAMES = {"nearest": "Nearest", "nearest-exact": "NearestExact", "linear": "Linear",
@@ -225,9 +226,8 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
 
 def upsample(input, size=None, scale_factor=None, mode="nearest", align_corners=None):
     """Deprecated alias of ``interpolate`` (PyTorch warns the same)."""
-    import warnings
-    warnings.warn("nn.functional.upsample is deprecated. Use nn.functional.interpolate "
-                  "instead.", stacklevel=2)
+    _errors.warn("nn.functional.upsample is deprecated. Use nn.functional.interpolate "
+                 "instead.")
     return interpolate(input, size, scale_factor, mode, align_corners)
 
 

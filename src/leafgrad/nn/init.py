@@ -9,12 +9,12 @@ exactly for the uniform-based functions, to float32 rounding where a float
 transform (erfinv, QR) sits between the draws and the result.
 """
 import math
-import warnings
 
 import numpy as np
 
 from .. import _random_ops as _R
 from ..autograd.grad_mode import no_grad
+from .. import _errors
 
 __all__ = ["calculate_gain", "uniform_", "normal_", "trunc_normal_", "constant_", "ones_",
            "zeros_", "eye_", "dirac_", "xavier_uniform_", "xavier_normal_", "kaiming_uniform_",
@@ -73,8 +73,8 @@ def trunc_normal_(tensor, mean=0.0, std=1.0, a=-2.0, b=2.0, generator=None):
     of the mass lies inside, normal draws redrawn (whole tensor) where outside; else
     uniform proposals on [a, b] accepted by log(u) <= log pdf - log peak."""
     if (mean < a - 2 * std) or (mean > b + 2 * std):
-        warnings.warn("mean is more than 2 std from [a, b] in nn.init.trunc_normal_. "
-                      "The distribution of values may be incorrect.", stacklevel=2)
+        _errors.warn("mean is more than 2 std from [a, b] in nn.init.trunc_normal_. "
+                     "The distribution of values may be incorrect.")
 
     def norm_cdf(x):
         return (1.0 + math.erf(x / math.sqrt(2.0))) / 2.0
@@ -207,7 +207,7 @@ def kaiming_uniform_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu", gene
     ``Linear``'s default ``kaiming_uniform_(w, a=sqrt(5))`` gives U(-1/sqrt(in), 1/sqrt(in)).
     """
     if 0 in tensor.shape:
-        warnings.warn("Initializing zero-element tensors is a no-op", stacklevel=2)
+        _errors.warn("Initializing zero-element tensors is a no-op")
         return tensor
     fan = _calculate_correct_fan(tensor, mode)
     gain = calculate_gain(nonlinearity, a)
@@ -219,7 +219,7 @@ def kaiming_uniform_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu", gene
 def kaiming_normal_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu", generator=None):
     """N(0, std^2), std = gain / sqrt(fan_mode) (He et al., 2015)."""
     if 0 in tensor.shape:
-        warnings.warn("Initializing zero-element tensors is a no-op", stacklevel=2)
+        _errors.warn("Initializing zero-element tensors is a no-op")
         return tensor
     fan = _calculate_correct_fan(tensor, mode)
     std = calculate_gain(nonlinearity, a) / math.sqrt(fan)

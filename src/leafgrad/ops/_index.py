@@ -15,7 +15,6 @@ first; bool masks stand for their ``nonzero()``), so ``Index`` keeps the two ste
 view's dims, or None). In one NumPy key the ints would count as arrays, which moves the
 index dims elsewhere (``arange(24.).reshape(2, 3, 4)[0, :, [1, 2]]`` is (3, 2) in PyTorch).
 """
-import warnings
 
 import numpy as np
 
@@ -91,11 +90,11 @@ def of_arrays(arrays):
 
 
 def _warn_sequence():
-    warnings.warn(
+    _errors.warn(
         "Using a non-tuple sequence for multidimensional indexing is deprecated and will be "
         "changed in pytorch 2.9; use x[tuple(seq)] instead of x[seq]. In pytorch 2.9 this will "
         "be interpreted as tensor index, x[torch.tensor(seq)], which will result either in an "
-        "error or a different result", UserWarning, stacklevel=4)
+        "error or a different result", UserWarning)
 
 
 def _as_tuple(key, Tensor):
@@ -174,8 +173,8 @@ def _entry_kind(k, Tensor):
         return "float", a, 1
     if a.dtype == np.uint8 or kind == "b":
         if kind == "u" and a.dtype == np.uint8:
-            warnings.warn("indexing with dtype torch.uint8 is now deprecated, please use a "
-                          "dtype torch.bool instead.", UserWarning, stacklevel=4)
+            _errors.warn("indexing with dtype torch.uint8 is now deprecated, please use a "
+                         "dtype torch.bool instead.", UserWarning)
         if a.ndim == 0:
             return "bool", bool(a), 0
         return "mask", a.astype(bool, copy=False), a.ndim

@@ -10,7 +10,6 @@
 * ``out`` is returned, its version counter bumped (views of it see the values).
 """
 import functools
-import warnings
 
 import numpy as np
 
@@ -62,7 +61,7 @@ def write(out, result, name):
                                "view cannot be resized. Fix: pass an out of shape %s"
                                % (name, list(dst.shape), list(arr.shape), list(arr.shape)))
         if dst.size:
-            warnings.warn(_errors.out_resized(dst.shape, arr.shape), UserWarning, stacklevel=4)
+            _errors.warn(_errors.out_resized(dst.shape, arr.shape), UserWarning)
         out._data = dst = np.empty(arr.shape, dst.dtype)
     np.copyto(dst, arr, casting="unsafe")
     out._bump_version()

@@ -1,7 +1,6 @@
 """Activations and softmax (``nn.functional.relu``, ``softmax``, ``gelu``, ...) and their
 vector-Jacobian products (PyTorch's formulas: see each rule's comment).
 """
-import warnings
 
 import numpy as np
 
@@ -11,16 +10,18 @@ from ._dispatch import record
 from ._select import select
 from ._named import _renamed, _tname
 from ._registry import add_form, defop, functional_ops, node
+from ._rowmax import SHORT as _SHORT, last_max as _last_max
 
 from .._quiet import quiet as _quiet
+from .. import _errors
 
 
 
 
 # ---------------------------------------------------------------- softmax
 def _softmax_dim(name, ndim, stacklevel=3):
-    warnings.warn("Implicit dimension choice for %s has been deprecated. Change the call to "
-                  "include dim=X as an argument." % name, UserWarning, stacklevel=stacklevel)
+    _errors.warn("Implicit dimension choice for %s has been deprecated. Change the call to "
+                 "include dim=X as an argument." % name, UserWarning)
     return 0 if ndim in (0, 1, 3) else 1
 
 
@@ -35,7 +36,12 @@ SoftmaxBackward0 = node("SoftmaxBackward0", _softmax_backward, saves=True)
 
 def _softmax_np(ctx, g):
     y = ctx.result_array()
-    return ((g - (g * y).sum(ctx.args, keepdims=True)) * y,)
+    t = g * y
+    if not t.ndim:
+        return ((g - t) * y,)
+    np.subtract(g, t.sum(ctx.args, keepdims=True), out=t)      # (g - sum(g y)) y, in place
+    t *= y
+    return (t,)
 
 
 SoftmaxBackward0.np_backward = _softmax_np
@@ -52,7 +58,11 @@ LogSoftmaxBackward0 = node("LogSoftmaxBackward0", _log_softmax_backward, saves=T
 
 def _log_softmax_np(ctx, g):
     y = ctx.result_array()
-    return (g - np.exp(y) * g.sum(ctx.args, keepdims=True),)
+    e = np.exp(y)
+    if not e.ndim or e.dtype != g.dtype:
+        return (g - e * g.sum(ctx.args, keepdims=True),)
+    e *= g.sum(ctx.args, keepdims=True)
+    return (np.subtract(g, e, out=e),)                  # g - exp(y) sum(g), in place
 
 
 LogSoftmaxBackward0.np_backward = _log_softmax_np
@@ -71,6 +81,14 @@ def _prep(input, dim, dtype, name):
     return input, x, _wrap_dim(dim, x.ndim)
 
 
+def _shift(x, d):
+    """x.max(d, keepdims=True), by a halving tree over a short last dim (same value)."""
+    if (x.ndim and d == x.ndim - 1 and x.shape[d] <= _SHORT and x.size > x.shape[d] * 8
+            and x.dtype.kind == "f"):
+        return _last_max(x)
+    return x.max(axis=d, keepdims=True)
+
+
 def softmax(input, dim=None, _stacklevel=3, dtype=None):
     """exp(x) / sum(exp(x)) along ``dim``, computed with the max subtracted (stable).
     d/dx: (g - sum(g y)) y."""
@@ -80,8 +98,13 @@ def softmax(input, dim=None, _stacklevel=3, dtype=None):
     else:
         with _quiet():
             # 0-d too: exp(x - x) is nan at inf or nan, as PyTorch's kernel
-            e = np.exp(x - x.max(axis=d, keepdims=True))
-            out = e / e.sum(axis=d, keepdims=True)
+            if x.ndim:
+                e = np.subtract(x, _shift(x, d))
+                np.exp(e, out=e)
+                out = np.divide(e, e.sum(axis=d, keepdims=True), out=e)
+            else:
+                e = np.exp(x - x)
+                out = e / e
     return record(SoftmaxBackward0, out, (input,), save_result=True, args=d if x.ndim else 0)
 
 
@@ -92,7 +115,7 @@ def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
         out = x.copy()
     else:
         with _quiet():
-            s = x - x.max(axis=d, keepdims=True)
+            s = x - _shift(x, d)
             out = s - np.log(np.exp(s).sum(axis=d, keepdims=True))
     return record(LogSoftmaxBackward0, out, (input,), save_result=True, args=d if x.ndim else 0)
 

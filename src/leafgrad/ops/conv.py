@@ -50,7 +50,6 @@ the kernel or window, bad stride/padding/dilation/groups, mismatched dtypes.
 import itertools
 import math
 import sys
-import warnings
 
 import numpy as np
 
@@ -550,9 +549,8 @@ def _conv(nd, fn, input, weight, bias, stride, padding, dilation, groups):
                                   _TYPE.get(b.dtype.name, b.dtype.name)))
     gm = _conv_geometry(fn, x.shape, w.shape, stride, padding, dilation, groups)
     if gm.warn:
-        warnings.warn("Using padding='same' with even kernel lengths and odd dilation may "
-                      "require a zero-padded copy of the input be created", UserWarning,
-                      stacklevel=3)
+        _errors.warn("Using padding='same' with even kernel lengths and odd dilation may "
+                     "require a zero-padded copy of the input be created", UserWarning)
     return _record_conv(input, weight, bias, gm)
 
 

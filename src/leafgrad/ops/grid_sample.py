@@ -16,7 +16,6 @@ gathered from the input (zero outside for ``zeros``), so gradients reach the inp
 shown as ``GridSampler2DBackward0`` / ``GridSampler3DBackward0`` (nearest: a zero grid
 gradient, as PyTorch).
 """
-import warnings
 
 import numpy as np
 
@@ -62,7 +61,7 @@ def affine_grid(theta, size, align_corners=None):
             non-positive size; NotImplementedError: size of neither 4 nor 5 dims.
     """
     if align_corners is None:
-        warnings.warn(_DEFAULT_WARNING, UserWarning, stacklevel=2)
+        _errors.warn(_DEFAULT_WARNING, UserWarning)
         align_corners = False
     if not theta.is_floating_point():
         raise ValueError("Expected theta to have floating point type, but got %s. Fix: "
@@ -77,10 +76,10 @@ def affine_grid(theta, size, align_corners=None):
                          "%s. Got %s." % (nd, nd, nd + 1, size, theta.shape))
     spatial = size[2:]
     if align_corners and min(spatial) == 1:
-        warnings.warn("Since version 1.3.0, affine_grid behavior has changed for unit-size "
-                      "grids when align_corners=True. This is not an intended use case of "
-                      "affine_grid. See the documentation of affine_grid for details.",
-                      UserWarning, stacklevel=2)
+        _errors.warn("Since version 1.3.0, affine_grid behavior has changed for unit-size "
+                     "grids when align_corners=True. This is not an intended use case of "
+                     "affine_grid. See the documentation of affine_grid for details.",
+                     UserWarning)
     elif min(size) <= 0:
         raise ValueError("Expected non-zero, positive output size. Got %s" % size)
     npd = theta._data.dtype
@@ -396,7 +395,7 @@ def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corner
         raise ValueError("nn.functional.grid_sample(): expected padding_mode to be 'zeros', "
                          "'border', or 'reflection', but got: '%s'" % padding_mode)
     if align_corners is None:
-        warnings.warn(_DEFAULT_WARNING, UserWarning, stacklevel=2)
+        _errors.warn(_DEFAULT_WARNING, UserWarning)
         align_corners = False
     _check(input, grid, mode)
     nd = input.dim() - 2

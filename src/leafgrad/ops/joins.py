@@ -2,7 +2,6 @@
 narrow, diagonal, flip, repeat, movedim, roll, diag, tile, repeat_interleave, diff,
 meshgrid. Each rule re-arranges the gradient (the inverse op).
 """
-import warnings
 
 import numpy as np
 
@@ -15,6 +14,7 @@ from ._out import out_call
 from ._registry import defop, node
 
 from .shape import _as_view, _sizes, expand, permute, reshape, t, unsqueeze
+from .. import _errors
 
 
 
@@ -131,6 +131,14 @@ class UnbindBackward0(Node):
 
     def backward(ctx, *grads):
         return (stack(list(grads), ctx.args),)
+
+    def np_backward(ctx, *grads):
+        # the slices' gradients stacked back; an output that got none contributes zeros
+        if all(g is None for g in grads):
+            return (None,)
+        dt = next(g for g in grads if g is not None).dtype
+        return (np.stack([np.zeros(m[0], dt) if g is None else g
+                          for g, m in zip(grads, ctx.out_metas)], ctx.args),)
 
 
 def _multi(cls, outs, input, dim):
@@ -572,8 +580,8 @@ def meshgrid(*tensors, indexing=None):
     if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
         tensors = tuple(tensors[0])
     if indexing is None:
-        warnings.warn("torch.meshgrid: in an upcoming release, it will be required to pass the "
-                      "indexing argument.", UserWarning, stacklevel=2)
+        _errors.warn("torch.meshgrid: in an upcoming release, it will be required to pass the "
+                     "indexing argument.", UserWarning)
         indexing = "ij"
     if indexing not in ("ij", "xy"):
         raise RuntimeError('torch.meshgrid: indexing must be one of "xy" or "ij", but '

@@ -470,13 +470,12 @@ def torch_cross(input, other, dim=None, *, out=None):
     """``torch.cross``: as ``linalg.cross``, but without ``dim`` it takes the first dim of
     size 3 (with PyTorch's deprecation warning)."""
     if dim is None:
-        import warnings
         if not _warned_cross:       # PyTorch warns once per process (TORCH_WARN_ONCE)
             _warned_cross.append(True)
-            warnings.warn("Using torch.cross without specifying the dim arg is deprecated.\n"
-                          "Please either pass the dim explicitly or simply use "
-                          "torch.linalg.cross.\nThe default value of dim will change to agree "
-                          "with that of linalg.cross in a future release.")
+            _errors.warn("Using torch.cross without specifying the dim arg is deprecated.\n"
+                         "Please either pass the dim explicitly or simply use "
+                         "torch.linalg.cross.\nThe default value of dim will change to agree "
+                         "with that of linalg.cross in a future release.")
         shape = input.shape if input.dim() >= other.dim() else other.shape
         dim = next((i for i, s in enumerate(shape) if s == 3), -1)
     return cross(input, other, dim=dim)

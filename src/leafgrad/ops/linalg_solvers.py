@@ -15,7 +15,6 @@ written with leafgrad ops so that they differentiate again (second order, forwar
 permutations, so their gradients follow from those rules. LU uses partial pivoting with
 LAPACK's rule (the first largest magnitude in the column), so pivots match PyTorch's.
 """
-import warnings
 
 import numpy as np
 
@@ -478,14 +477,14 @@ def lu_legacy(A, pivot=True, get_infos=False):
     """``torch.lu`` (deprecated): ``(LU, pivots)`` of :func:`lu_factor_ex`, plus ``info``
     with ``get_infos=True`` (a named tuple then). A singular matrix does not raise (its
     info is > 0), as PyTorch. Warns UserWarning (use ``torch.linalg.lu_factor``)."""
-    warnings.warn(_LU_DEPRECATED, UserWarning, stacklevel=2)
+    _errors.warn(_LU_DEPRECATED, UserWarning)
     LU, piv, info = lu_factor_ex(A, pivot=pivot)
     return _lu_with_info_t(LU, piv, info) if get_infos else (LU, piv)
 
 
 def _lu_method(self, pivot=True, get_infos=False):
     """``Tensor.lu``: as :func:`lu_legacy`, but a plain tuple (PyTorch's torch/_tensor.py)."""
-    warnings.warn(_LU_DEPRECATED, UserWarning, stacklevel=2)
+    _errors.warn(_LU_DEPRECATED, UserWarning)
     LU, piv, info = lu_factor_ex(self, pivot=pivot)
     return (LU, piv, info) if get_infos else (LU, piv)
 
@@ -497,5 +496,5 @@ add_form("lu", method=_lu_method)
 def lu_solve_legacy(input, LU_data, LU_pivots):
     """``torch.lu_solve(b, LU_data, LU_pivots)`` (deprecated): ``linalg.lu_solve(LU_data,
     LU_pivots, b)``, the arguments reversed. Warns UserWarning."""
-    warnings.warn(_LU_SOLVE_DEPRECATED, UserWarning, stacklevel=2)
+    _errors.warn(_LU_SOLVE_DEPRECATED, UserWarning)
     return lu_solve(LU_data, LU_pivots, input)

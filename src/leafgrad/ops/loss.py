@@ -4,7 +4,6 @@ and their vector-Jacobian products, following PyTorch's definitions
 ``weight``, ``ignore_index`` and ``label_smoothing``; cross-entropy works from
 ``log_softmax`` so it is stable for large logits.
 """
-import warnings
 
 import numpy as np
 
@@ -49,10 +48,10 @@ def _legacy(size_average, reduce, reduction):
 
 def _same_shape(input, target, name):
     if tuple(input.shape) != tuple(target.shape):
-        warnings.warn(
+        _errors.warn(
             "Using a target size (%s) that is different to the input size (%s). This will likely "
             "lead to incorrect results due to broadcasting. Please ensure they have the same size."
-            % (target.shape, input.shape), UserWarning, stacklevel=3)
+            % (target.shape, input.shape), UserWarning)
 
 
 def _mse_backward(ctx, g):

@@ -5,7 +5,6 @@ Each is built from recorded ops (its gradient, and the second order, come from
 theirs), in the order PyTorch's composite kernel uses, so values round the same way;
 the result shows PyTorch's ``grad_fn`` name where PyTorch's op has its own node.
 """
-import warnings
 
 import numpy as np
 
@@ -14,6 +13,7 @@ from ._dispatch import record
 from ._named import _named
 from . import shape_extra  # noqa: F401  (declares pdist)
 from ._registry import add_form, defop, node
+from .. import _errors
 
 
 def _sizes(shape):
@@ -171,8 +171,7 @@ def gumbel_softmax(logits, tau=1, hard=False, eps=1e-10, dim=-1):
     Shapes and dtype: as ``logits``. ``eps`` is deprecated and ignored (a warning).
     """
     if eps != 1e-10:
-        warnings.warn("`eps` parameter is deprecated and has no effect.", UserWarning,
-                      stacklevel=2)
+        _errors.warn("`eps` parameter is deprecated and has no effect.", UserWarning)
     from .._creation import empty_like, zeros_like
     gumbels = -empty_like(logits).exponential_().log()
     gumbels = (logits + gumbels) / tau
@@ -287,14 +286,14 @@ def linear_cross_entropy(input, linear_weight, target, *, linear_bias=None, weig
     if options is not None and (out_f or reduction not in ("mean", "sum", "none")
                                 or label_smoothing != 0.0
                                 or target._data.dtype != np.int64):
-        warnings.warn("linear_cross_entropy: ``options`` ignored; chunked path needs "
-                      "reduction in {'mean','sum','none'}, label_smoothing == 0, "
-                      "target.dtype == int64, out_features == (). Got reduction=%r, "
-                      "label_smoothing=%s, target.dtype=%s, out_features=%s, tracing=False, "
-                      "linear_bias.shape=%s." % (reduction, label_smoothing, target.dtype,
+        _errors.warn("linear_cross_entropy: ``options`` ignored; chunked path needs "
+                     "reduction in {'mean','sum','none'}, label_smoothing == 0, "
+                     "target.dtype == int64, out_features == (). Got reduction=%r, "
+                     "label_smoothing=%s, target.dtype=%s, out_features=%s, tracing=False, "
+                     "linear_bias.shape=%s." % (reduction, label_smoothing, target.dtype,
                                                  out_f, None if linear_bias is None
                                                  else tuple(linear_bias.shape)),
-                      UserWarning, stacklevel=2)
+                     UserWarning)
     w, b = linear_weight, linear_bias
     if out_f:
         rows = int(np.prod((n_cls,) + out_f))

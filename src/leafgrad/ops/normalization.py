@@ -12,6 +12,7 @@ import numpy as np
 
 from .._quiet import quiet as _quiet
 from ..autograd.graph import Node
+from ..autograd.grad_mode import mode
 from ._dispatch import record
 from ._named import _named
 from ._registry import functional_ops
@@ -95,17 +96,22 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
     # y = (x * rstd + (-mean * rstd)) * weight + bias, step by step
     with _quiet():
         mean64 = x.mean(axis=dims, keepdims=True, dtype=np.float64)
-        var = np.square(x - mean64).mean(axis=dims, keepdims=True).astype(x.dtype)
+        d = np.subtract(x, mean64)
+        var = np.square(d, out=d).mean(axis=dims, keepdims=True).astype(x.dtype)
+        del d
         mean = mean64.astype(x.dtype)
         rstd = (1 / np.sqrt(np.maximum(var, 0) + x.dtype.type(eps))).astype(x.dtype)
-        out = x * rstd
-        out += -mean * rstd
-        if weight is not None:
-            out *= weight._data
+        xhat = x * rstd
+        xhat += -mean * rstd
+        # the weight's gradient is sum(g xhat): keep xhat (one array, as the output)
+        # when it will be needed, instead of recomputing it in backward
+        keep = weight is not None and weight._requires_grad and mode.enabled
+        out = xhat if weight is None else np.multiply(xhat, weight._data,
+                                                      out=np.empty_like(xhat))
         if bias is not None:
             out += bias._data
     return record(NativeLayerNormBackward0, out, (input, weight, bias),
-                  saved=(input, weight), args=(dims, mean, rstd, eps))
+                  saved=(input, weight), args=(dims, mean, rstd, eps, xhat if keep else None))
 
 
 class NativeLayerNormBackward0(Node):
@@ -116,6 +122,11 @@ class NativeLayerNormBackward0(Node):
 
     __slots__ = ()
     saves = True
+
+    def _release(ctx, freed_by=True):
+        Node._release(ctx, freed_by)
+        if ctx.args[4] is not None:
+            ctx.args = ctx.args[:4] + (None,)      # the kept xhat goes with the saved tensors
 
     def backward(ctx, g):
         x, w = ctx.saved_tensors
@@ -146,13 +157,19 @@ class NativeLayerNormBackward0(Node):
         if nx:
             gw = g * w if w is not None else g
             scale = x.dtype.type(1.0 / np.prod([x.shape[d] for d in dims]))
-            ds = (gw * x).sum(axis=dims, keepdims=True)
+            t = gw * x
+            ds = t.sum(axis=dims, keepdims=True)
             dbs = gw.sum(axis=dims, keepdims=True)
             b = (dbs * mean - ds) * rstd * rstd * rstd * scale
             c = -b * mean - dbs * rstd * scale
-            dx = rstd * gw + b * x + c
+            dx = rstd * gw
+            dx += np.multiply(b, x, out=t)
+            dx += c
         if nw:
-            dw = (g * (rstd * x + -rstd * mean)).sum(axis=lead)
+            xhat = ctx.args[4]
+            if xhat is None:    # the forward's xhat, the same bits
+                xhat = rstd * x + -rstd * mean
+            dw = (g * xhat).sum(axis=lead)
         if nb:
             db = g.sum(axis=lead)
         return dx, dw, db

@@ -192,8 +192,8 @@ def cov(input, *, correction=1, fweights=None, aweights=None):
     else:
         norm = w_sum - correction
     if float(norm._data) <= 0:
-        warnings.warn("cov(): degrees of freedom is <= 0. Correction should be strictly less "
-                      "than the number of observations.", UserWarning, stacklevel=2)
+        _errors.warn("cov(): degrees of freedom is <= 0. Correction should be strictly less "
+                     "than the number of observations.", UserWarning)
         # PyTorch zeroes it in place (norm_factor.zero_()): +0, so c / 0 keeps c's sign,
         # and its gradient is 0 (norm * 0 would be -0 for a negative norm)
         from ._select import select

@@ -14,6 +14,7 @@ from .._tensor import Tensor
 from ..autograd.graph import Node
 from .._quiet import quiet as _quiet
 from ._dispatch import binary_operands, record
+from ._out import out_call
 from . import elementwise as E
 
 _NUMBER = (int, float, bool)
@@ -31,19 +32,24 @@ def _scaled(input, other, alpha):
     return E.mul(other, alpha)
 
 
-def add(input, other, *, alpha=1):
-    """``input + alpha * other`` with broadcasting (``torch.add``, ``Tensor.add``).
+def add(input, other, *, alpha=1, out=None):
+    """``input + alpha * other`` with broadcasting (``torch.add``, ``Tensor.add``); ``out=``
+    (torch.add only) as every op's (ops/_out.py).
 
     Raises:
         RuntimeError: a float alpha with an integral input, as PyTorch.
     """
+    if out is not None:
+        return out_call("add", add, (input, other), {"alpha": alpha}, out)
     if alpha == 1 and not isinstance(alpha, float):
         return E.add(input, other)
     return E.add(input, _scaled(input, other, alpha))
 
 
-def sub(input, other, *, alpha=1):
+def sub(input, other, *, alpha=1, out=None):
     """``input - alpha * other`` (``torch.sub``, ``Tensor.sub``); bool operands raise."""
+    if out is not None:
+        return out_call("sub", sub, (input, other), {"alpha": alpha}, out)
     if alpha == 1 and not isinstance(alpha, float):
         return E.sub(input, other)
     if isinstance(other, Tensor) and other._data.dtype == np.bool_ or other is True \
@@ -61,13 +67,15 @@ DivBackward2 = type("DivBackward2", (Node,), {"__slots__": (), "saves": False,
                                               "backward": _zero_backward})
 
 
-def div(input, other, *, rounding_mode=None):
+def div(input, other, *, rounding_mode=None, out=None):
     """``input / other``; ``rounding_mode='trunc'`` rounds toward zero, ``'floor'`` down
     (Python's ``//``, so ``inf // 1`` is nan), in the promoted dtype; zero gradient.
 
     Raises:
         RuntimeError: another rounding_mode; integer division by zero ("ZeroDivisionError").
     """
+    if out is not None:
+        return out_call("div", div, (input, other), {"rounding_mode": rounding_mode}, out)
     if rounding_mode is None:
         return E.div(input, other)
     if rounding_mode not in ("trunc", "floor"):

@@ -5,10 +5,10 @@ Views share the input's array and version counter, as in PyTorch: an
 in-place change through a view is seen by its base. Every rule here is a
 re-arrangement of the gradient (the inverse view, or a sum for expand).
 """
-import warnings
 
 import numpy as np
 
+from .. import _errors
 from .._aten import WrapperArray, dispatch as _dispatch
 from .._tensor import Tensor, _wrap_dim
 from .._quiet import quiet as _quiet
@@ -219,16 +219,24 @@ def permute(input, *dims):
 def T(input):
     x = input._data
     if x.ndim not in (0, 2):
-        warnings.warn("The use of `x.T` on tensors of dimension other than 2 to reverse their "
-                      "shape is deprecated and it will throw an error in a future release. "
-                      "Consider `x.mT` to transpose batches of matrices or `x.permute(*torch."
-                      "arange(x.ndim - 1, -1, -1))` to reverse the dimensions of a tensor.",
-                      UserWarning, stacklevel=2)
+        _errors.warn("The use of `x.T` on tensors of dimension other than 2 to reverse their "
+                     "shape is deprecated and it will throw an error in a future release. "
+                     "Consider `x.mT` to transpose batches of matrices or `x.permute(*torch."
+                     "arange(x.ndim - 1, -1, -1))` to reverse the dimensions of a tensor.",
+                     UserWarning)
     return permute(input, tuple(range(x.ndim - 1, -1, -1)))
 
 
-def mT(input):
+def mT(input, _name="mT"):
+    """The last two dims swapped (a view). Raises RuntimeError below 2-D, as PyTorch."""
+    if input.ndim < 2:
+        raise RuntimeError(_errors.matrix_attr(_name, input.ndim))
     return transpose(input, -2, -1)
+
+
+def mH(input):
+    """``mT`` (leafgrad's real dtypes have no conjugate to take)."""
+    return mT(input, "mH")
 
 
 UnsqueezeBackward0 = node("UnsqueezeBackward0", lambda ctx, g: (g.squeeze(ctx.args),), saves=False)

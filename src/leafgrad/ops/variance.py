@@ -12,6 +12,7 @@ from ._dispatch import record
 from ._registry import defop, node
 from ._select import select
 from .reduction import _dims, _unreduce
+from .. import _errors
 
 
 def _var_backward(ctx, g):
@@ -61,10 +62,9 @@ def _var_np(x, dims, c, keepdim, n, name):
     # sums instead of np.var: NumPy warns (RuntimeWarning) where PyTorch gives a
     # UserWarning or nothing
     if n - c <= 0:
-        import warnings
-        warnings.warn("%s(): degrees of freedom is <= 0. Correction should be strictly less "
-                      "than the reduction factor (input numel divided by output numel)." % name,
-                      UserWarning, stacklevel=4)
+        _errors.warn("%s(): degrees of freedom is <= 0. Correction should be strictly less "
+                     "than the reduction factor (input numel divided by output numel)." % name,
+                     UserWarning)
     # float32 accumulates in float64, as PyTorch's CPU Welford kernel (acc type double):
     # the squares of 1e30 do not overflow, and std takes the root before rounding back
     if x.dtype == np.float32:

@@ -2,9 +2,12 @@
 there, and named as its class): the initial step, ``step()`` order checks, ``get_last_lr``,
 ``state_dict``.
 """
-import warnings
+
+import contextlib
+import functools
 
 from .optimizer import Optimizer
+from .. import _errors
 
 
 EPOCH_DEPRECATION_WARNING = (
@@ -29,6 +32,7 @@ class LRScheduler:
     """
 
     _is_initial = False
+    _get_lr_called_within_step = False
 
     def __init__(self, optimizer, last_epoch=-1):
         if not isinstance(optimizer, Optimizer):
@@ -69,32 +73,73 @@ class LRScheduler:
     def step(self, epoch=None):
         """Advance one epoch and write the new learning rates into the param groups."""
         if self._step_count == 1 and not getattr(self.optimizer, "_opt_called", False):
-            warnings.warn(
+            _errors.warn(
                 "Detected call of `lr_scheduler.step()` before `optimizer.step()`. In PyTorch "
                 "1.1.0 and later, you should call them in the opposite order: "
                 "`optimizer.step()` before `lr_scheduler.step()`.  Failure to do this will "
                 "result in PyTorch skipping the first value of the learning rate schedule. See "
                 "more details at "
                 "https://pytorch.org/docs/stable/optim.html#how-to-adjust-learning-rate",
-                UserWarning, stacklevel=2)
-        prev = self._step_count, self.last_epoch
+                UserWarning)
+        if epoch is not None:
+            _errors.warn(EPOCH_DEPRECATION_WARNING, UserWarning)
         self._step_count += 1
         try:
-            if epoch is None:
-                self.last_epoch += 1
-                values = self.get_lr()
-            else:
-                warnings.warn(EPOCH_DEPRECATION_WARNING, UserWarning, stacklevel=2)
-                self.last_epoch = epoch
-                values = (self._get_closed_form_lr() if hasattr(self, "_get_closed_form_lr")
-                          else self.get_lr())
+            self._update_lr(epoch)
+        except Exception:
+            self._step_count -= 1
+            raise
+
+    def _update_lr(self, epoch=None):
+        """The lr computation of ``step`` (PyTorch's ``_update_lr``: SequentialLR calls it
+        at a milestone, without step()'s counting and warnings). ``_get_lr_called_within_step``
+        is True while ``get_lr`` runs (``get_lr()`` called from outside warns, as PyTorch)."""
+        prev = self.last_epoch
+        try:
+            with within_step(self):
+                if epoch is None:
+                    self.last_epoch += 1
+                    values = self.get_lr()
+                else:
+                    self.last_epoch = epoch
+                    values = (self._get_closed_form_lr() if hasattr(self, "_get_closed_form_lr")
+                              else self.get_lr())
         except Exception:
             # a step that raises (OneCycleLR past total_steps) changes nothing
-            self._step_count, self.last_epoch = prev
+            self.last_epoch = prev
             raise
         for group, lr in zip(self.optimizer.param_groups, values):
             group["lr"] = lr
         self._last_lr = _lrs(self.optimizer)
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        get_lr = cls.__dict__.get("get_lr")
+        if get_lr is not None and not getattr(get_lr, "_warns_outside_step", False):
+            cls.get_lr = _warn_outside_step(get_lr)
+
+
+@contextlib.contextmanager
+def within_step(sched):
+    """``get_lr`` calls inside it are a step's (PyTorch's ``_enable_get_lr_call``)."""
+    sched._get_lr_called_within_step = True
+    try:
+        yield
+    finally:
+        sched._get_lr_called_within_step = False
+
+
+def _warn_outside_step(get_lr):
+    """``get_lr`` that warns when called from outside ``step`` (PyTorch's
+    ``_warn_get_lr_called_within_step``: the value is the chainable form's, not the last lr)."""
+    @functools.wraps(get_lr)
+    def wrapper(self):
+        if not self._get_lr_called_within_step:
+            _errors.warn("To get the last learning rate computed by the scheduler, please use "
+                         "`get_last_lr()`.", UserWarning)
+        return get_lr(self)
+    wrapper._warns_outside_step = True
+    return wrapper
 
 
 _LRScheduler = LRScheduler

@@ -6,7 +6,7 @@ import math
 import types
 from functools import partial
 
-from .lr_base import LRScheduler, _lrs
+from .lr_base import LRScheduler, _lrs, within_step
 from .optimizer import Optimizer
 
 
@@ -320,7 +320,9 @@ class CosineAnnealingWarmRestarts(LRScheduler):
                 self.T_i = self.T_0
                 self.T_cur = epoch
         self.last_epoch = math.floor(epoch)
-        for group, lr in zip(self.optimizer.param_groups, self.get_lr()):
+        with within_step(self):
+            values = self.get_lr()
+        for group, lr in zip(self.optimizer.param_groups, values):
             group["lr"] = lr
         self._last_lr = _lrs(self.optimizer)
 

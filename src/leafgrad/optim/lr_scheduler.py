@@ -8,7 +8,6 @@ param group and performs the initial step (epoch 0). Call ``scheduler.step()`` a
 """
 import math
 import types
-import warnings
 from bisect import bisect_right
 from collections import Counter
 
@@ -22,6 +21,7 @@ __all__ = ["LRScheduler", "LambdaLR", "MultiplicativeLR", "StepLR", "MultiStepLR
 # the base class and the cyclic family live in lr_base.py and lr_cyclic.py
 from .lr_base import EPOCH_DEPRECATION_WARNING, LRScheduler, _LRScheduler, _lrs  # noqa: F401
 from .lr_cyclic import CosineAnnealingWarmRestarts, CyclicLR, OneCycleLR  # noqa: F401
+from .. import _errors
 
 
 def _per_group(lr_lambda, optimizer):
@@ -272,7 +272,7 @@ class SequentialLR(LRScheduler):
         idx = bisect_right(self._milestones, self.last_epoch)
         scheduler = self._schedulers[idx]
         if idx > 0 and self._milestones[idx - 1] == self.last_epoch:
-            scheduler.step(0)
+            scheduler._update_lr(0)     # PyTorch: no step count, no deprecation warning
         else:
             scheduler.step()
         self._last_lr = scheduler.get_last_lr()
@@ -340,7 +340,7 @@ class ReduceLROnPlateau(LRScheduler):
         if epoch is None:
             epoch = self.last_epoch + 1
         else:
-            warnings.warn(EPOCH_DEPRECATION_WARNING, UserWarning, stacklevel=2)
+            _errors.warn(EPOCH_DEPRECATION_WARNING, UserWarning)
         self.last_epoch = epoch
         if self._is_better(current, self.best):
             self.best = current

@@ -12,7 +12,6 @@ the update is outside autograd, like PyTorch's ``@torch.no_grad`` steps.
 """
 import functools
 import numbers
-import warnings
 from collections import OrderedDict, defaultdict
 from copy import deepcopy
 from itertools import chain
@@ -21,6 +20,7 @@ import numpy as np
 
 from .._tensor import Tensor
 from ..autograd.grad_mode import enable_grad
+from .. import _errors
 
 __all__ = ["Optimizer", "required"]
 
@@ -189,10 +189,9 @@ class Optimizer:
                                  "optimization parameter %s" % name)
             param_group.setdefault(name, default)
         if len(tensors) != len({id(p) for p in tensors}):
-            warnings.warn("optimizer contains a parameter group with duplicate parameters; in "
-                          "future, this will cause an error; see "
-                          "github.com/pytorch/pytorch/issues/40967 for more information",
-                          stacklevel=3)
+            _errors.warn("optimizer contains a parameter group with duplicate parameters; in "
+                         "future, this will cause an error; see "
+                         "github.com/pytorch/pytorch/issues/40967 for more information")
         seen = set()
         for group in self.param_groups:
             seen.update(id(p) for p in group["params"])

@@ -5,7 +5,6 @@ and saving and loading them (``state_dict``, ``load_state_dict``: PyTorch's key 
 Reference: https://pytorch.org/docs/stable/generated/torch.nn.Module.html
 """
 import functools
-import warnings
 from collections import OrderedDict, namedtuple
 
 import numpy as np
@@ -14,6 +13,7 @@ from ... import _creation, _dtype
 from ..._tensor import Tensor
 from ...autograd.grad_mode import no_grad
 from ..parameter import Parameter
+from ... import _errors
 
 
 class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])):
@@ -287,12 +287,12 @@ def load_state_dict(self, state_dict, strict=True, assign=False):
                 module._buffers[name] = src.detach()
         else:
             if target.is_meta and not src.is_meta:
-                warnings.warn(
+                _errors.warn(
                     "for %s: copying from a non-meta parameter in the checkpoint to a meta "
                     "parameter in the current model, which is a no-op. (Did you mean to "
                     "pass `assign=True` to assign items in the state dictionary to their "
                     "corresponding key in the module instead of copying them in place?)"
-                    % key, UserWarning, stacklevel=2)
+                    % key, UserWarning)
             np.copyto(target._data, np.broadcast_to(src._data, target._data.shape),
                       casting="unsafe")
             target._bump_version()

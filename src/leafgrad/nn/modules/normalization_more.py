@@ -1,10 +1,10 @@
 """``InstanceNorm1d/2d/3d``, ``LocalResponseNorm``, ``CrossMapLRN2d`` (as ``torch.nn``); ``EmbeddingBag`` is in
 ``sparse_more.py``. Constructor arguments, buffers, reprs and checks PyTorch's."""
-import warnings
 
 from .. import functional as F
 from .module import Module
 from .normalization import _BatchNorm
+from ... import _errors
 
 __all__ = ["InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d", "LocalResponseNorm",
            "CrossMapLRN2d"]
@@ -36,9 +36,9 @@ class _InstanceNorm(_BatchNorm):
                 raise ValueError("expected input's size at dim=%d to match num_features (%d), but "
                                  "got: %d." % (feature_dim, self.num_features,
                                                input.shape[feature_dim]))
-            warnings.warn("input's size at dim=%d does not match num_features. You can silence "
-                          "this warning by not passing in num_features, which is not used "
-                          "because affine=False" % feature_dim, stacklevel=2)
+            _errors.warn("input's size at dim=%d does not match num_features. You can silence "
+                         "this warning by not passing in num_features, which is not used "
+                         "because affine=False" % feature_dim)
         if input.dim() == self._no_batch_dim:
             return self._apply(input.unsqueeze(0)).squeeze(0)
         return self._apply(input)

@@ -22,7 +22,6 @@ The cells ``RNNCell``, ``LSTMCell``, ``GRUCell`` compute one time step (paramete
 unbatched (H_in,), with the same equations.
 """
 import math
-import warnings
 
 import numpy as np
 
@@ -33,6 +32,7 @@ from .. import functional as F
 from .. import init
 from ..parameter import Parameter
 from .module import Module
+from ... import _errors
 
 __all__ = ["RNNBase", "RNN", "LSTM", "GRU", "RNNCellBase", "RNNCell", "LSTMCell", "GRUCell"]
 
@@ -90,10 +90,10 @@ class RNNBase(Module):
             raise ValueError("dropout should be a number in range [0, 1] representing the "
                              "probability of an element being zeroed")
         if dropout > 0 and num_layers == 1:
-            warnings.warn("dropout option adds dropout after all but last recurrent layer, so "
-                          "non-zero dropout expects num_layers greater than 1, but got "
-                          "dropout=%s and num_layers=%s" % (dropout, num_layers),
-                          UserWarning, stacklevel=3)
+            _errors.warn("dropout option adds dropout after all but last recurrent layer, so "
+                         "non-zero dropout expects num_layers greater than 1, but got "
+                         "dropout=%s and num_layers=%s" % (dropout, num_layers),
+                         UserWarning)
         if proj_size < 0:
             raise ValueError("proj_size should be a positive integer or zero to disable "
                              "projections")
@@ -243,8 +243,8 @@ class RNNBase(Module):
         if self.proj_size:
             if not _PROJ_WARNED:
                 _PROJ_WARNED.append(True)
-                warnings.warn("LSTM with projections is not supported with oneDNN. Using "
-                              "default implementation.", UserWarning, stacklevel=4)
+                _errors.warn("LSTM with projections is not supported with oneDNN. Using "
+                             "default implementation.", UserWarning)
             return False
         return True
 

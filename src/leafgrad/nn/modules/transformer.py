@@ -14,7 +14,6 @@ no gradient needed, given a left-aligned ``src_key_padding_mask`` and no ``mask`
 on nested tensors and returns zeros at the padded positions (before its final ``norm``).
 """
 import copy
-import warnings
 
 from ... import _creation
 from ..._tensor import Tensor
@@ -29,6 +28,7 @@ from .dropout import Dropout
 from .linear import Linear
 from .module import Module
 from .normalization import LayerNorm
+from ... import _errors
 
 __all__ = ["MultiheadAttention", "TransformerEncoderLayer", "TransformerEncoder",
            "TransformerDecoderLayer", "TransformerDecoder", "Transformer"]
@@ -332,8 +332,8 @@ class TransformerEncoder(Module):
         self.mask_check = mask_check
         why = _why_not_nested(encoder_layer)
         if enable_nested_tensor and why:
-            warnings.warn("enable_nested_tensor is True, but self.use_nested_tensor is False "
-                          "because %s" % why, stacklevel=2)
+            _errors.warn("enable_nested_tensor is True, but self.use_nested_tensor is False "
+                         "because %s" % why)
             self.use_nested_tensor = False
 
     def forward(self, src, mask=None, src_key_padding_mask=None, is_causal=None):

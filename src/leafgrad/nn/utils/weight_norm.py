@@ -4,13 +4,13 @@ PyTorch for the parametrizations, still common in published models): parameters
 ``<name>_v`` (spectral norm), and a forward pre-hook that recomputes ``module.<name>``.
 Formulas: see ``parametrizations``; the power iteration updates v, then u, as PyTorch's
 ``torch/nn/utils/spectral_norm.py``."""
-import warnings
 
 from ... import _functions as _F
 from ...autograd.grad_mode import no_grad
 from .. import functional as F
 from ..parameter import Parameter
 from .parametrizations import _norm_except_dim
+from ... import _errors
 
 __all__ = ["weight_norm", "remove_weight_norm", "spectral_norm", "remove_spectral_norm"]
 
@@ -39,8 +39,8 @@ def weight_norm(module, name="weight", dim=0):
     Raises:
         RuntimeError: a second weight_norm on the same parameter.
     """
-    warnings.warn("`torch.nn.utils.weight_norm` is deprecated in favor of "
-                  "`torch.nn.utils.parametrizations.weight_norm`.", FutureWarning, stacklevel=2)
+    _errors.warn("`torch.nn.utils.weight_norm` is deprecated in favor of "
+                 "`torch.nn.utils.parametrizations.weight_norm`.", FutureWarning)
     for _, h in _hooks(module, _WeightNormHook):
         if h.name == name:
             raise RuntimeError("Cannot register two weight_norm hooks on the same parameter %s"

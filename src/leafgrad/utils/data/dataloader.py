@@ -8,7 +8,6 @@ PyTorch's batches and leaves the default generator where PyTorch leaves it.
 A ``TensorDataset`` with the default collate is batched with one fancy index per
 tensor instead of stacking rows one by one (same values, much faster).
 """
-import warnings
 
 import numpy as np
 
@@ -16,6 +15,7 @@ from ..._tensor import Tensor
 from ._collate import default_collate, default_convert
 from .dataset import IterableDataset, TensorDataset
 from .sampler import BatchSampler, RandomSampler, SequentialSampler
+from ... import _errors
 
 __all__ = ["DataLoader", "get_worker_info"]
 
@@ -126,11 +126,11 @@ class DataLoader:
         from ... import _random
         if self.pin_memory:         # PyTorch's _BaseDataLoaderIter, on a CPU-only build
             if self.pin_memory_device:
-                warnings.warn("pin_memory_device is deprecated, the current accelerator will "
-                              "be used as the device,ignore pin_memory_device='%s'."
-                              % self.pin_memory_device, stacklevel=2)
-            warnings.warn("'pin_memory' argument is set as true but no accelerator is found, "
-                          "then device pinned memory won't be used.", stacklevel=2)
+                _errors.warn("pin_memory_device is deprecated, the current accelerator will "
+                             "be used as the device,ignore pin_memory_device='%s'."
+                             % self.pin_memory_device)
+            _errors.warn("'pin_memory' argument is set as true but no accelerator is found, "
+                         "then device pinned memory won't be used.")
         if self._iterable:
             self._base_seed = int(_random.int_full(_random.gen(self.generator), 1, np.int64)[0])
             return self._iter_iterable()

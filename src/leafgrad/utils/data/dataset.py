@@ -4,9 +4,9 @@ https://pytorch.org/docs/stable/data.html)."""
 import bisect
 import itertools
 import math
-import warnings
 
 from ... import _random
+from ... import _errors
 
 __all__ = ["Dataset", "IterableDataset", "TensorDataset", "StackDataset", "ConcatDataset",
            "ChainDataset", "Subset", "random_split"]
@@ -180,8 +180,8 @@ def random_split(dataset, lengths, generator=None):
         lengths = subset_lengths
         for i, length in enumerate(lengths):
             if length == 0:
-                warnings.warn("Length of split at index %d is 0. This might result in an empty "
-                              "dataset." % i, stacklevel=2)
+                _errors.warn("Length of split at index %d is 0. This might result in an empty "
+                             "dataset." % i)
     if sum(lengths) != n:
         raise ValueError("Sum of input lengths does not equal the length of the input dataset!")
     indices = _random.randperm(_random.gen(generator), sum(lengths)).tolist()
