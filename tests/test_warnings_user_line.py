@@ -85,8 +85,8 @@ def _record(fn):
     return got
 
 
-# PyTorch's TORCH_WARN_ONCE warnings: once per process, so torch is silent here when an
-# earlier test in this worker triggered them (leafgrad warns each time)
+# PyTorch's TORCH_WARN_ONCE warnings: once per process, so torch (and leafgrad, where it
+# keeps the once) is silent here when an earlier test in this worker triggered them
 ONCE = {"T_3d", "chain_matmul", "cross_nodim", "float_requires_grad", "meshgrid"}
 
 
@@ -94,10 +94,11 @@ ONCE = {"T_3d", "chain_matmul", "cross_nodim", "float_requires_grad", "meshgrid"
 def test_warning_points_at_the_callers_line(name):
     theirs = _record(_triggers(torch)[name])
     ours = _record(_triggers(leafgrad)[name])
-    assert ours
-    if theirs:
+    if not ours:    # leafgrad keeps PyTorch's warn-once for some of them too
+        assert name in ONCE
+    if theirs and ours:
         assert [w.category for w in ours] == [w.category for w in theirs]
-    else:
+    elif not theirs:
         assert name in ONCE, "PyTorch does not warn here: the trigger is wrong"
     assert [w.filename for w in ours] == [__file__] * len(ours)
 

@@ -43,7 +43,8 @@ from . import __future__  # noqa: E402,F401  (torch.__future__: conversion flags
 # taken from them. name -> (module, attribute or None for the module itself).
 _LAZY = {name: ("leafgrad." + name, None) for name in (
     "nn", "optim", "utils", "serialization", "accelerator", "amp", "backends", "cuda", "func",
-    "functional", "onnx", "profiler", "sparse", "special", "distributed")}
+    "functional", "onnx", "profiler", "sparse", "special", "distributed", "distributions",
+    "version")}
 _LAZY.update({"save": ("leafgrad._serialization", "save"),
               "load": ("leafgrad._serialization", "load"),
               "autocast": ("leafgrad.amp", "autocast"),

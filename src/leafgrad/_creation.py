@@ -166,6 +166,19 @@ _tensor._CPU[1] = device("meta")
 
 
 # ---------------------------------------------------------------- conversion
+def _not_a_number(v, nested):
+    """PyTorch's error for a leaf of tensor(data) that is no number: TypeError for bytes (and
+    a str given as the data), ValueError for a str inside a list, else RuntimeError."""
+    name = type(v).__name__
+    if isinstance(v, (bytes, bytearray)) or (isinstance(v, str) and not nested):
+        return TypeError("new(): invalid data type '%s'. Fix: pass numbers (nested lists of "
+                         "numbers, a NumPy array or a tensor)" % name)
+    if isinstance(v, str):
+        return ValueError("too many dimensions 'str'. Fix: convert the strings to numbers first")
+    return RuntimeError("Could not infer dtype of %s. Fix: pass numbers (nested lists of "
+                        "numbers, a NumPy array or a tensor)" % name)
+
+
 def _infer_dtype(data):
     """dtype PyTorch infers from nested Python data."""
     kinds = set()
@@ -183,7 +196,7 @@ def _infer_dtype(data):
         elif isinstance(v, np.ndarray):
             kinds.add(_dtype.from_numpy_dtype(v.dtype))
         else:
-            raise TypeError("Could not infer dtype of %s" % type(v).__name__)
+            raise _not_a_number(v, v is not data)
     if not kinds:
         return _dtype.get_default_dtype()
     best = None
@@ -202,13 +215,14 @@ def _as_array(data, dtype):
         return arr if dtype is None else arr.astype(dtype.np)
     if isinstance(data, np.ndarray):
         _dtype.from_numpy_dtype(data.dtype)
+        _check_strides(data)
         return np.array(data, dtype=None if dtype is None else dtype.np, copy=True)
     if isinstance(data, np.generic):
         return np.array(data, dtype=None if dtype is None else dtype.np)
+    if isinstance(data, (list, tuple, range)):
+        data = _unwrap(data)
     if dtype is None:
         dtype = _infer_dtype(data)
-    if isinstance(data, (list, tuple)):
-        data = _unwrap(data)
     try:
         arr = np.array(data, dtype=dtype.np if dtype.np.kind != "b" else None)
     except OverflowError:
@@ -263,11 +277,17 @@ def _out_of_range(data, npd):
 
 
 def _unwrap(data):
+    """Nested lists/tuples/ranges as lists; a tensor inside is a number (its one element, as
+    a 0-d array of its dtype for the inference), as PyTorch: more elements raise ValueError."""
     out = []
     for v in data:
         if isinstance(v, Tensor):
-            out.append(v._data)
-        elif isinstance(v, (list, tuple)):
+            if v._data.size != 1:
+                raise ValueError("only one element tensors can be converted to Python scalars "
+                                 "(this one has %d). Fix: torch.stack(list_of_tensors) joins "
+                                 "tensors into one" % v._data.size)
+            out.append(v._data.reshape(()))
+        elif isinstance(v, (list, tuple, range)):
             out.append(_unwrap(v))
         else:
             out.append(v)
@@ -290,8 +310,8 @@ def tensor(data, dtype=None, device=None, requires_grad=False, pin_memory=False)
     meta = _on_meta(device)
     if isinstance(data, Tensor):
         _errors.warn(
-            "To copy construct from a tensor, it is recommended to use sourceTensor.clone()."
-            "detach() or sourceTensor.clone().detach().requires_grad_(True), rather than "
+            "To copy construct from a tensor, it is recommended to use sourceTensor.detach()."
+            "clone() or sourceTensor.detach().clone().requires_grad_(True), rather than "
             "torch.tensor(sourceTensor).", UserWarning)
     arr = _as_array(data, dtype)
     if meta:
@@ -332,11 +352,24 @@ def from_numpy(ndarray):
 
     Raises:
         TypeError: for unsupported dtypes (object, strings).
+        ValueError: an array with a negative stride (as PyTorch).
     """
     if not isinstance(ndarray, np.ndarray):
         raise TypeError("expected np.ndarray (got %s)" % type(ndarray).__name__)
     _dtype.from_numpy_dtype(ndarray.dtype)
+    _check_strides(ndarray)
     return Tensor._make_plain(ndarray)
+
+
+def _check_strides(arr):
+    """PyTorch's tensor()/from_numpy()/as_tensor() refuse arrays with a negative stride
+    (``a[::-1]``, ``np.flip(a)``): ValueError, before anything is made."""
+    if any(st < 0 for st in arr.strides):
+        raise ValueError(
+            "At least one stride in the given numpy array is negative, and tensors with "
+            "negative strides are not currently supported. (You can probably work around this "
+            "by making a copy of your array  with array.copy().) Fix: pass a.copy() (or "
+            "np.ascontiguousarray(a)), or flip the tensor instead: torch.flip(t, dims)")
 
 
 # ------------------------------------------------------------------ factories
@@ -399,6 +432,7 @@ def empty(*size, dtype=None, device=None, requires_grad=False, out=None, layout=
 def full(size, fill_value, dtype=None, device=None, requires_grad=False, out=None, layout=None):
     """Tensor filled with ``fill_value``; the dtype follows the value (bool, int64, float32)."""
     meta = _on_meta(device)
+    _check_fill(fill_value, "full")
     if dtype is None:
         dtype = _infer_dtype(fill_value if not isinstance(fill_value, Tensor) else fill_value.item())
     if isinstance(fill_value, Tensor):
@@ -433,6 +467,12 @@ def dense_perm(arr):
     return None if perm == list(range(arr.ndim)) else perm
 
 
+def _check_fill(fill_value, name):
+    if not isinstance(fill_value, (numbers.Number, np.generic, Tensor)):
+        raise TypeError("%s(): argument 'fill_value' (position 2) must be Number, not %s. "
+                        "Fix: pass a number" % (name, type(fill_value).__name__))
+
+
 def _like(input, dtype):
     return input._data.shape, (_dtype.to_dtype(dtype).np if dtype is not None else input._data.dtype)
 
@@ -457,6 +497,7 @@ def empty_like(input, dtype=None, device=None, requires_grad=False, memory_forma
 
 def full_like(input, fill_value, dtype=None, device=None, requires_grad=False, memory_format=None,
               layout=None):
+    _check_fill(fill_value, "full_like")
     shape, npd = _like(input, dtype)
     if _on_meta(device, input):
         return _meta_new(shape, npd, requires_grad)

@@ -119,5 +119,11 @@ def is_view(self):
     return self._base is not None
 
 
-METHODS = {"data_ptr": data_ptr, "untyped_storage": untyped_storage, "_is_view": is_view}
+def get_device(self):
+    """-1: the tensor is on the CPU (or meta), as PyTorch answers for non-CUDA tensors."""
+    return -1
+
+
+METHODS = {"data_ptr": data_ptr, "untyped_storage": untyped_storage, "_is_view": is_view,
+           "get_device": get_device}
 PROPERTIES = {"nbytes": nbytes, "itemsize": itemsize}

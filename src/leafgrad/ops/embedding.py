@@ -12,6 +12,8 @@ from ..autograd.grad_mode import no_grad
 from ._dispatch import record
 from ._registry import defop, node
 
+_min_reduce, _max_reduce = np.minimum.reduce, np.maximum.reduce
+
 
 def _embedding_backward(ctx, g):
     # scatter-add of the rows' gradients, written with leafgrad ops so that it
@@ -62,9 +64,10 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
                            "following scalar types: Long, Int; but got torch.%sTensor instead "
                            "(while checking arguments for embedding)" % kind)
     num = weight._data.shape[0]
-    if idx.size and (idx.min() < -num or idx.max() >= num):
+    # negative indices too, as PyTorch (its index_select refuses them)
+    if idx.size and (_min_reduce(idx, axis=None) < 0 or _max_reduce(idx, axis=None) >= num):
         raise IndexError("index out of range in self")
-    idx = np.where(idx < 0, idx + num, idx)
+    idx = idx.copy()    # the rule keeps the indices as they are now
     if max_norm is not None:
         with no_grad():
             rows = np.unique(idx)

@@ -11,15 +11,16 @@ import numpy as np
 
 from .. import _errors
 from .._meta import asarray as _asarray
-from ..autograd.graph import Node, next_seq as _next_seq
+from ..autograd.graph import Node
 from .._quiet import quiet as _quiet
 from .._tensor import Tensor
-from ._dispatch import _anomaly_hook, _fw_level, record, to_tensor
+from ..autograd.grad_mode import mode as _grad_mode
+from ._dispatch import _fw_level, record, to_tensor
+from ._linear_record import record_linear
 from ._out import out_call, with_out
 from ._registry import defop, node
 from ._named import _named, grad_fn_named
 from ._select import select
-from .shape import TBackward0
 
 
 def _matmul_grads(ctx, g):
@@ -343,26 +344,6 @@ LinearUnsafeView = type("UnsafeViewBackward0", (_LinearNode,), {"__slots__": ()}
 LinearSqueeze = type("SqueezeBackward4", (_LinearNode,), {"__slots__": ()})
 
 
-_new = object.__new__
-
-
-def _weight_edge(weight):
-    """The (TBackward0 node, 0) edge for a weight that requires grad (the node
-    ``weight.t()`` would record; made directly, the transpose itself is not needed)."""
-    tn = _new(TBackward0)
-    fn = weight._grad_fn
-    tn._edges = ((fn, weight._output_nr) if fn is not None
-                 else (weight._grad_accumulator(), 0))
-    tn.needs_input_grad = (True,)
-    tn._metas = (None,)
-    tn._released = False
-    tn._extra = tn.args = tn._saved = tn._out = None
-    tn._seq = _next_seq()
-    if _anomaly_hook[0] is not None:
-        _anomaly_hook[0](tn)
-    return (tn, 0)
-
-
 @defop("linear", function=False, method=False, functional=True)
 def linear(input, weight, bias=None):
     """y = x W^T + b (``torch.nn.functional.linear``), fused in one node.
@@ -412,14 +393,11 @@ def linear(input, weight, bias=None):
         wt = weight.t()
         return record(cls, out, (input, wt) if bias is None else (bias, input, wt),
                       saved=(input, weight))
-    res = record(cls, out, (input, weight) if bias is None else (bias, input, weight),
-                 saved=(input, weight))
-    if weight._requires_grad and res._grad_fn is not None:
+    if weight._requires_grad and _grad_mode.enabled and type(out) is np.ndarray:
         # the weight's edge goes through a TBackward0 node, as in PyTorch
-        node = res._grad_fn
-        node._edges = node._edges[:-2] + _weight_edge(weight)
-        node._metas = node._metas[:-1] + (None,)
-    return res
+        return record_linear(cls, out, input, weight, bias)
+    return record(cls, out, (input, weight) if bias is None else (bias, input, weight),
+                  saved=(input, weight))
 
 
 @defop("einsum", method=False)

@@ -1,0 +1,35 @@
+"""torch.distributions: probability distributions on leafgrad tensors.
+
+PyTorch's algorithms (torch/distributions, 2.13) written on leafgrad ops, so that
+log_prob / entropy / rsample differentiate, and draws go through leafgrad's
+normal_ / rand / bernoulli / multinomial / exponential_ / uniform_, which give
+PyTorch's random streams under ``manual_seed``.
+
+Families: Normal, Uniform, Exponential, Laplace, Cauchy, Bernoulli, Geometric,
+Poisson, Categorical, OneHotCategorical (+ StraightThrough), Multinomial,
+MultivariateNormal, Independent;
+``kl_divergence`` / ``register_kl`` for the pairs PyTorch registers among them.
+"""
+from . import constraints
+from .bernoulli import Bernoulli
+from .categorical import Categorical
+from .cauchy import Cauchy
+from .distribution import Distribution
+from .exp_family import ExponentialFamily
+from .exponential import Exponential
+from .geometric import Geometric
+from .independent import Independent
+from .kl import kl_divergence, register_kl
+from .laplace import Laplace
+from .multinomial import Multinomial
+from .multivariate_normal import MultivariateNormal
+from .normal import Normal
+from .one_hot_categorical import OneHotCategorical, OneHotCategoricalStraightThrough
+from .poisson import Poisson
+from .uniform import Uniform
+
+__all__ = [
+    "Bernoulli", "Categorical", "Cauchy", "Distribution", "Exponential", "ExponentialFamily",
+    "Geometric", "Independent", "Laplace", "Multinomial", "MultivariateNormal", "Normal",
+    "OneHotCategorical", "OneHotCategoricalStraightThrough", "Poisson", "Uniform", "constraints", "kl_divergence", "register_kl",
+]

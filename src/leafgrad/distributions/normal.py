@@ -1,0 +1,86 @@
+"""torch.distributions.Normal (formulas: torch/distributions/normal.py, PyTorch 2.13)."""
+import math
+from numbers import Real
+
+import leafgrad as _t
+
+from . import constraints
+from .distribution import ExponentialFamily, _expand
+from .utils import _set_params, _standard_normal
+
+__all__ = ["Normal"]
+
+
+class Normal(ExponentialFamily):
+    """Normal(loc, scale): Gaussian with mean ``loc`` and standard deviation ``scale``.
+
+    Parameters broadcast together (numbers take the tensor's dtype, else float32); the batch
+    shape is theirs. ``sample`` draws ``torch.normal(loc, scale)`` (PyTorch's stream),
+    ``rsample`` is loc + eps * scale with eps from ``normal_()``.
+
+    Raises:
+        ValueError: scale <= 0 or NaN loc (with validation on).
+    """
+    arg_constraints = {"loc": constraints.real, "scale": constraints.positive}
+    support = constraints.real
+    has_rsample = True
+    _mean_carrier_measure = 0
+
+    @property
+    def mean(self):
+        return self.loc
+
+    @property
+    def mode(self):
+        return self.loc
+
+    @property
+    def stddev(self):
+        return self.scale
+
+    @property
+    def variance(self):
+        return self.stddev.pow(2)
+
+    def __init__(self, loc, scale, validate_args=None):
+        batch_shape = _set_params(self, loc=loc, scale=scale)
+        super().__init__(batch_shape, validate_args=validate_args)
+
+    def expand(self, batch_shape, _instance=None):
+        return _expand(self, Normal, batch_shape, _instance, ("loc", "scale"))
+
+    def sample(self, sample_shape=_t.Size()):
+        shape = self._extended_shape(sample_shape)
+        with _t.no_grad():
+            return _t.normal(self.loc.expand(shape), self.scale.expand(shape))
+
+    def rsample(self, sample_shape=_t.Size()):
+        shape = self._extended_shape(sample_shape)
+        eps = _standard_normal(shape, dtype=self.loc.dtype)
+        return self.loc + eps * self.scale
+
+    def log_prob(self, value):
+        """-(x - loc)^2 / (2 scale^2) - log(scale) - log(sqrt(2 pi))."""
+        if self._validate_args:
+            self._validate_sample(value)
+        var = self.scale ** 2
+        log_scale = math.log(self.scale) if isinstance(self.scale, Real) else self.scale.log()
+        return -((value - self.loc) ** 2) / (2 * var) - log_scale - math.log(math.sqrt(2 * math.pi))
+
+    def cdf(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        return 0.5 * (1 + _t.erf((value - self.loc) * self.scale.reciprocal() / math.sqrt(2)))
+
+    def icdf(self, value):
+        return self.loc + self.scale * _t.erfinv(2 * value - 1) * math.sqrt(2)
+
+    def entropy(self):
+        return 0.5 + 0.5 * math.log(2 * math.pi) + _t.log(self.scale)
+
+    @property
+    def _natural_params(self):
+        return (self.loc / self.scale.pow(2), -0.5 * self.scale.pow(2).reciprocal())
+
+    def _log_normalizer(self, x, y):
+        return -0.25 * x.pow(2) / y + 0.5 * _t.log(-math.pi / y)
