@@ -264,3 +264,34 @@ def test_uint8_and_sequence_warnings():
 def test_negative_step_message():
     with pytest.raises(ValueError, match="step must be greater than zero.*Fix: "):
         leafgrad.arange(3.0)[::-1]
+
+
+@pytest.mark.parametrize("key", [
+    lambda c: range(2), lambda c: (range(3), [0, 1, 2]), lambda c: range(2, -1, -1),
+    lambda c: range(0), lambda c: (range(2), range(1, 3)), lambda c: [range(2), [1, 2]],
+    lambda c: c.deque([0, 2]), lambda c: c.deque([[0, 1], [1, 2]]), lambda c: [range(2)],
+    lambda c: (slice(None), range(1, 4, 2)),
+], ids=["range", "range_list", "range_neg_step", "range_empty", "two_ranges", "list_range",
+        "deque", "deque_of_lists", "list_of_range", "slice_range"])
+def test_sequence_indices_as_torch(key):
+    """Any Python sequence (range, deque) indexes as a list does (makemore's
+    ``logprobs[range(n), Yb]``): values, gradient and setitem as PyTorch."""
+    import collections
+    out = {}
+    for T in (torch, leafgrad):
+        x = T.arange(12.0).reshape(3, 4).requires_grad_()
+        y = x[key(collections)]
+        y.sum().backward()
+        z = T.zeros(3, 4)
+        z[key(collections)] = -1.0
+        out[T] = (y.detach().numpy(), x.grad.numpy(), z.numpy())
+    for a, b in zip(out[torch], out[leafgrad]):
+        np.testing.assert_array_equal(a, b)
+        assert a.shape == b.shape
+
+
+def test_bytes_index_is_type_error():
+    with pytest.raises(TypeError):
+        torch.arange(3.0)[b"a"]
+    with pytest.raises(TypeError, match="bytes"):
+        leafgrad.arange(3.0)[b"a"]

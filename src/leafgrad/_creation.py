@@ -13,6 +13,7 @@ import numpy as np
 from ._factory_out import takes_out
 
 from . import _dtype, _errors, _scalars
+from ._fma import fma64 as _fma64
 from . import _tensor
 from ._aten import WrapperArray as _WrapperArray
 from ._meta import MetaArray, meta_like
@@ -572,19 +573,6 @@ def linspace(start, end, steps, *, dtype=None, device=None, requires_grad=False,
         half = steps // 2
         arr = np.where(i < half, float(start) + step * i, float(end) - step * (steps - i - 1))
     return _finish(arr.astype(dt), requires_grad)
-
-
-def _fma64(a, b, c):
-    """a * b + c with one rounding (float64 arrays): Dekker's exact product and Knuth's
-    two-sum, as the fused multiply-add PyTorch's compiled kernel uses."""
-    p = a * b
-    sa, sb = 134217729.0 * a, 134217729.0 * b       # Veltkamp split, 2**27 + 1
-    ah, bh = sa - (sa - a), sb - (sb - b)
-    al, bl = a - ah, b - bh
-    e = ((ah * bh - p) + ah * bl + al * bh) + al * bl
-    s = c + p
-    bp = s - c
-    return s + (((c - (s - bp)) + (p - bp)) + e)
 
 
 def _linspace_float(start, end, steps, npdt):

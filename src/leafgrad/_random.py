@@ -21,6 +21,7 @@ import os
 import numpy as np
 
 from . import _errors
+from ._fma import fma32 as _fma, fma64  # noqa: F401  (fma64: used by _random_ops as R.fma64)
 
 __all__ = ["Generator", "default_generator"]
 
@@ -251,25 +252,6 @@ def uniform01(g, n, npdtype):
     return x
 
 
-def fma64(a, b, c):
-    """float64 fma(a, b, c) (PyTorch's compiler contracts x * range + from): the exact
-    product by Dekker's split and the exact sum by Knuth's TwoSum, rounded once (up to
-    a double rounding in the last step, which needs ties below 2**-106)."""
-    p = a * b
-    sp = 134217729.0                  # 2**27 + 1
-    t = sp * a
-    ah = t - (t - a)
-    al = a - ah
-    t = sp * b
-    bh = t - (t - b)
-    bl = b - bh
-    e = ((ah * bh - p) + ah * bl + al * bh) + al * bl
-    s = p + c
-    bb = s - p
-    err = (p - (s - bb)) + (c - bb)
-    return s + (err + e)
-
-
 def uniform(g, n, npdtype, low, high):
     """``uniform_(low, high)``: fma(x, to - from, from) in the accumulation type (float32
     for float32/float16, float64 for float64), from/to first cast to the dtype."""
@@ -330,15 +312,6 @@ def libm(fn, arr):
 _LOG_P = [7.0376836292e-2, -1.1514610310e-1, 1.1676998740e-1, -1.2420140846e-1,
           1.4249322787e-1, -1.6668057665e-1, 2.0000714765e-1, -2.4999993993e-1,
           3.3333331174e-1]
-
-
-def _fma(a, b, c):
-    """float32 fma(a, b, c): a*b is exact in float64, so one rounding to float64 and one
-    to float32 (b and c: float64 arrays or Python floats holding float32 values)."""
-    t = a.astype(np.float64)
-    t *= b
-    t += c
-    return t.astype(_F32)
 
 
 def _c(v):

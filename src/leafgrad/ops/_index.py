@@ -26,6 +26,13 @@ _ALL = slice(None)
 _INDEX_TYPES = (int, np.integer)
 
 
+def _is_sequence(k):
+    """PyTorch's ``PySequence_Check`` for an index entry: range, deque, any object with
+    ``__len__`` and ``__getitem__`` other than a dict or text (lists/tuples are tested first)."""
+    return (isinstance(k, range) or (hasattr(k, "__getitem__") and hasattr(k, "__len__")
+            and not isinstance(k, (dict, str, bytes, bytearray))))
+
+
 class Index:
     """A parsed key: ``arr[basic][adv]`` is ``x[key]`` in PyTorch's placement.
 
@@ -112,9 +119,10 @@ def _as_tuple(key, Tensor):
     None in it (and fewer than 32 entries) is a tuple of indices, else one index."""
     if type(key) is tuple:
         return key
-    if isinstance(key, list) and len(key) < 32 and any(
+    if (isinstance(key, list) or (not isinstance(key, (Tensor, np.ndarray, tuple))
+                                  and _is_sequence(key))) and len(key) < 32 and any(
             e is None or e is Ellipsis or isinstance(e, (Tensor, list, tuple, slice, np.ndarray))
-            for e in key):
+            or _is_sequence(e) for e in key):
         _warn_sequence()
         return tuple(key)
     return (key,)
@@ -126,7 +134,7 @@ def _seq_array(seq, Tensor):
     def plain(e):
         if isinstance(e, Tensor):
             return e.item()
-        if isinstance(e, (list, tuple)):
+        if isinstance(e, (list, tuple)) or _is_sequence(e):
             return [plain(v) for v in e]
         return e
     a = np.asarray(plain(seq))
@@ -168,8 +176,11 @@ def _entry_kind(k, Tensor):
     else:
         if hasattr(k, "__index__") and not isinstance(k, float):
             return "int", k.__index__(), 1
-        if isinstance(k, str):      # PyTorch tries to build a tensor from it
-            raise TypeError("new(): invalid data type 'str'. " + _errors.index_type("str"))
+        if isinstance(k, (str, bytes)):      # PyTorch tries to build a tensor from it
+            name = type(k).__name__
+            raise TypeError("new(): invalid data type '%s'. " % name + _errors.index_type(name))
+        if _is_sequence(k):         # range, deque, ...: a tensor built from its items
+            return _entry_kind(list(k), Tensor)
         raise IndexError(_errors.index_type(type(k).__name__))
     kind = a.dtype.kind
     if kind not in "biu":

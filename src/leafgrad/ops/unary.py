@@ -21,6 +21,7 @@ from ._out import out_call
 from ._registry import defop
 from ._registry import node
 from .binary import _BOOL, sigmoid_backward, tanh_backward
+from .binary import _sigmoid_backward_np, _tanh_backward_np
 
 from .._quiet import _IGNORE, _reset, _set
 
@@ -218,7 +219,7 @@ sinh = _unary("sinh", np.sinh, "SinhBackward0", lambda g, x, r: g * x.cosh(),
 cosh = _unary("cosh", np.cosh, "CoshBackward0", lambda g, x, r: g * x.sinh(),
               doc="Hyperbolic cosine. d/dx = sinh x.")
 tanh = _unary("tanh", np.tanh, "TanhBackward0", lambda g, x, r: tanh_backward(g, r), save="result",
-              np_vjp=lambda g, x, r: g * (1 - r * r),
+              np_vjp=lambda g, x, r: _tanh_backward_np(g, r),
               doc="Hyperbolic tangent. d/dx = 1 - tanh^2 x (reuses the result).", inplace=IP.tanh_)
 asinh = _unary("asinh", np.arcsinh, "AsinhBackward0", lambda g, x, r: g * (x * x + 1).rsqrt(),
                doc="Inverse hyperbolic sine. d/dx = 1/sqrt(x^2+1).", aliases=("arcsinh",))
@@ -234,7 +235,7 @@ def _sigmoid_np(x):
 
 sigmoid = _unary("sigmoid", _sigmoid_np, "SigmoidBackward0", lambda g, x, r: sigmoid_backward(g,
                  r),
-                 save="result", np_vjp=lambda g, x, r: g * r * (1 - r),
+                 save="result", np_vjp=lambda g, x, r: _sigmoid_backward_np(g, r),
                  doc="Logistic sigmoid 1/(1+exp(-x)), stable for large |x|. d/dx = s(1-s).",
                  inplace=IP.sigmoid_)
 # the result is >= 0 or nan, so "result <= 0" is "result != 0" (one pass less)
