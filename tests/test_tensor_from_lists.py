@@ -79,3 +79,19 @@ def test_full_refuses_non_numbers(fn, value):
     for T in (torch, leafgrad):
         with pytest.raises(TypeError):
             T.full((2,), value) if fn == "full" else T.full_like(T.ones(2), value)
+
+
+@pytest.mark.parametrize("make", [
+    lambda: [np.float64(1.5), 2], lambda: [np.float32(1.5), np.float64(2)],
+    lambda: [np.uint8(1), np.int8(2)], lambda: [np.complex128(1j), 1.0],
+    lambda: [[np.float64(1)], [np.float32(2.0)]], lambda: [np.int16(1), True],
+    lambda: [1, np.float16(2)], lambda: [True, np.int8(3)], lambda: [np.int64(1), 2.5],
+    lambda: [np.int32(3), 4], lambda: [np.bool_(True), False],
+], ids=["f64_int", "f32_f64", "u8_i8", "c128_float", "nested", "i16_bool", "int_f16",
+        "bool_i8", "i64_float", "i32_int", "npbool_bool"])
+def test_numpy_scalars_in_lists_keep_their_dtype(make):
+    """A NumPy scalar inside a list counts as its own dtype, promoted with the rest
+    (PyTorch's infer_scalar_type): [np.float64(1.5), 2] is float64, not the default."""
+    want, got = torch.tensor(make()), leafgrad.tensor(make())
+    assert str(got.dtype) == str(want.dtype)
+    np.testing.assert_array_equal(got.numpy(), want.numpy())

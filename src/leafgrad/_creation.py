@@ -179,12 +179,16 @@ def _not_a_number(v, nested):
                         "numbers, a NumPy array or a tensor)" % name)
 
 
-def _infer_dtype(data):
-    """dtype PyTorch infers from nested Python data."""
+def _infer_dtype(data, numpy_scalars=False):
+    """dtype PyTorch infers from nested Python data. ``numpy_scalars``: a NumPy scalar
+    counts as its own dtype (``torch.tensor([np.float64(1.5), 2])`` is float64, PyTorch's
+    ``infer_scalar_type``); ``torch.full``'s fill value converts it to a Python number."""
     kinds = set()
     for v in _leaves(data):
         if isinstance(v, Tensor):
             kinds.add(v.dtype)
+        elif numpy_scalars and isinstance(v, np.generic) and v.dtype.kind in "biufc":
+            kinds.add(_dtype.from_numpy_dtype(v.dtype))
         elif isinstance(v, bool) or isinstance(v, np.bool_):
             kinds.add(_dtype.bool_)
         elif isinstance(v, numbers.Integral):
@@ -222,7 +226,7 @@ def _as_array(data, dtype):
     if isinstance(data, (list, tuple, range)):
         data = _unwrap(data)
     if dtype is None:
-        dtype = _infer_dtype(data)
+        dtype = _infer_dtype(data, numpy_scalars=True)
     try:
         arr = np.array(data, dtype=dtype.np if dtype.np.kind != "b" else None)
     except OverflowError:
