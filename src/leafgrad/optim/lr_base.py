@@ -49,6 +49,11 @@ class LRScheduler:
                         "scheduler with last_epoch >= 0." % i)
         self.base_lrs = [group["initial_lr"] for group in optimizer.param_groups]
         self.last_epoch = last_epoch
+        self._initial_step()
+
+    def _initial_step(self):
+        """The construction's first step (PyTorch's ``_initial_step``): counts no step and
+        raises no epoch warning; SequentialLR runs it for its epoch-0 scheduler."""
         self._step_count = 0
         self._is_initial = True
         try:

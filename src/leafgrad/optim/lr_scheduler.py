@@ -297,13 +297,7 @@ class SequentialLR(LRScheduler):
         self._recursive_undo()
         # the initial step of the scheduler meant to run at epoch 0 only
         idx = bisect_right(self._milestones, 0)
-        sched = self._schedulers[idx]
-        sched._step_count = 0
-        sched._is_initial = True
-        try:
-            sched.step()
-        finally:
-            sched._is_initial = False
+        self._schedulers[idx]._initial_step()
         self._last_lr = schedulers[idx].get_last_lr()
 
     def recursive_undo(self, sched=None):
