@@ -1,7 +1,7 @@
 """Op-table rows (see tests/op_table.py) of nn.functional's extra families (issue 13):
-rms_norm, bilinear, channel_shuffle, gumbel_softmax (ops/nn_extra.py), lp_pool and
-max_unpool and the *_with_indices poolings (ops/pool_extra.py), the in-place
-activations elu_, celu_, ... (ops/activation_inplace.py).
+rms_norm, bilinear, channel_shuffle, gumbel_softmax (ops/nn/composites.py), lp_pool and
+max_unpool and the *_with_indices poolings (ops/nn/pooling_lp_unpool.py), the in-place
+activations elu_, celu_, ... (ops/nn/activation_inplace.py).
 
 Kept in their own file so the table's families merge independently; op_table.py adds
 them to ROWS. Max pools and unpools draw continuous values (no ties, with probability 1).

@@ -1,5 +1,5 @@
 """Op-table rows (see tests/op_table.py) of the issue-13 reductions, cumulative,
-search, BLAS-style, index and shape ops (ops/stats.py, ops/cumulative.py, ...).
+search, BLAS-style, index and shape ops (ops/reduce/stats.py, ops/reduce/cumulative.py, ...).
 
 Kept in their own file so the table's families merge independently; op_table.py adds
 them to ROWS. Ties are never asserted: values are continuous draws (distinct with

@@ -23,7 +23,7 @@ def test_storage_offset_of_views_as_torch():
 def test_ops_aten_lookup_raises_attribute_error_with_reason():
     aten = leafgrad.ops.aten                # binding the namespace works (module level code)
     with pytest.raises(AttributeError, match="no ATen operator registry"):
-        aten.mm                             # only detach, _to_copy, clone (_aten.py)
+        aten.mm                             # only detach, _to_copy, clone (_tensor/aten.py)
     with pytest.raises(AttributeError):
         torch.ops.aten.no_such_op_here      # PyTorch's class for an unknown op
     assert hasattr(aten, "_to_copy") and not hasattr(aten, "no_such_op_here")

@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 import leafgrad as lg
-from leafgrad._errors import CheckpointDtypeError, NotACheckpointError
+from leafgrad._core.errors import CheckpointDtypeError, NotACheckpointError
 
 SRC = os.path.join(os.path.dirname(__file__), os.pardir, "src")
 F32_2 = {"dtype": "F32", "shape": [2], "data_offsets": [0, 8]}
@@ -131,7 +131,7 @@ def test_every_truncation_of_a_valid_file_is_refused(tmp_path):
 
 def test_torch_zip_with_out_of_range_tensor_refused(tmp_path):
     """A storage of 4 elements, a tensor claiming 100 of them."""
-    from leafgrad import _torch_format_write as tf
+    from leafgrad._checkpoint import torch_writer as tf
     data = _torch_zip({"w": lg.ones(4)})
     import zipfile
     src = zipfile.ZipFile(io.BytesIO(data))

@@ -218,7 +218,7 @@ def test_unknown_command():
 def test_import_leafgrad_does_not_import_torch():
     p = py("""
         import sys
-        import leafgrad, leafgrad.cli, leafgrad.train, leafgrad._torch_alias
+        import leafgrad, leafgrad.cli, leafgrad.train, leafgrad._compat.torch_alias
         import leafgrad.nn, leafgrad.optim, leafgrad.utils.data
         bad = sorted(m for m in sys.modules if m == 'torch' or m.startswith('torch.'))
         print(bad)
@@ -305,7 +305,7 @@ def test_alias_install_uninstall():
     p = py("""
         import importlib, sys
         import leafgrad
-        from leafgrad import _torch_alias
+        from leafgrad._compat import torch_alias as _torch_alias
         _torch_alias.install(); _torch_alias.install()          # idempotent
         assert sum(isinstance(f, _torch_alias.TorchAlias) for f in sys.meta_path) == 1
         import torch, torch.nn.functional as F
@@ -348,7 +348,7 @@ def test_alias_refuses_when_real_torch_is_loaded():
     p = py("""
         import sys, types
         sys.modules['torch'] = types.ModuleType('torch')    # stands for the real one
-        from leafgrad import _torch_alias
+        from leafgrad._compat import torch_alias as _torch_alias
         try:
             _torch_alias.install()
         except RuntimeError as e:

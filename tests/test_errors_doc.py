@@ -19,7 +19,7 @@ DOC = Path(__file__).resolve().parents[1] / "docs" / "errors.md"
 _RUNNER = r'''
 import builtins, json, sys, warnings
 if sys.argv[1] == "leafgrad":
-    from leafgrad import _torch_alias
+    from leafgrad._compat import torch_alias as _torch_alias
     _torch_alias.install()
 import torch
 

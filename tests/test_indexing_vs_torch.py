@@ -1,4 +1,4 @@
-"""Issue 10 item 2: PyTorch's indexing rule (ops/_index.py) against real torch.
+"""Issue 10 item 2: PyTorch's indexing rule (ops/shape/_index_rule.py) against real torch.
 
 Hypothesis draws keys mixing every kind of entry PyTorch takes (ints, slices with steps,
 None, ``...``, Python bools, lists of ints and of bools, int and bool tensors of 0, 1 and 2

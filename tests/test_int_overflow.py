@@ -5,7 +5,7 @@ ValueError beyond int64, RuntimeError when it does not fit an explicit
 dtype, uint8 taking -1 as 255) or as a Scalar operand (``t + v``, ``fill_``,
 ``full``, clamp bounds: OverflowError beyond 64 bits, wrapped into an integer
 tensor's dtype in arithmetic). Each case must give the same exception class,
-or the same dtype and values, in both libraries (see ``leafgrad._scalars``).
+or the same dtype and values, in both libraries (see ``leafgrad._core.scalars``).
 """
 import warnings
 

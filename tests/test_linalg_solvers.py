@@ -138,7 +138,7 @@ def test_errors_match_torch():
     assert _errors(leafgrad) == _errors(torch)
 
 
-# cholesky_solve / cholesky_inverse (ops/linalg_cholesky.py): the factor's other triangle
+# cholesky_solve / cholesky_inverse (ops/linalg/cholesky.py): the factor's other triangle
 # holds values, so the test sees that the value ignores it and that the gradient (PyTorch's
 # closed form) does not
 CHOL = {

@@ -1,4 +1,4 @@
-"""The 'meta' device (leafgrad/_meta.py) against PyTorch 2.13: repr, device, the errors
+"""The 'meta' device (leafgrad/_tensor/meta.py) against PyTorch 2.13: repr, device, the errors
 on reading values, Module.to('meta') as a functional_call skeleton (the model-ensembling
 tutorial), to_empty, deepcopy; factories and modules made on meta (device='meta', with
 torch.device('meta')), shapes and dtypes through ops without values (the recipe

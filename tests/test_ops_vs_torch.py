@@ -18,14 +18,20 @@ from hypothesis import given, strategies as st
 
 import leafgrad
 from leafgrad.nn import functional as F_lg
-from leafgrad.nn import functional_pad
-from leafgrad.ops import (activation, binary, blas, comparison, conv, cumulative, distance,
-                          elementwise, embedding, index_extra, indexing, inplace, inplace_write,
-                          joins, linalg, linalg_fns, loss, normalization, pointwise, pooling,
-                          quantile, reduction, shape, shape_extra, sorting, special,
-                          special_bessel, special_binary, special_poly, stats, unary,
-                          variance)
-from leafgrad.ops import activation_inplace, grid_sample, nn_extra, pool_extra, pool_fractional
+from leafgrad.ops.nn import padding as functional_pad
+from leafgrad.ops.nn import activation, conv, distance, embedding, loss, normalization, pooling
+from leafgrad.ops.elementwise import (binary, comparison, pointwise, special,
+                                      bessel as special_bessel, special_binary,
+                                      polynomials as special_poly, unary)
+from leafgrad.ops.linalg import blas, products as linalg, inverse_det_norms as linalg_fns
+from leafgrad.ops.reduce import cumulative, quantile, reduction, stats, variance
+from leafgrad.ops import elementwise
+from leafgrad.ops.shape import (index_fill_copy as index_extra, indexing, joins,
+                                views as shape, rearrange as shape_extra, sorting)
+from leafgrad.ops.inplace import arithmetic as inplace, writes as inplace_write
+from leafgrad.ops.nn import (activation_inplace, grid_sample, composites as nn_extra,
+                             pooling_lp_unpool as pool_extra,
+                             pooling_fractional as pool_fractional)
 
 from op_table import DOMAINS, EXEMPT, FAMILIES, ROWS, _bcast, _same
 

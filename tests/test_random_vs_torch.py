@@ -2,7 +2,7 @@
 
 Table-driven: every random function x seeds x sizes x dtypes. Integers (and 0/1
 masks, permutations, indices) must be equal; floats within 1 ulp of PyTorch's (most
-are bit-equal, see ``leafgrad._random``). After each case one more ``rand(3)`` from
+are bit-equal, see ``leafgrad._random.generator``). After each case one more ``rand(3)`` from
 the same generator checks that the stream continues at PyTorch's position.
 """
 import math

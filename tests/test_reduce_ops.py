@@ -1,4 +1,4 @@
-"""Errors and special cases of the issue-13 reductions (ops/stats.py, ops/cumulative.py)
+"""Errors and special cases of the issue-13 reductions (ops/reduce/stats.py, ops/reduce/cumulative.py)
 against real PyTorch: the same exception class for the same bad call."""
 import pytest
 import torch

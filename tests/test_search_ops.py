@@ -1,4 +1,4 @@
-"""searchsorted, bucketize, isin (ops/search.py) against real PyTorch: integer and bool
+"""searchsorted, bucketize, isin (ops/shape/search.py) against real PyTorch: integer and bool
 results (no gradient), drawn by hypothesis; errors of the same class."""
 import numpy as np
 import pytest

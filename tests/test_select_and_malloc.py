@@ -1,6 +1,6 @@
 """The masked-gradient helper ``ops._select.select`` on arrays (its bit trick gives
 np.where's result bit for bit: inf, nan and -0.0 kept where the mask holds, +0.0
-elsewhere), relu's backward through it against PyTorch, and leafgrad._malloc's switch."""
+elsewhere), relu's backward through it against PyTorch, and leafgrad._core.malloc's switch."""
 import sys
 
 import numpy as np
@@ -8,7 +8,7 @@ import pytest
 import torch
 
 import leafgrad as lg
-from leafgrad import _malloc
+from leafgrad._core import malloc as _malloc
 from leafgrad.ops._select import select
 
 

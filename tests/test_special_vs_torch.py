@@ -1,6 +1,6 @@
-"""The special-function family (ops/special.py, ops/special_binary.py, leafgrad.special)
+"""The special-function family (ops/elementwise/special.py, ops/elementwise/special_binary.py, leafgrad.special)
 against real PyTorch, beyond the op-table rows: float64 accuracy over wide ranges (the
-NumPy kernels in ops/_special_np.py), PyTorch's values at poles, infinities and nan,
+NumPy kernels in ops/elementwise/_special_kernels.py), PyTorch's values at poles, infinities and nan,
 dtypes of integer inputs, gcd/lcm, the errors, and the torch.special namespace."""
 import math
 

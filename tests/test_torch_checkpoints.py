@@ -180,8 +180,8 @@ class Config:
 
 
 def test_names_resolve_under_the_torch_alias():
-    from leafgrad import _torch_alias
-    code = ("import leafgrad._torch_alias as a; a.install(); import torch.serialization as s; "
+    from leafgrad._compat import torch_alias as _torch_alias
+    code = ("import leafgrad._compat.torch_alias as a; a.install(); import torch.serialization as s; "
             "print(s.add_safe_globals.__module__, s.safe_globals.__name__)")
     res = subprocess.run([sys.executable, "-c", "import sys; sys.path.insert(0, %r); %s"
                           % (SRC, code)], capture_output=True, text=True, timeout=120)

@@ -104,7 +104,7 @@ def test_warning_points_at_the_callers_line(name):
 
 
 def test_warn_helper_skips_internal_frames():
-    from leafgrad import _errors
+    from leafgrad._core import errors as _errors
 
     def internal():
         _errors.warn("x")

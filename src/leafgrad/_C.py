@@ -36,7 +36,7 @@ def torch_function_handler(*tensors):
     Tensor's, or None (also None inside DisableTorchFunctionSubclass)."""
     if _DISABLED[0]:
         return None
-    from ._tensor import Tensor
+    from ._tensor.tensor import Tensor
     base = Tensor.__dict__.get("__torch_function__")
     for t in tensors:
         cls = type(t)

@@ -5,37 +5,37 @@
 """
 __version__ = "0.1.0"
 
-from . import _malloc  # noqa: F401  (keeps freed array memory for reuse: see there)
-from . import _dtype
-from ._dtype import (bool_ as bool, complex64, complex128, float16, float32, float64, int8, int16,
-                     int32, int64, uint8, half, double, short, long, cfloat, cdouble,
-                     get_default_dtype, set_default_dtype, promote_types, dtype, bfloat16)
-from ._dtype import float as float  # noqa: F811  (torch.float is float32)
-from ._dtype import int as int  # noqa: F811  (torch.int is int32)
-from ._tensor import Tensor, Size
-from . import _methods  # noqa: F401  (binds the Tensor methods)
-from ._creation import (arange, as_tensor, device, empty, empty_like, eye, from_numpy, full,
-                        full_like, linspace, logspace, ones, ones_like, scalar_tensor, tensor,
-                        tril_indices, triu_indices, zeros, zeros_like)
-from ._random_ops import (Generator, bernoulli, default_generator, get_rng_state, initial_seed,
-                          manual_seed, multinomial, normal, poisson, rand, rand_like, randint,
-                          randint_like, randn, randn_like, randperm, seed, set_rng_state)
-from ._format import set_printoptions
+from ._core import malloc as _malloc  # noqa: F401  (keeps freed array memory for reuse: see there)
+from ._core import dtype as _dtype
+from ._core.dtype import (bool_ as bool, complex64, complex128, float16, float32, float64, int8, int16,
+                          int32, int64, uint8, half, double, short, long, cfloat, cdouble,
+                          get_default_dtype, set_default_dtype, promote_types, dtype, bfloat16)
+from ._core.dtype import float as float  # noqa: F811  (torch.float is float32)
+from ._core.dtype import int as int  # noqa: F811  (torch.int is int32)
+from ._tensor.tensor import Tensor, Size
+from ._api import methods as _methods  # noqa: F401  (binds the Tensor methods)
+from ._tensor.creation import (arange, as_tensor, device, empty, empty_like, eye, from_numpy, full,
+                               full_like, linspace, logspace, ones, ones_like, scalar_tensor, tensor,
+                               tril_indices, triu_indices, zeros, zeros_like)
+from ._random.sampling import (Generator, bernoulli, default_generator, get_rng_state, initial_seed,
+                               manual_seed, multinomial, normal, poisson, rand, rand_like, randint,
+                               randint_like, randn, randn_like, randperm, seed, set_rng_state)
+from ._tensor.tensor_str import set_printoptions
 from .autograd.grad_mode import (enable_grad, inference_mode, is_grad_enabled,
                                  is_inference_mode_enabled, no_grad, set_grad_enabled)
-from ._errors import (LeafgradError, GraphFreedError, NoGradError, UnusedInputError,
-                      NonScalarBackwardError, InplaceLeafError, SavedTensorModifiedError,
-                      ShapeError, DtypeError)
-from ._functions import *  # noqa: F401,F403  (torch.exp, torch.sum, ...)
-from ._functions import abs, all, any, max, min, pow, round, sum  # noqa: F401  (shadow builtins on purpose)
+from ._core.errors import (LeafgradError, GraphFreedError, NoGradError, UnusedInputError,
+                           NonScalarBackwardError, InplaceLeafError, SavedTensorModifiedError,
+                           ShapeError, DtypeError)
+from ._api.functions import *  # noqa: F401,F403  (torch.exp, torch.sum, ...)
+from ._api.functions import abs, all, any, max, min, pow, round, sum  # noqa: F401  (shadow builtins on purpose)
 from . import autograd, linalg, random  # noqa: E402
 autograd._load_upper()
 from .autograd.anomaly_mode import is_anomaly_enabled, is_anomaly_check_nan_enabled  # noqa: E402
-from ._interop import asarray, from_dlpack  # noqa: E402  (also binds Tensor.__dlpack__)
+from ._api.interop import asarray, from_dlpack  # noqa: E402  (also binds Tensor.__dlpack__)
 
-from ._legacy import (FloatTensor, DoubleTensor, HalfTensor, LongTensor, IntTensor,  # noqa: E402
-                      ShortTensor, CharTensor, ByteTensor, BoolTensor)
-from ._devices import set_default_device, get_default_device  # noqa: E402
+from ._api.legacy_constructors import (FloatTensor, DoubleTensor, HalfTensor, LongTensor, IntTensor,  # noqa: E402
+                                       ShortTensor, CharTensor, ByteTensor, BoolTensor)
+from ._compat.devices import set_default_device, get_default_device  # noqa: E402
 from . import __future__  # noqa: E402,F401  (torch.__future__: conversion flags)
 
 # Loaded on first use (PEP 562), so that ``import leafgrad`` stays short: the
@@ -45,13 +45,13 @@ _LAZY = {name: ("leafgrad." + name, None) for name in (
     "nn", "optim", "utils", "serialization", "accelerator", "amp", "backends", "cuda", "func",
     "functional", "onnx", "profiler", "sparse", "special", "distributed", "distributions",
     "version")}
-_LAZY.update({"save": ("leafgrad._serialization", "save"),
-              "load": ("leafgrad._serialization", "load"),
+_LAZY.update({"save": ("leafgrad._checkpoint.save_load", "save"),
+              "load": ("leafgrad._checkpoint.save_load", "load"),
               "autocast": ("leafgrad.amp", "autocast"),
               "vmap": ("leafgrad.func", "vmap"), "_C": ("leafgrad._C", None),
-              "finfo": ("leafgrad._finfo", "finfo"), "iinfo": ("leafgrad._finfo", "iinfo"),
-              "result_type": ("leafgrad._dtype_fns", "result_type"),
-              "can_cast": ("leafgrad._dtype_fns", "can_cast")})
+              "finfo": ("leafgrad._api.finfo", "finfo"), "iinfo": ("leafgrad._api.finfo", "iinfo"),
+              "result_type": ("leafgrad._api.promotion", "result_type"),
+              "can_cast": ("leafgrad._api.promotion", "can_cast")})
 _LAZY.update({name: ("leafgrad.sparse", name) for name in ("sparse_coo_tensor", "spmm",
                                                             "sparse_coo")})
 _LAZY.update({name: ("leafgrad.functional", name) for name in (
@@ -67,7 +67,7 @@ def __getattr__(name):
     mod = importlib.import_module(spec[0])
     value = mod if spec[1] is None else getattr(mod, spec[1])
     # the same NumPy-style keyword aliases as the eager functions (see _numpy_compat)
-    from . import _numpy_compat
+    from ._api import numpy_compat as _numpy_compat
     value = _numpy_compat._compat(value, {})
     globals()[name] = value
     return value
@@ -111,5 +111,5 @@ def compile(model=None, **kwargs):
 def is_floating_point(input):
     return input.is_floating_point()
 
-from . import _numpy_compat  # noqa: E402
+from ._api import numpy_compat as _numpy_compat  # noqa: E402
 _numpy_compat.install(__import__("sys").modules[__name__], Tensor)

@@ -4,7 +4,7 @@ The answers are those of a CPU-only PyTorch 2.13 build: ``is_available()`` is
 False, ``current_accelerator()`` is None, ``device_count()`` is 0, the memory
 queries are 0; calls that need a device raise RuntimeError with the fix.
 """
-from ._devices import no_accelerator as _none
+from ._compat.devices import no_accelerator as _none
 
 __all__ = ["current_accelerator", "current_device_idx", "current_device_index",
            "current_stream", "device_count", "device_index", "empty_cache",

@@ -7,7 +7,7 @@ contexts, as in PyTorch; ``GradScaler`` is PyTorch's (disabled with a warning fo
 NotImplementedError with the fix: leafgrad has no bfloat16 kernels to switch to.
 """
 import functools
-from . import _errors
+from ._core import errors as _errors
 
 __all__ = ["autocast", "GradScaler", "custom_fwd", "custom_bwd"]
 
@@ -126,8 +126,8 @@ class GradScaler:
         if not self._enabled:
             return outputs
         self._lazy_init()
-        from ._tensor import Tensor
-        from . import _creation
+        from ._tensor.tensor import Tensor
+        from ._tensor import creation as _creation
 
         def apply(v):
             if isinstance(v, Tensor):

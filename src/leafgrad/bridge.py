@@ -32,7 +32,7 @@ import typing
 
 import numpy as np
 
-from ._tensor import Tensor
+from ._tensor.tensor import Tensor
 
 __all__ = ["to_torch", "from_torch", "BridgeError"]
 

@@ -56,7 +56,7 @@ def run_script(path, args=()):
     ``SystemExit`` propagates), an uncaught exception prints the usual
     traceback (starting at the script) through ``sys.excepthook`` and gives 1.
     """
-    from . import _torch_alias
+    from ._compat import torch_alias as _torch_alias
 
     if not os.path.exists(path):
         sys.stderr.write("%s run: can't open file %r: [Errno 2] No such file or directory\n"
@@ -104,7 +104,7 @@ def _is_zip(path):
 def _run_package(path, args):
     """A directory or zip file with a ``__main__.py``, like ``python DIR``."""
     import runpy
-    from . import _torch_alias
+    from ._compat import torch_alias as _torch_alias
 
     _torch_alias.install()
     sys.argv = [path, *args]

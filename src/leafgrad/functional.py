@@ -7,10 +7,11 @@ Graph difference: ``block_diag`` records ``CatBackward0`` nodes where PyTorch ha
 """
 import numpy as np
 
-from . import _creation as _C, _dtype
-from . import _functions as _F
-from ._tensor import Tensor
-from . import _errors
+from ._tensor import creation as _C
+from ._core import dtype as _dtype
+from ._api import functions as _F
+from ._tensor.tensor import Tensor
+from ._core import errors as _errors
 
 broadcast_shapes = _F.broadcast_shapes
 broadcast_tensors = _F.broadcast_tensors

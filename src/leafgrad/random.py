@@ -1,9 +1,9 @@
 """``torch.random``: the default generator's seed and state, and ``fork_rng``."""
 import contextlib
 
-from ._random_ops import (get_rng_state, initial_seed, manual_seed, seed,  # noqa: F401
-                          set_rng_state)
-from ._random import default_generator  # noqa: F401
+from ._random.sampling import (get_rng_state, initial_seed, manual_seed, seed,  # noqa: F401
+                               set_rng_state)
+from ._random.generator import default_generator  # noqa: F401
 
 __all__ = ["fork_rng", "get_rng_state", "initial_seed", "manual_seed", "seed",
            "set_rng_state"]

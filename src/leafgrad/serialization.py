@@ -6,8 +6,8 @@ does the same inside a ``with`` block (for this thread). Entries are objects, or
 ``(obj, "module.name")`` pairs naming them as the file does, as in PyTorch
 (https://pytorch.org/docs/stable/notes/serialization.html#weights-only).
 """
-from . import _torch_format
-from ._serialization import load, save
+from ._checkpoint import torch_reader as _torch_format
+from ._checkpoint.save_load import load, save
 
 __all__ = ["save", "load", "add_safe_globals", "safe_globals", "get_safe_globals",
            "clear_safe_globals", "DEFAULT_PROTOCOL"]

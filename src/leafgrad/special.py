@@ -1,6 +1,6 @@
 """``torch.special``: PyTorch's special-function namespace.
 
-Every name is a declared op (``leafgrad.ops.special``, ``ops.special_binary`` and the
+Every name is a declared op (``leafgrad.ops.elementwise.special``, ``ops.elementwise.special_binary`` and the
 elementwise / activation / reduction families): the ops PyTorch has only here are
 declared as ``special_X`` (ATen's names) and appear below as ``X``; the others are the
 same functions as ``torch.X`` under PyTorch's names (``expit`` is ``sigmoid``,
@@ -36,13 +36,13 @@ for _n in _SAME:
 
 def softmax(input, dim, *, dtype=None):
     """``torch.special.softmax``: :func:`torch.nn.functional.softmax` (dim required)."""
-    from .ops.activation import softmax as f
+    from .ops.nn.activation import softmax as f
     return f(input, dim, dtype=dtype)
 
 
 def log_softmax(input, dim, *, dtype=None):
     """``torch.special.log_softmax``: :func:`torch.nn.functional.log_softmax`."""
-    from .ops.activation import log_softmax as f
+    from .ops.nn.activation import log_softmax as f
     return f(input, dim, dtype=dtype)
 
 

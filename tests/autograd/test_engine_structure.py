@@ -324,8 +324,8 @@ def _import_graph():
 def _core(m):
     # autograd.profiler is a facade over leafgrad.profiler (which sits above nn and
     # the op surface), not part of the autograd core
-    return (m in ("leafgrad._tensor", "leafgrad._creation", "leafgrad.ops._dispatch",
-                  "leafgrad._errors", "leafgrad._dtype", "leafgrad._quiet", "leafgrad._scalars")
+    return (m in ("leafgrad._tensor.tensor", "leafgrad._tensor.creation", "leafgrad.ops._dispatch",
+                  "leafgrad._core.errors", "leafgrad._core.dtype", "leafgrad._core.quiet", "leafgrad._core.scalars")
             or (m.startswith("leafgrad.autograd") and m != "leafgrad.autograd.profiler"))
 
 
@@ -358,7 +358,7 @@ def test_the_cycle_check_can_fail():
 
 def test_engine_and_graph_sit_below_the_tensor():
     edges = _import_graph()
-    lower = {"leafgrad._errors", "leafgrad._dtype", "leafgrad._quiet", "leafgrad._scalars",
+    lower = {"leafgrad._core.errors", "leafgrad._core.dtype", "leafgrad._core.quiet", "leafgrad._core.scalars",
              "leafgrad.autograd.engine", "leafgrad.autograd.graph", "leafgrad.autograd.grad_mode",
              "leafgrad.autograd.anomaly_mode", "leafgrad.autograd.saved_hooks", "leafgrad.autograd",
              "leafgrad.autograd._grad_values"}

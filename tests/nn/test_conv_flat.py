@@ -1,4 +1,4 @@
-"""Same-size convolutions (stride 1, output as large as the input) take ops._conv_flat's
+"""Same-size convolutions (stride 1, output as large as the input) take ops.nn._conv_flat's
 shifted-view path: values, gradients of input/weight/bias and second order vs PyTorch,
 for the geometries that path covers (groups, dilation, even kernels with 'same', 1-d, 3-d,
 an empty batch), and the masked select kernel it shares with ReLU's backward."""
@@ -8,7 +8,7 @@ import torch
 
 import leafgrad
 from leafgrad.ops import _select
-from leafgrad.ops.conv import _conv_geometry
+from leafgrad.ops.nn.conv import _conv_geometry
 
 CASES = [
     ((2, 3, 5, 6), (4, 3, 3, 3), dict(padding=1)),

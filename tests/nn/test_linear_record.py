@@ -1,4 +1,4 @@
-"""``ops._linear_record.record_linear`` (linear's node set in one step) leaves the state
+"""``ops.linalg._linear_record.record_linear`` (linear's node set in one step) leaves the state
 the generic path left: ``record`` over (bias, input, weight) and the weight's edge
 swapped for a ``TBackward0`` node, field by field; gradients as PyTorch's."""
 import numpy as np
@@ -7,8 +7,8 @@ import torch
 
 import leafgrad
 from leafgrad.ops import _dispatch as D
-from leafgrad.ops import linalg as L
-from leafgrad.ops._linear_record import weight_edge
+from leafgrad.ops.linalg import products as L
+from leafgrad.ops.linalg._linear_record import weight_edge
 
 NODE_FIELDS = ("_e0", "_n0", "needs_input_grad", "_metas", "_saved_versions", "_out",
                "_out_version", "args", "_released", "_extra", "_saved")

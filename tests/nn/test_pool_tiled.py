@@ -1,5 +1,5 @@
 """Max pooling whose windows tile the input (stride = kernel_size, no padding or dilation:
-ops._pool_linear's ``Tiles`` path): values, indices, gradients and second order equal
+ops.nn._pooling_linear's ``Tiles`` path): values, indices, gradients and second order equal
 PyTorch's exactly, with ties (ReLU zeros: the first tap wins), NaN and inf, cropped edges,
 ceil_mode, 1-d / 2-d (batched and not) / 3-d."""
 import numpy as np
@@ -7,7 +7,7 @@ import pytest
 import torch
 
 import leafgrad
-from leafgrad.ops.pooling import _pool_geometry
+from leafgrad.ops.nn.pooling import _pool_geometry
 
 CASES = [((2, 3, 8, 8), 2, {}, 2), ((2, 3, 9, 7), 2, {}, 2), ((3, 8, 6), (2, 3), {}, 2),
          ((2, 3, 8, 8), 2, dict(ceil_mode=True), 2), ((2, 3, 9, 9), 2, dict(ceil_mode=True), 2),

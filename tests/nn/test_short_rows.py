@@ -6,7 +6,7 @@ import pytest
 import torch
 
 import leafgrad as lg
-from leafgrad.ops._rowmax import last_max
+from leafgrad.ops.nn._rowmax import last_max
 
 
 @pytest.mark.parametrize("n", [1, 2, 3, 5, 7, 8, 31, 32, 33, 48, 127, 128])

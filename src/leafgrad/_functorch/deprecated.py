@@ -3,7 +3,7 @@ the same text), plus ``make_functional`` / ``combine_state_for_ensemble``."""
 
 from .. import func as _func
 from . import make_functional as _nn_impl
-from .. import _errors
+from .._core import errors as _errors
 
 
 def _warn(api, new_api=None):

@@ -8,7 +8,7 @@ and fill every name, as PyTorch.
 """
 import copy
 
-from .. import _functions
+from .._api import functions as _functions
 from ..func._module import _swap, check_models
 from ..nn.modules.module import Module
 from ..nn.parameter import Parameter

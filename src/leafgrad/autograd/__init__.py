@@ -4,7 +4,7 @@ See https://pytorch.org/docs/stable/autograd.html for the semantics
 followed here.
 
 Layers: ``grad_mode``, ``anomaly_mode``, ``graph`` and ``engine`` sit below
-the Tensor (``leafgrad._tensor`` imports them); ``_api`` (``backward``,
+the Tensor (``leafgrad._tensor.tensor`` imports them); ``_api`` (``backward``,
 ``grad``), ``function``, ``functional`` and ``gradcheck`` sit above it. This
 package only imports the lower ones eagerly and loads the upper ones on
 first use (PEP 562 ``__getattr__``), so importing ``autograd.grad_mode`` from

@@ -1,16 +1,16 @@
 """``torch.autograd.backward`` / ``torch.autograd.grad``: argument checks,
 default gradients, then the engine (which gets the Tensor class from here).
 
-This module sits above ``leafgrad._tensor``; ``leafgrad.autograd`` loads it
+This module sits above ``leafgrad._tensor.tensor``; ``leafgrad.autograd`` loads it
 on first use (see ``autograd/__init__.py``).
 """
 
 import numpy as np
 
-from .. import _errors
+from .._core import errors as _errors
 from ._grad_tuple import GradTuple
 from .grad_mode import mode
-from .._tensor import Tensor, _sync_view
+from .._tensor.tensor import Tensor, _sync_view
 from .engine import run_backward
 
 

@@ -3,7 +3,7 @@ has (indexing, unpacking, ``len``, concatenation, ``isinstance(g, tuple)``,
 printing as ``(tensor(...),)``), but used as a number (``0.1 * g``,
 ``b - 0.1 * g``, ``float(g)``, ``g.item()``) it raises the same TypeError /
 AttributeError Python raises for a tuple, with the fix: index it first."""
-from .. import _errors
+from .._core import errors as _errors
 
 __all__ = ["GradTuple"]
 
@@ -49,7 +49,7 @@ class GradTuple(tuple):
         return tuple.__format__(self, spec)
 
     def __getattr__(self, name):
-        from .._tensor import Tensor
+        from .._tensor.tensor import Tensor
         if not name.startswith("__") and hasattr(Tensor, name):
             raise AttributeError("'tuple' object has no attribute '%s': %s"
                                  % (name, _errors.grad_tuple_hint()))

@@ -6,7 +6,7 @@ the array pass and Tensors, with the shape fitting of PyTorch's ``validate_outpu
 """
 import numpy as np
 
-from .. import _errors
+from .._core import errors as _errors
 from .grad_mode import mode
 
 _ndarray = np.ndarray

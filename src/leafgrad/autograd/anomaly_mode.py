@@ -9,7 +9,7 @@ names the node, shows that traceback and says what to look for.
 
 import numpy as np
 
-from .. import _errors
+from .._core import errors as _errors
 
 __all__ = ["detect_anomaly", "set_detect_anomaly", "is_anomaly_enabled",
            "is_anomaly_check_nan_enabled"]

@@ -55,9 +55,9 @@ import sys
 
 import numpy as np
 
-from .. import _errors
-from .._dtype import from_numpy_dtype
-from .._quiet import _IGNORE as _QUIET, _reset as _quiet_reset, _set as _quiet_set
+from .._core import errors as _errors
+from .._core.dtype import from_numpy_dtype
+from .._core.quiet import _IGNORE as _QUIET, _reset as _quiet_reset, _set as _quiet_set
 from .anomaly_mode import _Checker, _State as _anomaly_state
 from ._grad_values import (_accumulate, _accumulate_array, _arrays, _as_array, _call_hooks,
                            _fit_shape, _materialize, _run_tensor_hooks, _sum_to, _tensors)

@@ -132,9 +132,9 @@ class _Level:
         self.set(dst, tan)
         base = dst._base
         if base is not None and base._data.dtype.kind in "fc":
-            from ..ops.inplace import _view_key
-            from ..ops.inplace_write import _index_put
-            from .. import _creation
+            from ..ops.inplace.arithmetic import _view_key
+            from ..ops.inplace.writes import _index_put
+            from .._tensor import creation as _creation
             bt = self.tangent(base)
             _fw_state.active[0] = None
             try:
@@ -146,8 +146,8 @@ class _Level:
 
     def function_jvp(self, cls, ctx, args, outs):
         """A custom Function's output tangents, from its ``jvp(ctx, *tangents)``."""
-        from .._tensor import Tensor
-        from .. import _creation
+        from .._tensor.tensor import Tensor
+        from .._tensor import creation as _creation
         tans = []
         for a in args:
             if not isinstance(a, Tensor):
@@ -184,7 +184,7 @@ def _multi_node(res, outs):
 def _alias(t):
     """A stand-in for input ``t`` that shares its data: a fresh leaf, or (when ``t`` is in
     the user's graph) an alias recorded on it, so the tangent stays differentiable."""
-    from .._tensor import Tensor
+    from .._tensor.tensor import Tensor
     if t._requires_grad:
         return t.view_as(t)
     p = Tensor._make_plain(t._data)
@@ -195,8 +195,8 @@ def _alias(t):
 def _tangents(make, inputs, tans, saved):
     """Tangents of ``make(inputs)``'s outputs given the inputs' tangents (None: zero), by
     the double-vjp trick. Runs with the level's hook off."""
-    from .._tensor import Tensor
-    from .. import _creation
+    from .._tensor.tensor import Tensor
+    from .._tensor import creation as _creation
     from ._api import grad
     keep = mode.enabled and (
         any(t is not None and t._requires_grad for t in inputs)
@@ -297,7 +297,7 @@ def make_dual(tensor, tangent, *, level=None):
             has a tangent at this level.
         ValueError: ``tensor`` or ``tangent`` is not floating point or complex.
     """
-    from .._tensor import Tensor
+    from .._tensor.tensor import Tensor
     if level is None:
         level = _current_level
     if level < 0:
@@ -338,7 +338,7 @@ def unpack_dual(tensor, *, level=None):
     Raises:
         TypeError: ``tensor`` is not a tensor.
     """
-    from .._tensor import Tensor
+    from .._tensor.tensor import Tensor
     if level is None:
         level = _current_level
     if level < 0:

@@ -11,7 +11,7 @@ import functools
 
 import numpy as np
 
-from .. import _errors
+from .._core import errors as _errors
 from .grad_mode import mode
 from .graph import Node
 from ._fw_state import active as _fw_level
@@ -30,7 +30,7 @@ class FunctionCtx:
         Raises:
             TypeError: for anything that is not a tensor or None.
         """
-        from .._tensor import Tensor
+        from .._tensor.tensor import Tensor
         for i, t in enumerate(tensors):
             if t is not None and not isinstance(t, Tensor):
                 raise TypeError(_errors.save_non_tensor(i, t))
@@ -88,7 +88,7 @@ class BackwardCFunction(Node, FunctionCtx):
         return type(self).__name__
 
     def backward(self, *grads):
-        from .._tensor import Tensor
+        from .._tensor.tensor import Tensor
         metas = self._fn_out_metas
         if self._materialize:
             grads = tuple(Tensor._make_plain(np.zeros(m[0], m[1])) if g is None and m else g
@@ -168,7 +168,7 @@ class Function(metaclass=_FunctionMeta):
 
     @classmethod
     def apply(cls, *args, **kwargs):
-        from .._tensor import Tensor, _sync_view
+        from .._tensor.tensor import Tensor, _sync_view
         tensor_args = [a if isinstance(a, Tensor) else None for a in args]
         for t in tensor_args:
             if t is not None and t._base is not None and mode.enabled:
@@ -258,7 +258,7 @@ class Function(metaclass=_FunctionMeta):
 
 
 def _set_tangents(fw, outs, tangents):
-    from .._tensor import Tensor
+    from .._tensor.tensor import Tensor
     for o, t in zip(outs, tangents):
         if isinstance(o, Tensor) and t is not None and o._data.dtype.kind in "fc":
             fw.set(o, t)
@@ -281,7 +281,7 @@ def once_differentiable(fn):
     under no_grad; differentiating its result again raises."""
     @functools.wraps(fn)
     def wrapper(ctx, *args):
-        from .._tensor import Tensor
+        from .._tensor.tensor import Tensor
         prev = mode.enabled
         mode.enabled = False
         try:

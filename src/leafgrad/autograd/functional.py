@@ -17,7 +17,7 @@ __all__ = ["jacobian", "hessian", "vjp", "jvp", "hvp", "vhp"]
 
 
 def _as_tuple(inp, arg_name, fn_name):
-    from .._tensor import Tensor
+    from .._tensor.tensor import Tensor
     is_tuple = isinstance(inp, tuple)
     if not is_tuple:
         inp = (inp,)
@@ -46,7 +46,7 @@ def _grad_preprocess(inputs, create_graph, need_graph):
 
 
 def _grad_postprocess(inputs, create_graph):
-    from .._tensor import Tensor
+    from .._tensor.tensor import Tensor
     if isinstance(inputs[0], Tensor):
         return inputs if create_graph else tuple(inp.detach() for inp in inputs)
     return tuple(_grad_postprocess(inp, create_graph) for inp in inputs)
@@ -127,7 +127,7 @@ _FILL_MESSAGES = {
 
 
 def _fill_in_zeros(grads, refs, strict, create_graph, stage):
-    from .._creation import zeros_like
+    from .._tensor.creation import zeros_like
     res = []
     for i, g in enumerate(grads):
         if g is None:
@@ -190,7 +190,7 @@ def jvp(func, inputs, v=None, create_graph=False, strict=False):
     Returns:
         ``(func_output, jvp)``; the jvp has the structure of the outputs.
     """
-    from .._creation import zeros_like
+    from .._tensor.creation import zeros_like
     with enable_grad():
         is_inputs_tuple, inputs = _as_tuple(inputs, "inputs", "jvp")
         inputs = _grad_preprocess(inputs, create_graph=create_graph, need_graph=True)
@@ -221,8 +221,8 @@ def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False,
         output; a tuple over inputs (or outputs) when those are tuples; a tuple
         of tuples (``result[i][j]``: output i, input j) when both are.
     """
-    from .._creation import zeros_like
-    from ..ops.joins import stack
+    from .._tensor.creation import zeros_like
+    from ..ops.shape.joins import stack
     if strategy not in ("forward-mode", "reverse-mode"):
         raise AssertionError('Expected strategy to be either "forward-mode" or "reverse-mode". '
                              'Hint: If your function has more outputs than inputs, '
@@ -291,7 +291,7 @@ def hessian(func, inputs, create_graph=False, strict=False, vectorize=False,
         A tensor of shape ``in.shape + in.shape``; for a tuple of inputs, a
         tuple of tuples (``result[i][j]``: inputs i and j).
     """
-    from .._tensor import Tensor
+    from .._tensor.tensor import Tensor
     is_inputs_tuple, inputs = _as_tuple(inputs, "inputs", "hessian")
 
     def ensure_single_output_function(*inp):
@@ -318,7 +318,7 @@ def hessian(func, inputs, create_graph=False, strict=False, vectorize=False,
 
 
 def _scalar_function_checks(outputs, is_outputs_tuple, name):
-    from .._tensor import Tensor
+    from .._tensor.tensor import Tensor
     if is_outputs_tuple or not isinstance(outputs[0], Tensor):
         raise RuntimeError("The function given to %s should return a single Tensor" % name)
     if outputs[0].nelement() != 1:
@@ -366,7 +366,7 @@ def hvp(func, inputs, v=None, create_graph=False, strict=False):
     Returns:
         ``(func_output, hvp)``; the hvp has the structure of the inputs.
     """
-    from .._creation import zeros_like
+    from .._tensor.creation import zeros_like
     with enable_grad():
         is_inputs_tuple, inputs, v, is_outputs_tuple, outputs, jac = _scalar_fn_jacobian(
             func, inputs, v, create_graph, strict, "hvp")

@@ -11,7 +11,7 @@ names the worst element.
 """
 
 import numpy as np
-from .. import _errors
+from .._core import errors as _errors
 
 __all__ = ["gradcheck", "gradgradcheck", "GradcheckError"]
 
@@ -25,7 +25,7 @@ def _as_tuple(x):
 
 
 def _float_outputs(out):
-    from .._tensor import Tensor
+    from .._tensor.tensor import Tensor
     return [o for o in _as_tuple(out) if isinstance(o, Tensor) and o._data.dtype.kind in "fc"]
 
 
@@ -55,7 +55,7 @@ def _numerical(fn, inputs, diff, eps):
 
 
 def _analytical(fn, inputs, diff):
-    from .._tensor import Tensor
+    from .._tensor.tensor import Tensor
     from . import grad
     outs = _float_outputs(fn(*inputs))
     d_inputs = [inputs[i] for i in diff]
@@ -75,7 +75,7 @@ def _analytical(fn, inputs, diff):
 
 
 def _fmt(a):
-    from .._tensor import Tensor
+    from .._tensor.tensor import Tensor
     return repr(Tensor._make_plain(np.asarray(a, np.float64)))
 
 
@@ -104,7 +104,7 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
             input and the worst element, then both Jacobians.
         ValueError: when no input requires grad.
     """
-    from .._tensor import Tensor
+    from .._tensor.tensor import Tensor
     inputs = _as_tuple(inputs)
     diff = [i for i, t in enumerate(inputs) if isinstance(t, Tensor) and t._requires_grad]
     if not diff:
@@ -131,7 +131,7 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
 
 def _forward(fn, inputs, diff):
     """The Jacobians by forward AD: one dual evaluation per input element."""
-    from .._tensor import Tensor
+    from .._tensor.tensor import Tensor
     from . import forward_ad
     n_out = len(_float_outputs(fn(*inputs)))
     jac = []
@@ -186,7 +186,7 @@ def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-6, atol=1e-5, rtol=
     ``grad_outputs`` (random float64 vectors, which are checked too, when not
     given).
     """
-    from .._tensor import Tensor
+    from .._tensor.tensor import Tensor
     from . import grad
     inputs = _as_tuple(inputs)
     outs = _float_outputs(func(*inputs))

@@ -15,7 +15,7 @@ import itertools
 import types
 import weakref
 
-from .. import _errors
+from .._core import errors as _errors
 
 
 __all__ = ["Node", "AccumulateGrad", "RemovableHandle", "register_multi_grad_hook"]
@@ -31,7 +31,7 @@ _NO_EDGE = (None, 0)
 _NO_META1 = (None,)
 _NO_META2 = (None, None)
 
-# The Tensor class, given by leafgrad._tensor through ``use_tensor_class``
+# The Tensor class, given by leafgrad._tensor.tensor through ``use_tensor_class``
 # (this module sits below it and cannot import it): ``Node.result`` builds one.
 _tensor_cls = None
 

@@ -5,7 +5,7 @@ and the memory counters are harmless no-ops (0), as in PyTorch; calls that
 need a GPU (``synchronize``, ``current_device``, ``get_device_name``,
 ``get_device_properties``) raise PyTorch's AssertionError, with the fix.
 """
-from .._devices import no_cuda as _no_cuda
+from .._compat.devices import no_cuda as _no_cuda
 from . import amp  # noqa: F401
 
 __all__ = ["is_available", "device_count", "is_initialized", "init", "manual_seed",

@@ -1,7 +1,7 @@
 """``torch.cuda.amp`` (deprecated in PyTorch for ``torch.amp``): the same CPU answers."""
 
 from ..amp import GradScaler as _GradScaler, autocast as _autocast, custom_bwd, custom_fwd  # noqa: F401
-from .. import _errors
+from .._core import errors as _errors
 
 __all__ = ["autocast", "GradScaler", "custom_fwd", "custom_bwd"]
 

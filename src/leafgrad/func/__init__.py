@@ -18,7 +18,7 @@ signatures, return structures (pytrees of tuples, lists and dicts) and errors:
 Source: torch/_functorch/eager_transforms.py, apis.py, vmap.py, functional_call.py.
 """
 from .. import autograd as _autograd
-from .._tensor import Tensor
+from .._tensor.tensor import Tensor
 from ..autograd.grad_mode import enable_grad
 from . import _batched, _pytree
 
@@ -52,7 +52,7 @@ def _grad(*args, **kwargs):
 
 
 def _zeros_for_none(grads, like):
-    from .. import _creation
+    from .._tensor import creation as _creation
     return [(_creation.zeros_like(x) if g is None else g) for g, x in zip(grads, like)]
 
 
@@ -238,7 +238,7 @@ def jvp(func, primals, tangents, *, strict=False, has_aux=False):
         if not isinstance(t, Tensor) or tuple(t.shape) != tuple(p.shape):
             raise RuntimeError("%s: Expected primals and tangents to have the same shape (got "
                                "%s and %s)" % (name, getattr(p, "shape", p), getattr(t, "shape", t)))
-    from .. import _creation
+    from .._tensor import creation as _creation
     if _batched.active():
         raise _batched.Unbatchable()    # its dummy cotangents would be shared by the samples
     with enable_grad():
@@ -271,7 +271,8 @@ def jvp(func, primals, tangents, *, strict=False, has_aux=False):
 
 def _jacobian_by_rows(o, inners, outer):
     """One vector-Jacobian product per element of ``o``: blocks o.shape + x.shape."""
-    from .. import _creation, _functions
+    from .._tensor import creation as _creation
+    from .._api import functions as _functions
     n = o.numel()
     eye = _creation.eye(n, dtype=o.dtype) if o.requires_grad else None
     rows = [[] for _ in inners]
@@ -293,7 +294,8 @@ def _jacobian_by_columns(o, inners, outer):
     """One Jacobian-vector product per input element (when the inputs are smaller than the
     output): the gradient of the vector-Jacobian product u -> Jᵀu with respect to u, its
     graph built once. None when an op on the way has no second derivative here."""
-    from .. import _creation, _functions
+    from .._tensor import creation as _creation
+    from .._api import functions as _functions
     u = _creation.zeros_like(o).requires_grad_(True)
     try:
         gs = _grad(o, inners, u, create_graph=True, allow_unused=True)
@@ -320,7 +322,7 @@ def _jacobian_by_columns(o, inners, outer):
 
 
 def _jacobian(func, argnums, has_aux, name):
-    from .. import _creation
+    from .._tensor import creation as _creation
 
     def wrapper(*args, **kwargs):
         with enable_grad():

@@ -26,9 +26,9 @@ weights are batched).
 """
 import threading
 
-from .. import _random
-from .._batching_state import Unbatchable, depth as _depth
-from .._tensor import Tensor
+from .._random import generator as _random
+from ..autograd._batching_state import Unbatchable, depth as _depth
+from .._tensor.tensor import Tensor
 
 _new = object.__new__
 _sizes = []             # the batch size of each batched call running (innermost last)
@@ -374,7 +374,8 @@ def _pool2d(fn):
 # ------------------------------------------------------------------ losses
 def _nll(input, target, ignore_index, reduction):
     """nll_loss of one sample (C,) / (N, C) against () / (N,), physically batched."""
-    from .. import _dtype, _functions as T
+    from .._core import dtype as _dtype
+    from .._api import functions as T
     if reduction not in ("mean", "sum", "none") or input.dim() not in (1, 2) or \
             target.dim() != input.dim() - 1 or target.dtype is not _dtype.int64:
         raise Unbatchable()
@@ -574,7 +575,8 @@ def grad(outputs, inputs, grad_outputs=None, **kwargs):
     """``autograd.grad`` on batched outputs/inputs: run on the physical tensors (a
     cotangent that is not batched is expanded along the batch); batched inputs get
     batched gradients."""
-    from .. import _creation, autograd
+    from .._tensor import creation as _creation
+    from .. import autograd
     outs = [outputs] if isinstance(outputs, Tensor) else list(outputs)
     ins = [inputs] if isinstance(inputs, Tensor) else list(inputs)
     if grad_outputs is None:
@@ -634,7 +636,7 @@ def _function_rules():
     for holder in (L, F):
         for name in ("softmax", "log_softmax"):
             out.append((holder, name, _with_dim))
-    from .. import _functions
+    from .._api import functions as _functions
     for holder in (L, _functions):
         out.append((holder, "stack", lambda fn: _join(fn, True)))
         out.append((holder, "cat", lambda fn: _join(fn, False)))

@@ -10,9 +10,9 @@ batching rules (aten/src/ATen/functorch/BatchRulesReduceOps.cpp, BatchRulesScatt
 BatchRulesIndexing.cpp); a call they do not cover raises :class:`Unbatchable`, and vmap
 runs that function once per sample instead.
 """
-from .._batching_state import Unbatchable
-from .._dtype import bool_ as _bool
-from .._tensor import Tensor
+from ..autograd._batching_state import Unbatchable
+from .._core.dtype import bool_ as _bool
+from .._tensor.tensor import Tensor
 from ._batched import _dims, _elementwise, _is_b, _size_of, _tensor_args, _wrap
 
 
@@ -133,7 +133,7 @@ def _linalg_norm(fn):
                 raise Unbatchable()     # PyTorch's error: per sample
             pd = _all_dims(nd)
             if ord is None and nd > 2:  # the flattened 2-norm
-                from ..ops.linalg_fns import vector_norm
+                from ..ops.linalg.inverse_det_norms import vector_norm
                 return _wrap(vector_norm(A._bv, 2, pd, keepdim, **kwargs), A._bb)
         else:
             pd = _dims(dim, nd)
@@ -174,7 +174,7 @@ def getitem(self, index):
     """x[idx] on a batched x with integer index tensors (batched or not) in one run of
     the index (so the result's dims go where a sample's would); the batch of batched
     indices pairs with x's own (an arange index at the front)."""
-    from .. import _creation
+    from .._tensor import creation as _creation
     from ._batched import _getitem
     idx = index if isinstance(index, tuple) else (index,)
     got = _advanced(idx)
@@ -262,7 +262,7 @@ def _embedding(fn):
         if padding_idx is not None:
             raise Unbatchable()
         # per-sample tables: one table of n * num rows, each sample's indices offset
-        from .. import _creation
+        from .._tensor import creation as _creation
         w = weight._bv
         num = w.shape[1]
         i = _expand(input, n)
@@ -299,7 +299,7 @@ _MASKED_SELECT = ("vmap: Attempted to vmap over `mask` in torch.masked_select(se
 
 # -------------------------------------------------------------- installation
 def install_methods(BatchedTensor):
-    from ..ops import reduction as R
+    from ..ops.reduce import reduction as R
     elementwise_max = _elementwise(Tensor.maximum)
     elementwise_min = _elementwise(Tensor.minimum)
     BatchedTensor.max = _extreme(R.max, Tensor.amax, elementwise_max)

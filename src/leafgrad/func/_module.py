@@ -87,7 +87,7 @@ def stack_module_state(models):
     Raises:
         RuntimeError: no models, models of different classes or in different modes.
     """
-    from .. import _functions
+    from .._api import functions as _functions
     models = check_models(models, "stack_module_state")
 
     def stacked(named):

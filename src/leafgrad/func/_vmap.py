@@ -8,8 +8,8 @@ tensors) and the outputs are stacked along ``out_dims``. Shapes, values and erro
 torch.func.vmap's, and so is the ``randomness`` rule (random operations inside refused
 by default).
 """
-from .. import _random
-from .._tensor import Tensor
+from .._random import generator as _random
+from .._tensor.tensor import Tensor
 from . import _batched, _pytree
 
 
@@ -124,7 +124,7 @@ def _unbatch(out, out_dims, func, size):
     """The batched run's outputs with the batch moved to ``out_dims`` (an output that
     does not depend on the mapped inputs is repeated, as the loop would stack it);
     anything the loop reports better (a non-tensor, a bad out_dim) goes to the loop."""
-    from .. import _functions
+    from .._api import functions as _functions
     flat, spec = _pytree.flatten(out)
     try:
         odims = _out_dims(out, flat, out_dims, func)
@@ -150,7 +150,7 @@ def _unbatch(out, out_dims, func, size):
 
 
 def _stack_outputs(results, out_dims, func, size):
-    from .. import _functions
+    from .._api import functions as _functions
     if not results:
         raise ValueError("vmap: cannot map over a dimension of size 0 here. Fix: skip the call "
                          "for an empty batch")

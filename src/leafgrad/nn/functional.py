@@ -10,14 +10,15 @@ functional_image: ``unfold`` is declared as ``Tensor.unfold``, another op).
 """
 import numpy as np
 
-from .._tensor import Tensor
+from .._tensor.tensor import Tensor
 from ..ops import _forms
-from ..ops.activation import _with_inplace, relu_  # noqa: F401
-from ..ops.reduction import _return_type  # noqa: F401
+from ..ops.nn.activation import _with_inplace, relu_  # noqa: F401
+from ..ops.reduce.reduction import _return_type  # noqa: F401
 # the nn-level families: importing one declares its ops
-from . import (functional_attention, functional_extra, functional_image,  # noqa: F401
-               functional_loss, functional_pad)
-from .functional_image import unfold  # noqa: F401
+from ..ops.nn import (attention as functional_attention,
+                      norm_embedding_bag as functional_extra, resampling as functional_image,
+                      loss_composite as functional_loss, padding as functional_pad)
+from ..ops.nn.resampling import unfold  # noqa: F401
 
 globals().update(_forms.functional())
 
@@ -56,5 +57,5 @@ alpha_dropout, feature_alpha_dropout = (_dropout_family(n, False) for n in (
 
 # torch.nn.grad is nn.functional.grad too; grid_sample's mode codes (as PyTorch)
 from . import grad  # noqa: E402,F401
-from ..ops.grid_sample import (GRID_SAMPLE_INTERPOLATION_MODES,  # noqa: E402,F401
-                               GRID_SAMPLE_PADDING_MODES)
+from ..ops.nn.grid_sample import (GRID_SAMPLE_INTERPOLATION_MODES,  # noqa: E402,F401
+                                  GRID_SAMPLE_PADDING_MODES)

@@ -10,7 +10,7 @@ matter (zeros are used). As in PyTorch, the result is differentiable again: it h
 graph (``grad_fn=<ConvolutionBackwardBackward0>``) when ``weight`` (or ``input``) or
 ``grad_output`` requires grad.
 """
-from .. import _creation
+from .._tensor import creation as _creation
 from ..autograd import grad as _grad
 from ..ops._named import _named
 from . import functional as F

@@ -12,9 +12,9 @@ import math
 
 import numpy as np
 
-from .. import _random_ops as _R
+from .._random import sampling as _R
 from ..autograd.grad_mode import no_grad
-from .. import _errors
+from .._core import errors as _errors
 
 __all__ = ["calculate_gain", "uniform_", "normal_", "trunc_normal_", "constant_", "ones_",
            "zeros_", "eye_", "dirac_", "xavier_uniform_", "xavier_normal_", "kaiming_uniform_",
@@ -117,7 +117,7 @@ def trunc_normal_(tensor, mean=0.0, std=1.0, a=-2.0, b=2.0, generator=None):
 
 
 def _plain(arr):
-    from .._tensor import Tensor
+    from .._tensor.tensor import Tensor
     return Tensor._make_plain(arr)
 
 

@@ -7,11 +7,11 @@ and prints as ``Parameter containing:`` followed by the tensor.
 """
 import numpy as np
 
-from .._aten import WrapperArray
-from .._meta import copy_data
+from .._tensor.aten import WrapperArray
+from .._tensor.meta import copy_data
 
-from .. import _errors
-from .._tensor import Tensor
+from .._core import errors as _errors
+from .._tensor.tensor import Tensor
 
 __all__ = ["Parameter", "Buffer", "is_lazy"]
 
@@ -92,7 +92,7 @@ class Buffer:
     """
 
     def __init__(self, data=None, *, persistent=True):
-        from .._creation import empty
+        from .._tensor.creation import empty
         self.data = empty(0) if data is None else data
         self.persistent = persistent
 

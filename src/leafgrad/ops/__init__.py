@@ -6,5 +6,5 @@ files is in docs/contributing.md. nn.functional's composite families built from 
 ops (interpolate, pad, attention, ...) are in ``leafgrad/nn/functional_*.py``.
 """
 
-# ``torch.ops.aten`` (PyTorch's operator registry): present, with no operators (_aten.py)
-from .._aten import aten  # noqa: E402,F401
+# ``torch.ops.aten`` (PyTorch's operator registry): present, with no operators (_tensor/aten.py)
+from .._tensor.aten import aten  # noqa: E402,F401

@@ -8,11 +8,11 @@ of the promoted dtype, with PyTorch's promotion rules.
 """
 import numpy as np
 
-from .. import _dtype, _errors, _scalars
-from .._dtype import _FROM_NP, result_type
-from .._meta import MetaArray as _Meta, same_device
-from .._tensor import InferenceTensor, Tensor, _make_inference
-from .._tensor import _sync_view as _sync
+from .._core import dtype as _dtype, errors as _errors, scalars as _scalars
+from .._core.dtype import _FROM_NP, result_type
+from .._tensor.meta import MetaArray as _Meta, same_device
+from .._tensor.tensor import InferenceTensor, Tensor, _make_inference
+from .._tensor.tensor import _sync_view as _sync
 from ..autograd.saved_hooks import active as _hooks_active, pack_saved as _pack_saved
 from ..autograd.anomaly_mode import record_hook as _anomaly_hook
 from ..autograd._fw_state import active as _fw_level
@@ -384,7 +384,7 @@ def to_tensor(x):
         return x
     if isinstance(x, _NUMBER):
         return _make_plain(_asarray(x, dtype=_dtype.scalar_dtype(x).np))
-    from .._creation import _as_array
+    from .._tensor.creation import _as_array
     return _make_plain(_as_array(x, None))
 
 

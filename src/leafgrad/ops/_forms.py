@@ -8,25 +8,31 @@ function takes ``out=`` (``refusing_out``: PyTorch's methods take no ``out=``).
 """
 import functools
 
-from .. import _errors
-from .._tensor import Tensor
+from .._core import errors as _errors
+from .._tensor.tensor import Tensor
 from ..autograd.grad_mode import mode
 from ..autograd._fw_state import active as _fw_level
-from . import inplace as _ip
+from .inplace import arithmetic as _ip
 from ._out import with_out
 from ._registry import OPS
 # every op family: importing one declares its ops (add a new family file here)
-from . import (activation, binary, blas, comparison, conv, conv_transpose,  # noqa: F401
-               cumulative, distance, elementwise, embedding, histogram, index_extra,
-               indexing, inplace_write, joins, linalg, linalg_decomp, linalg_fns, linalg_qr,
-               linalg_solvers, loss, normalization, pixel_shuffle, pointwise, pool3d, pooling,
-               quantile, reduction, search, shape, shape_extra, shrink, sorting, special,
-               special_bessel, special_binary, special_poly, stats, unary, variance)
-from . import linalg_cholesky  # noqa: F401  (cholesky_solve, cholesky_inverse)
+from .nn import (activation, conv, conv_transpose, distance, embedding, loss, normalization,
+                 pixel_shuffle, pooling_3d as pool3d, pooling, shrink)
+from .elementwise import (binary, comparison, pointwise, special, bessel as special_bessel,
+                          special_binary, polynomials as special_poly, unary)
+from .linalg import (blas, products as linalg, decompositions as linalg_decomp,
+                     inverse_det_norms as linalg_fns, qr as linalg_qr,
+                     solvers as linalg_solvers)
+from .reduce import cumulative, histogram, quantile, reduction, stats, variance
+from . import elementwise
+from .shape import (index_fill_copy as index_extra, indexing, joins, search, views as shape,
+                    rearrange as shape_extra, sorting)
+from .inplace import writes as inplace_write
+from .linalg import cholesky as linalg_cholesky  # noqa: F401  (cholesky_solve, cholesky_inverse)
 # nn.functional's extra families (issue 13): composites, grid sampling, lp/unpooling,
 # in-place activations
-from . import (activation_inplace, grid_sample, nn_extra, pool_extra,  # noqa: F401
-               pool_fractional)
+from .nn import (activation_inplace, grid_sample, composites as nn_extra,
+                 pooling_lp_unpool as pool_extra, pooling_fractional as pool_fractional)
 
 
 def _doc_inplace(name, fn):
@@ -39,7 +45,7 @@ def _doc_inplace(name, fn):
 
 def inplace_of(fn, name):
     """``Tensor.<name>`` computing ``fn(self, ...)`` and storing it into ``self`` through
-    ``ops.inplace.apply`` (version bump, graph recording, leaf and view checks)."""
+    ``ops.inplace.arithmetic.apply`` (version bump, graph recording, leaf and view checks)."""
     apply = _ip.apply
 
     def method(self, *args, **kwargs):

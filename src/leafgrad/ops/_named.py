@@ -1,8 +1,8 @@
 """PyTorch's ``grad_fn`` names for ops leafgrad composes from smaller ones."""
 import numpy as np
 
-from .. import _errors
-from .._tensor import Tensor
+from .._core import errors as _errors
+from .._tensor.tensor import Tensor
 from ._dispatch import record
 from ._registry import node
 

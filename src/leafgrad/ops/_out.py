@@ -13,8 +13,8 @@ import functools
 
 import numpy as np
 
-from .. import _errors
-from .._tensor import Tensor
+from .._core import errors as _errors
+from .._tensor.tensor import Tensor
 from ..autograd.grad_mode import mode
 
 

@@ -10,7 +10,7 @@ forms the op appears as and PyTorch's argument rules:
 
 ``function``  ``torch.X``            (True: the op itself; a function: that one)
 ``method``    ``Tensor.X``           (True: the op itself, bound directly: no wrapper)
-``inplace``   ``Tensor.X_``          (True: derived through ``ops.inplace.apply``, so the
+``inplace``   ``Tensor.X_``          (True: derived through ``ops.inplace.arithmetic.apply``, so the
                                       version bump and the leaf/view checks are the shared
                                       ones; ``"view"``: a shape op's in-place form, which
                                       changes the tensor's shape; a function: that one)
@@ -21,7 +21,7 @@ forms the op appears as and PyTorch's argument rules:
               TypeError in PyTorch); None for ops that are not binary
 ``out``       the op accepts ``out=`` (PyTorch's rules: see ``ops._out``)
 
-From the table, ``leafgrad._functions`` builds ``torch.X``, ``leafgrad._methods``
+From the table, ``leafgrad._api.functions`` builds ``torch.X``, ``leafgrad._api.methods``
 the Tensor methods and in-place variants, ``nn.functional`` its functional forms,
 and ``tests/gen_ops_doc.py`` writes ``docs/ops.md``. This module imports nothing
 from leafgrad but the graph's ``Node``: the family files import it.

@@ -15,7 +15,7 @@ derivative (grad of grad is 0, not "does not require grad"), as in PyTorch.
 """
 import numpy as np
 
-from .._tensor import Tensor
+from .._tensor.tensor import Tensor
 from ..autograd.graph import Node
 from ._dispatch import record
 

@@ -6,7 +6,7 @@ State (created in the constructor, as PyTorch): ``step``, ``sum``.
 """
 import numpy as np
 
-from .._tensor import Tensor
+from .._tensor.tensor import Tensor
 from .optimizer import Optimizer, _check_non_negative
 
 __all__ = ["Adagrad"]

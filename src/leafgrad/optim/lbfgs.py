@@ -10,7 +10,7 @@ with PyTorch's to float32 rounding.
 """
 import numpy as np
 
-from .. import _creation
+from .._tensor import creation as _creation
 from ..autograd.grad_mode import enable_grad, no_grad
 from .optimizer import Optimizer
 

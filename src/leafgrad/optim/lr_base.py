@@ -7,7 +7,7 @@ import contextlib
 import functools
 
 from .optimizer import Optimizer
-from .. import _errors
+from .._core import errors as _errors
 
 
 EPOCH_DEPRECATION_WARNING = (

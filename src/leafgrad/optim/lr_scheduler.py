@@ -21,7 +21,7 @@ __all__ = ["LRScheduler", "LambdaLR", "MultiplicativeLR", "StepLR", "MultiStepLR
 # the base class and the cyclic family live in lr_base.py and lr_cyclic.py
 from .lr_base import EPOCH_DEPRECATION_WARNING, LRScheduler, _LRScheduler, _lrs  # noqa: F401
 from .lr_cyclic import CosineAnnealingWarmRestarts, CyclicLR, OneCycleLR  # noqa: F401
-from .. import _errors
+from .._core import errors as _errors
 
 
 def _per_group(lr_lambda, optimizer):

@@ -18,9 +18,9 @@ from itertools import chain
 
 import numpy as np
 
-from .._tensor import Tensor
+from .._tensor.tensor import Tensor
 from ..autograd.grad_mode import enable_grad
-from .. import _errors
+from .._core import errors as _errors
 
 __all__ = ["Optimizer", "required"]
 

@@ -7,7 +7,7 @@ otherwise p -= lr g / avg. State: ``step``, ``square_avg``, ``momentum_buffer``,
 """
 import numpy as np
 
-from .._tensor import Tensor
+from .._tensor.tensor import Tensor
 from .adam import _lerp_
 from .optimizer import Optimizer, _check_non_negative
 

@@ -7,7 +7,7 @@ as a copy of g and then b = momentum * b + (1 - dampening) * g; g = g + momentum
 """
 import numpy as np
 
-from .._tensor import Tensor
+from .._tensor.tensor import Tensor
 from .optimizer import Optimizer, required
 
 __all__ = ["SGD"]

@@ -12,7 +12,7 @@ CPU only: asking for CUDA activities records the CPU side, as PyTorch without a 
 import enum
 import json
 
-from .. import _profiling
+from . import _op_profiler as _profiling
 
 __all__ = ["profile", "record_function", "ProfilerActivity", "ProfilerAction", "schedule",
            "tensorboard_trace_handler", "EventList", "FunctionEventAvg"]

@@ -11,8 +11,8 @@ size (an out-of-range index is an error here, not undefined behaviour).
 """
 import numpy as np
 
-from .. import _creation
-from .._tensor import Size, Tensor
+from .._tensor import creation as _creation
+from .._tensor.tensor import Size, Tensor
 
 __all__ = ["SparseCooTensor", "sparse_coo_tensor", "mm", "spmm", "sum", "addmm"]
 
@@ -237,7 +237,7 @@ def mm(sparse, dense):
         RuntimeError: shapes that do not chain; a sparse tensor with dense dims.
     """
     if not isinstance(sparse, SparseCooTensor):
-        from .. import _functions
+        from .._api import functions as _functions
         return _functions.mm(sparse, dense)
     if sparse.sparse_dim() != 2 or sparse.dense_dim() != 0:
         raise RuntimeError("sparse.mm expects a 2-D sparse matrix (no dense dims). Fix: "

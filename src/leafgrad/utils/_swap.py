@@ -6,7 +6,7 @@ gradient accumulator for a leaf that has one).
 """
 import weakref
 
-from .._tensor import Tensor
+from .._tensor.tensor import Tensor
 
 _POISONED = (
     "Trying to execute AccumulateGrad node that was poisoned by swap_tensors: this happens "

@@ -15,10 +15,10 @@ node's gradients (e.g. bias, input, weight for ``AddmmBackward0``), with PyTorch
 FutureWarning when that is not what the hook's name promises.
 """
 
-from ..._tensor import Tensor
+from ..._tensor.tensor import Tensor
 from ...autograd.function import Function
 from ...autograd.grad_mode import is_grad_enabled
-from ... import _errors
+from ..._core import errors as _errors
 
 __all__ = ["BackwardHookFunction", "FullBackwardHook", "attach_old_hooks"]
 
@@ -118,7 +118,7 @@ class FullBackwardHook:
     def _on_inputs(self, grad_inputs, grad_outputs):
         gi = self._expand(grad_inputs, self.input_positions, self.n_inputs)
         if self.zero_like:
-            from ... import _creation
+            from ..._tensor import creation as _creation
             for i, t in self.zero_like:
                 gi[i] = _creation.zeros_like(t)
         for hook in list(self.hooks.values()):

@@ -9,11 +9,12 @@ from collections import OrderedDict, namedtuple
 
 import numpy as np
 
-from ... import _creation, _dtype
-from ..._tensor import Tensor
+from ..._tensor import creation as _creation
+from ..._core import dtype as _dtype
+from ..._tensor.tensor import Tensor
 from ...autograd.grad_mode import no_grad
 from ..parameter import Parameter
-from ... import _errors
+from ..._core import errors as _errors
 
 
 class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])):
@@ -81,9 +82,9 @@ def to(self, *args, **kwargs):
         else:
             device = a
     if device is not None:
-        from ..._creation import _require_cpu_or_meta
+        from ..._tensor.creation import _require_cpu_or_meta
         if _require_cpu_or_meta(device):
-            # a skeleton for torch.func.functional_call (_meta.py)
+            # a skeleton for torch.func.functional_call (_tensor/meta.py)
             return self._apply(lambda t: t.to("meta", dtype=dtype if dtype is not None and
                                               t.is_floating_point() else None))
     if dtype is None:
@@ -159,14 +160,14 @@ def cpu(self):
     return self
 
 def cuda(self, device=None):
-    from ..._creation import _require_cpu
+    from ..._tensor.creation import _require_cpu
     _require_cpu("cuda")
 
 def to_empty(self, *, device=None, recurse=True):
     """Give meta parameters and buffers storage on the CPU (zeros here; PyTorch leaves
     it uninitialised): initialise them afterwards (``reset_parameters()``)."""
-    from ..._creation import _require_cpu
-    from ..._meta import MetaArray
+    from ..._tensor.creation import _require_cpu
+    from ..._tensor.meta import MetaArray
     _require_cpu(device)
 
     def alloc(t):

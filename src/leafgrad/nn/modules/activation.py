@@ -4,7 +4,7 @@ reprs match PyTorch's (``ReLU()``, ``LeakyReLU(negative_slope=0.01)``, ``Softmax
 Formulas: https://pytorch.org/docs/stable/nn.html#non-linear-activations-weighted-sum-nonlinearity
 All keep the input's shape (except ``GLU``, which halves ``dim``).
 """
-from ... import _creation
+from ..._tensor import creation as _creation
 from .. import functional as F
 from ..parameter import Parameter
 from .module import Module

@@ -11,7 +11,7 @@ from collections import namedtuple
 
 import numpy as np
 
-from ..._tensor import Tensor
+from ..._tensor.tensor import Tensor
 from .. import functional as F
 from .container import ModuleList, Sequential
 from .linear import Linear
@@ -116,7 +116,7 @@ class AdaptiveLogSoftmaxWithLoss(Module):
         for i in range(self.n_clusters):
             logp = F.log_softmax(self.tail[i](input), dim=1)
             parts.append(logp + head_logp[:, self.shortlist_size + i].unsqueeze(1))
-        from ...ops.joins import cat
+        from ...ops.shape.joins import cat
         return cat(parts, 1)
 
     def log_prob(self, input):

@@ -9,7 +9,7 @@ import operator
 from collections import OrderedDict, abc as container_abcs
 from itertools import chain, islice
 
-from ..._tensor import Tensor
+from ..._tensor.tensor import Tensor
 from ..parameter import Parameter
 from .module import Module, _addindent, typename
 

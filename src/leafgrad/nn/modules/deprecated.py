@@ -4,7 +4,7 @@ and then behaves as PyTorch's."""
 
 from .loss import NLLLoss
 from .module import Module
-from ... import _errors
+from ..._core import errors as _errors
 
 __all__ = ["Container", "NLLLoss2d"]
 

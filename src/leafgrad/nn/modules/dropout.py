@@ -13,8 +13,8 @@ import math
 
 import numpy as np
 
-from ... import _random
-from ..._tensor import Tensor
+from ..._random import generator as _random
+from ..._tensor.tensor import Tensor
 from .module import Module
 
 __all__ = ["Dropout", "Dropout1d", "Dropout2d", "Dropout3d", "AlphaDropout",

@@ -12,7 +12,7 @@ working.
 """
 import numpy as np
 
-from ..._tensor import Tensor
+from ..._tensor.tensor import Tensor
 from ..parameter import Parameter
 from .conv import Conv1d, Conv2d, Conv3d
 from .conv_transpose import ConvTranspose1d, ConvTranspose2d, ConvTranspose3d
@@ -37,7 +37,7 @@ class UninitializedParameter(Parameter):
     def __new__(cls, requires_grad=True, device=None, dtype=None):
         p = Parameter.__new__(cls, None, requires_grad)
         if dtype is not None:
-            from ..._dtype import to_dtype
+            from ..._core.dtype import to_dtype
             p._data = p._data.astype(to_dtype(dtype).np)
         return p
 
@@ -63,8 +63,8 @@ class UninitializedBuffer(Tensor):
     cls_to_become = Tensor
 
     def __new__(cls, requires_grad=False, device=None, dtype=None, persistent=True):
-        from ..._dtype import to_dtype
-        from ..._dtype import get_default_dtype
+        from ..._core.dtype import to_dtype
+        from ..._core.dtype import get_default_dtype
         dt = to_dtype(dtype).np if dtype is not None else get_default_dtype().np
         t = Tensor._make_plain(np.empty((0,), dt))
         t.__class__ = cls
@@ -219,7 +219,7 @@ class _LazyBatchNormMixin(_LazyMixin):
         else:
             self.register_parameter("weight", None)
             self.register_parameter("bias", None)
-        from ... import _creation
+        from ..._tensor import creation as _creation
         if track_running_stats:
             self.register_buffer("running_mean", _creation.zeros(0))
             self.register_buffer("running_var", _creation.zeros(0))
@@ -230,7 +230,7 @@ class _LazyBatchNormMixin(_LazyMixin):
             self.register_buffer("num_batches_tracked", None)
 
     def initialize_parameters(self, input):
-        from ... import _creation
+        from ..._tensor import creation as _creation
         self.num_features = input.shape[1]
         if self.affine:
             self.weight.materialize((self.num_features,))

@@ -5,7 +5,7 @@ Default initialisation as PyTorch's ``reset_parameters``: weight by
 """
 import math
 
-from ... import _creation
+from ..._tensor import creation as _creation
 from .. import functional as F
 from .. import init
 from ..parameter import Parameter

@@ -7,7 +7,7 @@ keeps them (the value is the same), as a frozen dataclass with PyTorch's fields.
 import dataclasses
 import math
 
-from ... import _dtype
+from ..._core import dtype as _dtype
 from .. import functional as F
 from .linear import Linear
 from .loss import _WeightedLoss

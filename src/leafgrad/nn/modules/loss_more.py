@@ -1,6 +1,6 @@
 """``PoissonNLLLoss``, ``GaussianNLLLoss``, ``TripletMarginLoss``,
 ``TripletMarginWithDistanceLoss``, ``MultiMarginLoss``, ``MultiLabelMarginLoss``,
-``MultiLabelSoftMarginLoss`` (as ``torch.nn``; formulas in ``nn.functional_loss``)."""
+``MultiLabelSoftMarginLoss`` (as ``torch.nn``; formulas in ``ops.nn.loss_composite``)."""
 from .. import functional as F
 from .activation_extra import PairwiseDistance
 from .loss import _Loss, _WeightedLoss

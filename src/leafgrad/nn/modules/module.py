@@ -9,7 +9,7 @@ Reference: https://pytorch.org/docs/stable/generated/torch.nn.Module.html
 import itertools
 from collections import OrderedDict
 
-from ..._tensor import Tensor
+from ..._tensor.tensor import Tensor
 from ..parameter import Parameter, Buffer
 from . import _backward_hooks as _bh
 from . import _module_state as _state

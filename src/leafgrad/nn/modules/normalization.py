@@ -9,9 +9,9 @@ average). Running stats are buffers (``running_mean``, ``running_var``,
 import numbers
 
 
-from ... import _creation
-from ...ops.nn_extra import rms_norm
-from ...ops.normalization import batch_norm, group_norm, layer_norm
+from ..._tensor import creation as _creation
+from ...ops.nn.composites import rms_norm
+from ...ops.nn.normalization import batch_norm, group_norm, layer_norm
 from .. import init
 from ..parameter import Parameter
 from .module import Module

@@ -4,7 +4,7 @@
 from .. import functional as F
 from .module import Module
 from .normalization import _BatchNorm
-from ... import _errors
+from ..._core import errors as _errors
 
 __all__ = ["InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d", "LocalResponseNorm",
            "CrossMapLRN2d"]
@@ -86,12 +86,12 @@ class LocalResponseNorm(_LRN):
 
 
 class CrossMapLRN2d(_LRN):
-    """Lua Torch's cross-channel LRN over (N, C, H, W) (``ops.cross_map_lrn``: PyTorch's
+    """Lua Torch's cross-channel LRN over (N, C, H, W) (``ops.nn.cross_map_lrn``: PyTorch's
     numbers, and its backward formula)."""
 
     def __init__(self, size, alpha=1e-4, beta=0.75, k=1):
         super().__init__(size, alpha, beta, k)
 
     def forward(self, input):
-        from ...ops.cross_map_lrn import cross_map_lrn2d
+        from ...ops.nn.cross_map_lrn import cross_map_lrn2d
         return cross_map_lrn2d(input, self.size, self.alpha, self.beta, self.k)

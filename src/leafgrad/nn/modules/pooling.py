@@ -1,6 +1,6 @@
 """``MaxPool1d``/``MaxPool2d``, ``AvgPool1d``/``AvgPool2d``, ``AdaptiveAvgPool1d``/
 ``AdaptiveAvgPool2d`` (as ``torch.nn``, with PyTorch's constructor arguments and reprs).
-The computation is in ``nn.functional`` (``leafgrad.ops.conv``)."""
+The computation is in ``nn.functional`` (``leafgrad.ops.nn.conv``)."""
 from .. import functional as F
 from .module import Module
 

@@ -1,5 +1,5 @@
 """``FractionalMaxPool2d`` / ``FractionalMaxPool3d`` (as ``torch.nn``: constructor checks,
-the ``_random_samples`` buffer, repr); the computation is in ``leafgrad.ops.pool_fractional``."""
+the ``_random_samples`` buffer, repr); the computation is in ``leafgrad.ops.nn.pooling_fractional``."""
 from .. import functional as F
 from .module import Module
 

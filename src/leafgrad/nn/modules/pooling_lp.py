@@ -1,5 +1,5 @@
 """``LPPool1d/2d/3d`` and ``MaxUnpool1d/2d/3d`` (as ``torch.nn``: PyTorch's constructor
-arguments, attributes and reprs); the computation is in ``leafgrad.ops.pool_extra``."""
+arguments, attributes and reprs); the computation is in ``leafgrad.ops.nn.pooling_lp_unpool``."""
 from .. import functional as F
 from .module import Module
 

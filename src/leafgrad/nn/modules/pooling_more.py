@@ -1,6 +1,6 @@
 """``MaxPool3d``, ``AvgPool3d``, ``AdaptiveAvgPool3d``, ``AdaptiveMaxPool1d/2d/3d`` (as
 ``torch.nn``, PyTorch's constructor arguments and reprs); the computation is in
-``leafgrad.ops.pool3d``."""
+``leafgrad.ops.nn.pooling_3d``."""
 from .. import functional as F
 from .module import Module
 from .pooling import AvgPool2d, _AdaptiveAvgPoolNd, _MaxPoolNd

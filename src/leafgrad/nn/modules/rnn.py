@@ -25,14 +25,14 @@ import math
 
 import numpy as np
 
-from ... import _creation
-from ...ops.rnn_layer import lstm_layer
-from ...ops import joins as S
+from ..._tensor import creation as _creation
+from ...ops.nn.rnn_layer import lstm_layer
+from ...ops.shape import joins as S
 from .. import functional as F
 from .. import init
 from ..parameter import Parameter
 from .module import Module
-from ... import _errors
+from ..._core import errors as _errors
 
 __all__ = ["RNNBase", "RNN", "LSTM", "GRU", "RNNCellBase", "RNNCell", "LSTMCell", "GRUCell"]
 

@@ -5,8 +5,8 @@ weight initialised N(0, 1) with the ``padding_idx`` row zeroed; that row gets no
 gradient; ``max_norm`` renormalises the looked-up rows in place; with
 ``scale_grad_by_freq`` the gradient of a row is divided by its count in the batch.
 """
-from ... import _creation
-from ...ops.embedding import embedding
+from ..._tensor import creation as _creation
+from ...ops.nn.embedding import embedding
 from .. import init
 from ..parameter import Parameter
 from .module import Module

@@ -1,7 +1,7 @@
 """``EmbeddingBag`` (as ``torch.nn``): sums, means or maxima of bags of embeddings
 without building the per-token (L, D) result's bags one by one (``F.embedding_bag``).
 Init as PyTorch's reset_parameters: ``normal_`` then the padding row zeroed."""
-from ... import _creation
+from ..._tensor import creation as _creation
 from .. import functional as F
 from .. import init
 from ..parameter import Parameter

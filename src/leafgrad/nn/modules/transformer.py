@@ -15,12 +15,12 @@ on nested tensors and returns zeros at the padded positions (before its final ``
 """
 import copy
 
-from ... import _creation
-from ..._tensor import Tensor
+from ..._tensor import creation as _creation
+from ..._tensor.tensor import Tensor
 from ...autograd.grad_mode import is_grad_enabled
 from .. import functional as F
 from .. import init
-from ..functional_attention import _canonical_mask, _none_or_dtype
+from ...ops.nn.attention import _canonical_mask, _none_or_dtype
 from ..parameter import Parameter
 from .activation import GELU, ReLU
 from .container import ModuleList
@@ -28,7 +28,7 @@ from .dropout import Dropout
 from .linear import Linear
 from .module import Module
 from .normalization import LayerNorm
-from ... import _errors
+from ..._core import errors as _errors
 
 __all__ = ["MultiheadAttention", "TransformerEncoderLayer", "TransformerEncoder",
            "TransformerDecoderLayer", "TransformerDecoder", "Transformer"]

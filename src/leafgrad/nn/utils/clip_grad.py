@@ -8,8 +8,8 @@ import math
 
 import numpy as np
 
-from ..._tensor import Tensor
-from ... import _errors
+from ..._tensor.tensor import Tensor
+from ..._core import errors as _errors
 
 __all__ = ["clip_grad_norm_", "clip_grad_norm", "clip_grad_value_", "get_total_norm",
            "clip_grads_with_norm_"]

@@ -1,6 +1,6 @@
 """``parameters_to_vector`` / ``vector_to_parameters`` (as ``torch.nn.utils``)."""
-from ..._tensor import Tensor
-from ...ops.joins import cat
+from ..._tensor.tensor import Tensor
+from ...ops.shape.joins import cat
 
 __all__ = ["parameters_to_vector", "vector_to_parameters"]
 

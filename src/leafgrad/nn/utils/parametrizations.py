@@ -15,10 +15,10 @@ parametrizations (PyTorch's ``torch/nn/utils/parametrizations.py``).
 """
 import numpy as _np
 
-from ... import _creation as _C
-from ... import _functions as _F
+from ..._tensor import creation as _C
+from ..._api import functions as _F
 from ... import linalg as _linalg
-from ...ops import linalg_qr as _linalg_qr
+from ...ops.linalg import qr as _linalg_qr
 from ...autograd.grad_mode import no_grad
 from .. import functional as F
 from ..modules.module import Module
@@ -199,7 +199,7 @@ class _Orthogonal(Module):
             if n == k:
                 Q = Q.clone() if _is_orthogonal(Q) else _make_orthogonal(Q)
             else:
-                from ..._random_ops import randn
+                from ..._random.sampling import randn
                 N = randn(*(tuple(Q.shape[:-2]) + (n, n - k)), dtype=Q.dtype)
                 Q = _make_orthogonal(_F.cat([Q, N], -1))
             self.base = Q

@@ -12,7 +12,7 @@ parameter back.
 """
 import contextlib
 
-from ..._tensor import Tensor
+from ..._tensor.tensor import Tensor
 from ...autograd.grad_mode import no_grad
 from ..modules.container import ModuleDict, ModuleList
 from ..modules.module import Module

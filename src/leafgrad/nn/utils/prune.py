@@ -13,8 +13,9 @@ channels along ``dim`` with the largest Ln norm. Among equal scores the choice i
 """
 import numbers
 
-from ... import _creation, _random_ops
-from ... import _functions as _F
+from ..._tensor import creation as _creation
+from ..._random import sampling as _random_ops
+from ..._api import functions as _F
 from ...autograd.grad_mode import no_grad
 
 __all__ = ["BasePruningMethod", "PruningContainer", "Identity", "RandomUnstructured",

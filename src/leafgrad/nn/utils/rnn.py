@@ -1,8 +1,8 @@
 """``leafgrad.nn.utils.rnn``: padding a list of variable-length sequences, as
 ``torch.nn.utils.rnn`` (``PackedSequence`` and packing are not implemented)."""
-from ... import _creation
-from ..._tensor import Tensor
-from ...ops import joins as S
+from ..._tensor import creation as _creation
+from ..._tensor.tensor import Tensor
+from ...ops.shape import joins as S
 
 __all__ = ["pad_sequence"]
 

@@ -5,12 +5,12 @@ PyTorch for the parametrizations, still common in published models): parameters
 Formulas: see ``parametrizations``; the power iteration updates v, then u, as PyTorch's
 ``torch/nn/utils/spectral_norm.py``."""
 
-from ... import _functions as _F
+from ..._api import functions as _F
 from ...autograd.grad_mode import no_grad
 from .. import functional as F
 from ..parameter import Parameter
 from .parametrizations import _norm_except_dim
-from ... import _errors
+from ..._core import errors as _errors
 
 __all__ = ["weight_norm", "remove_weight_norm", "spectral_norm", "remove_spectral_norm"]
 

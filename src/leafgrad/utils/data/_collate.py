@@ -12,9 +12,9 @@ import re
 
 import numpy as np
 
-from ... import _creation
-from ..._tensor import Tensor
-from ...ops.joins import stack
+from ..._tensor import creation as _creation
+from ..._tensor.tensor import Tensor
+from ...ops.shape.joins import stack
 
 __all__ = ["default_collate", "default_convert"]
 

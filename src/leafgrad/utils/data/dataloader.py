@@ -11,11 +11,11 @@ tensor instead of stacking rows one by one (same values, much faster).
 
 import numpy as np
 
-from ..._tensor import Tensor
+from ..._tensor.tensor import Tensor
 from ._collate import default_collate, default_convert
 from .dataset import IterableDataset, TensorDataset
 from .sampler import BatchSampler, RandomSampler, SequentialSampler
-from ... import _errors
+from ..._core import errors as _errors
 
 __all__ = ["DataLoader", "get_worker_info"]
 
@@ -123,7 +123,7 @@ class DataLoader:
         return len(self._index_sampler)
 
     def __iter__(self):
-        from ... import _random
+        from ..._random import generator as _random
         if self.pin_memory:         # PyTorch's _BaseDataLoaderIter, on a CPU-only build
             if self.pin_memory_device:
                 _errors.warn("pin_memory_device is deprecated, the current accelerator will "

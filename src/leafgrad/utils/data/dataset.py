@@ -5,8 +5,8 @@ import bisect
 import itertools
 import math
 
-from ... import _random
-from ... import _errors
+from ..._random import generator as _random
+from ..._core import errors as _errors
 
 __all__ = ["Dataset", "IterableDataset", "TensorDataset", "StackDataset", "ConcatDataset",
            "ChainDataset", "Subset", "random_split"]

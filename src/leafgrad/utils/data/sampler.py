@@ -8,8 +8,8 @@ default generator at each ``iter``, then yields ``randperm(n)`` (or, with replac
 """
 import numpy as np
 
-from ... import _random, _random_ops
-from ..._tensor import Tensor
+from ..._random import generator as _random, sampling as _random_ops
+from ..._tensor.tensor import Tensor
 
 __all__ = ["Sampler", "SequentialSampler", "RandomSampler", "SubsetRandomSampler",
            "WeightedRandomSampler", "BatchSampler"]

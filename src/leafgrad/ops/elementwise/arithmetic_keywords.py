@@ -1,0 +1,102 @@
+"""The keyword forms of the arithmetic ops: ``add/sub(..., alpha=)`` and
+``div(..., rounding_mode=)``, one definition for ``torch.add`` and ``Tensor.add`` alike.
+
+PyTorch: ``add(input, other, alpha=a)`` is ``input + a * other`` (one AddBackward0 /
+SubBackward0 node; an integral input refuses a float alpha); ``div`` with
+``rounding_mode='trunc'|'floor'`` rounds the quotient toward zero / down, keeps the
+promoted dtype (integers stay integers), and has a zero gradient for both operands
+(derivatives.yaml ``div.Tensor_mode``: the rounded quotient is piecewise constant).
+"""
+import numpy as np
+
+from ..._core.dtype import result_type
+from ..._tensor.tensor import Tensor
+from ...autograd.graph import Node
+from ..._core.quiet import quiet as _quiet
+from .._dispatch import binary_operands, record
+from .._out import out_call
+from .. import elementwise as E
+
+_NUMBER = (int, float, bool)
+
+
+def _scaled(input, other, alpha):
+    if isinstance(alpha, float) and (not isinstance(input, Tensor) or
+                                     input._data.dtype.kind in "iub"):
+        raise RuntimeError(
+            "For integral input tensors, argument alpha must not be a floating point number: "
+            "alpha scales `other` in the input's dtype. Fix: give an int alpha, or convert "
+            "the input first (x.float()).")
+    if isinstance(other, _NUMBER) and not isinstance(other, bool):
+        return other * alpha
+    return E.mul(other, alpha)
+
+
+def add(input, other, *, alpha=1, out=None):
+    """``input + alpha * other`` with broadcasting (``torch.add``, ``Tensor.add``); ``out=``
+    (torch.add only) as every op's (ops/_out.py).
+
+    Raises:
+        RuntimeError: a float alpha with an integral input, as PyTorch.
+    """
+    if out is not None:
+        return out_call("add", add, (input, other), {"alpha": alpha}, out)
+    if alpha == 1 and not isinstance(alpha, float):
+        return E.add(input, other)
+    return E.add(input, _scaled(input, other, alpha))
+
+
+def sub(input, other, *, alpha=1, out=None):
+    """``input - alpha * other`` (``torch.sub``, ``Tensor.sub``); bool operands raise."""
+    if out is not None:
+        return out_call("sub", sub, (input, other), {"alpha": alpha}, out)
+    if alpha == 1 and not isinstance(alpha, float):
+        return E.sub(input, other)
+    if isinstance(other, Tensor) and other._data.dtype == np.bool_ or other is True \
+            or other is False:
+        return E.sub(input, other)      # PyTorch's bool-subtraction error
+    return E.sub(input, _scaled(input, other, alpha))
+
+
+def _zero_backward(ctx, g):
+    z = Tensor._make_plain(np.zeros_like(g._data))
+    return tuple(z if n else None for n in ctx.needs_input_grad)
+
+
+DivBackward2 = type("DivBackward2", (Node,), {"__slots__": (), "saves": False,
+                                              "backward": _zero_backward})
+
+
+def div(input, other, *, rounding_mode=None, out=None):
+    """``input / other``; ``rounding_mode='trunc'`` rounds toward zero, ``'floor'`` down
+    (Python's ``//``, so ``inf // 1`` is nan), in the promoted dtype; zero gradient.
+
+    Raises:
+        RuntimeError: another rounding_mode; integer division by zero ("ZeroDivisionError").
+    """
+    if out is not None:
+        return out_call("div", div, (input, other), {"rounding_mode": rounding_mode}, out)
+    if rounding_mode is None:
+        return E.div(input, other)
+    if rounding_mode not in ("trunc", "floor"):
+        raise RuntimeError(
+            "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found %r. "
+            "Fix: pass one of those." % (rounding_mode,))
+    if isinstance(input, Tensor) and isinstance(other, Tensor) and \
+            input._data.dtype == np.bool_ and other._data.dtype == np.bool_:
+        raise RuntimeError("\"div_%s_cpu\" not implemented for 'Bool'. Fix: convert the "
+                           "operands first, e.g. x.long()" % rounding_mode)
+    ta, tb, xa, xb = binary_operands(input, other)
+    dt = np.result_type(xa, xb)
+    if dt.kind in "iub" and np.any(np.asarray(xb) == 0):
+        raise RuntimeError("ZeroDivisionError")
+    with _quiet():
+        if rounding_mode == "floor":
+            out = np.floor_divide(xa, xb)
+        elif dt.kind in "iub":     # exact: C division truncates
+            q = np.floor_divide(xa, xb)
+            out = q + ((q < 0) & (q * xb != xa))
+        else:
+            out = np.trunc(np.true_divide(xa, xb))
+    out = np.asarray(out, dtype=result_type(input, other).np)
+    return record(DivBackward2, out, (ta, tb))

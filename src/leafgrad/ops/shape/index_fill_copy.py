@@ -1,0 +1,315 @@
+"""More indexing: take, index_fill(_), index_copy(_), masked_scatter(_).
+
+Gradients (PyTorch's derivatives.yaml): ``take``: the gradient added back at the
+flat indices (repeats accumulate); ``index_fill``: ``g`` with the filled rows zeroed,
+a tensor value gets the sum over the filled rows (as ``masked_fill``, which it is:
+the rows along ``dim`` form the mask); ``index_copy``: ``input: g.index_fill(dim, index,
+0)``, ``source: g.index_select(dim, index)``; ``masked_scatter``: ``input: g`` zeroed at
+the mask, ``source``: the masked elements of ``g`` in order, zeros after them. With
+repeated indices, which copy ``index_copy`` keeps is not specified (PyTorch's neither).
+"""
+import numpy as np
+
+from ..._core import errors as _errors
+from ..._tensor.tensor import Tensor, _wrap_dim
+from .._dispatch import record, to_tensor
+from .._out import out_call
+from .._registry import defop, node
+from .indexing import MaskedFillBackward0, index_put_zeros, index_select, masked_fill
+
+
+def _long_index(index, name):
+    idx = index._data if isinstance(index, Tensor) else np.asarray(index)
+    if idx.dtype != np.int64:
+        raise RuntimeError("%s(): Expected a long tensor for index, but got %s. Fix: "
+                           "index.long()" % (name, _errors.type_name(idx.dtype)))
+    return idx
+
+
+def _take_backward(ctx, g):
+    shape, flat = ctx.args
+    n = int(np.prod(shape))
+    return (index_put_zeros(g.reshape(-1), (n,), (flat,)).reshape(shape),)
+
+
+TakeBackward0 = node("TakeBackward0", _take_backward, saves=False)
+
+
+@defop("take", out=True)
+def take(input, index, *, out=None):
+    """``input.flatten()[index]``, shaped as ``index`` (int64; negative indices count from
+    the end).
+
+    Raises:
+        RuntimeError: a non-int64 index. IndexError: an index out of range.
+    """
+    if out is not None:
+        return out_call("take", take, (input, index), {}, out)
+    idx = _long_index(index, "take")
+    x = input._data
+    n = x.size
+    if idx.size and (idx.max() >= n or idx.min() < -n):
+        bad = int(idx.max() if idx.max() >= n else idx.min())
+        raise IndexError("out of range: tried to access index %d on a tensor of %d elements. "
+                         "Fix: indices in [-%d, %d)" % (bad, n, n, n))
+    flat = np.where(idx < 0, idx + n, idx).reshape(-1)
+    out = x.reshape(-1)[flat].reshape(idx.shape)
+    return record(TakeBackward0, out, (input,), args=(x.shape, flat))
+
+
+def _dim_mask(x, dim, idx, name, negative=True):
+    """Bool mask of ``x``'s shape selecting the rows ``idx`` along ``dim``."""
+    if idx.ndim > 1:
+        raise RuntimeError("Index has to be a vector/scalar. Fix: index.flatten()")
+    idx = idx.reshape(-1)
+    if x.ndim == 0:
+        _wrap_dim(dim, 0)
+        n, d = 1, None
+    else:
+        d = _wrap_dim(dim, x.ndim)
+        n = x.shape[d]
+    lo = -n if negative else 0
+    if idx.size and (idx.max() >= n or idx.min() < lo):
+        bad = int(idx.max() if idx.max() >= n else idx.min())
+        raise IndexError("%sindex %d is out of bounds for dimension %d with size %d. Fix: "
+                         "indices in [%d, %d)" % (name, bad, 0 if d is None else d, n, lo, n))
+    rows = np.zeros(n, bool)
+    rows[idx] = True
+    if d is None:
+        return rows.reshape(()), d, np.where(idx < 0, idx + n, idx)
+    shape = [1] * x.ndim
+    shape[d] = n
+    return np.broadcast_to(rows.reshape(shape), x.shape), d, np.where(idx < 0, idx + n, idx)
+
+
+IndexFillBackward0 = type("IndexFillBackward0", (MaskedFillBackward0,), {"__slots__": ()})
+IndexFillBackward1 = type("IndexFillBackward1", (MaskedFillBackward0,), {"__slots__": ()})
+
+
+@defop("index_fill", inplace=True)
+def index_fill(input, dim, index, value):
+    """Copy of ``input`` with the rows ``index`` (int64, 1-D or 0-d) along ``dim`` set to
+    ``value`` (a number or a 0-d tensor).
+
+    Raises:
+        RuntimeError: an N-D index, or a value tensor that is not 0-d.
+        IndexError: an index out of range or not int64.
+    """
+    idx = index._data if isinstance(index, Tensor) else np.asarray(index)
+    if idx.dtype != np.int64:       # PyTorch: IndexError here (RuntimeError in take)
+        raise IndexError("index_fill_(): Expected dtype int64 for index. Fix: index.long()")
+    if isinstance(value, Tensor) and value.dim():
+        raise RuntimeError("index_fill_ only supports a 0-dimensional value tensor, but got "
+                           "tensor with %d dimension(s). Fix: pass a number or a 0-d tensor"
+                           % value.dim())
+    mask, _, _ = _dim_mask(input._data, dim, idx, "")
+    if isinstance(value, Tensor) and value._data.dtype != input._data.dtype:
+        value = value.to(input.dtype)
+    out = masked_fill(input, Tensor._make_plain(np.array(mask)), value)
+    if out._grad_fn is not None and isinstance(out._grad_fn, MaskedFillBackward0):
+        out._grad_fn.__class__ = IndexFillBackward1 if isinstance(value, Tensor) else \
+            IndexFillBackward0
+    return out
+
+
+def _index_copy_backward(ctx, g):
+    d, idx = ctx.args
+    ni, ns = ctx.needs_input_grad
+    it = Tensor._make_plain(idx)
+    if d is None:       # 0-d self and source
+        return (g * 0 if ni else None, g if ns else None)
+    return (index_fill(g, d, it, 0.0) if ni else None,
+            index_select(g, d, it) if ns else None)
+
+
+IndexCopyBackward0 = node("IndexCopyBackward0", _index_copy_backward, saves=False)
+
+
+@defop("index_copy", inplace=True, out=True)
+def index_copy(input, dim, index, source, *, out=None):
+    """Copy of ``input`` with ``source``'s slices along ``dim`` written at the rows
+    ``index`` (int64, non-negative, one per slice of ``source``).
+
+    Raises:
+        RuntimeError: mixed dtypes, a non-int64 index. IndexError: an index out of range
+        or a count that differs from ``source.size(dim)``.
+    """
+    if out is not None:
+        return out_call("index_copy", index_copy, (input, dim, index, source), {}, out)
+    idx = _long_index(index, "index_copy")
+    source = to_tensor(source)
+    x, s = input._data, source._data
+    if x.dtype != s.dtype:
+        raise RuntimeError("index_copy_(): self and source expected to have the same dtype, "
+                           "but got (self) %s and (source) %s. Fix: source.to(x.dtype)" % (
+                               _errors.type_name(x.dtype), _errors.type_name(s.dtype)))
+    _, d, flat = _dim_mask(x, dim, idx, "index_copy_(): ", negative=False)
+    k = s.shape[d] if d is not None and s.ndim else 1
+    if flat.size != k:
+        raise IndexError("index_copy_(): Number of indices (%d) should be equal to "
+                         "source.size(dim) (%d). Fix: one index per slice of source"
+                         % (flat.size, k))
+    out = x.copy()
+    if d is None:
+        out[...] = s.reshape(())
+    else:
+        key = (slice(None),) * d + (flat,)
+        try:
+            out[key] = s
+        except ValueError:
+            raise RuntimeError("index_copy_(): source %s does not fit the selected slices of "
+                               "self %s. Fix: source's shape is self's with size(dim) = "
+                               "len(index)" % (list(s.shape), list(x.shape))) from None
+    return record(IndexCopyBackward0, out, (input, source), args=(d, flat))
+
+
+def _masked_scatter_backward(ctx, g):
+    from .joins import cat
+    m, src_shape = ctx.args
+    ni, ns = ctx.needs_input_grad
+    mt = Tensor._make_plain(m)
+    gi = masked_fill(g, mt, 0.0) if ni else None
+    gs = None
+    if ns:
+        picked = g.masked_select(mt)
+        total = int(np.prod(src_shape))
+        rest = total - picked.shape[0]
+        gs = cat([picked, Tensor._make_plain(np.zeros(rest, g._data.dtype))]) if rest \
+            else picked
+        gs = gs.reshape(src_shape)
+    return gi, gs
+
+
+MaskedScatterBackward0 = node("MaskedScatterBackward0", _masked_scatter_backward,
+                              saves=False)
+
+
+@defop("masked_scatter", inplace=True)
+def masked_scatter(input, mask, source):
+    """Copy of ``input`` with ``source``'s elements (in row-major order) written where
+    ``mask`` (bool, broadcasting to ``input``) is True.
+
+    Raises:
+        RuntimeError: a non-bool mask, or fewer source elements than True values.
+    """
+    m = mask._data if isinstance(mask, Tensor) else np.asarray(mask)
+    if m.dtype != np.bool_:
+        raise RuntimeError("masked_scatter_ only supports boolean masks, but got mask with "
+                           "dtype %s. Fix: mask.bool()" % _errors.type_name(m.dtype))
+    source = to_tensor(source)
+    x, s = input._data, source._data
+    try:
+        m = np.broadcast_to(m, x.shape)
+    except ValueError:
+        raise _errors.broadcast(x.shape, m.shape) from None
+    k = int(m.sum())
+    if k > s.size:
+        raise RuntimeError("Number of elements of source < number of ones in mask. Fix: "
+                           "source needs at least mask.sum() elements")
+    out = x.copy()
+    out[m] = s.reshape(-1)[:k].astype(x.dtype, copy=False)
+    return record(MaskedScatterBackward0, out, (input, source),
+                  args=(np.array(m), s.shape))
+
+
+# ------------------------------------------------------------ scatter_reduce
+_REDUCE_UFUNC = {"sum": np.add, "mean": np.add, "prod": np.multiply, "amax": np.maximum,
+                 "amin": np.minimum}
+
+
+def _identity(reduce, dt):
+    if reduce in ("sum", "mean"):
+        return 0
+    if reduce == "prod":
+        return 1
+    if dt.kind == "f":
+        return -np.inf if reduce == "amax" else np.inf
+    if dt.kind == "b":
+        return reduce == "amin"
+    info = np.iinfo(dt)
+    return info.min if reduce == "amax" else info.max
+
+
+def _scatter_reduce_backward(ctx, g):
+    # PyTorch's scatter_reduce_backward (FunctionsManual.cpp), with leafgrad ops
+    from .indexing import _src_grad, _scatter_grid
+    from ..elementwise.pointwise import where
+    x, src = ctx.saved_tensors
+    res = ctx.result
+    d, idx, reduce, include_self = ctx.args
+    ni, ns = ctx.needs_input_grad
+    if ns:
+        _src_grad(g.detach(), d, idx, src.shape, "ScatterReduceBackward0")   # shape check
+    it = Tensor._make_plain(idx)
+    dt = g.dtype
+    if reduce == "sum":
+        gs, gsrc = g, g.gather(d, it)
+    elif reduce == "mean":
+        n = np.ones(g.shape, g._data.dtype) if include_self else np.zeros(g.shape, g._data.dtype)
+        np.add.at(n, _scatter_grid(d, idx), 1)
+        n[n == 0] = 1
+        nt = Tensor._make_plain(n)
+        gs, gsrc = g / nt, g.gather(d, it) / nt.gather(d, it)
+    elif reduce in ("amax", "amin"):
+        value = res.gather(d, it)
+        self_is = (x == res).to(dt)
+        src_is = (src == value).to(dt)
+        gd = g / self_is.scatter_add(d, it, src_is)
+        gs, gsrc = self_is * gd, src_is * gd.gather(d, it)
+    else:   # prod: exact where one zero is scattered to a position
+        masked_self = x.masked_fill(x == 0, 1)
+        gs = g * scatter_reduce(masked_self, d, it, src, reduce, include_self=include_self) \
+            / masked_self
+        src_zero = src == 0
+        nz = (x * 0).scatter_add(d, it, src_zero.to(dt)).gather(d, it)
+        single = Tensor._make_plain(src_zero._data & (nz._data == 1))
+        masked_src_result = scatter_reduce(x, d, it, src.masked_fill(single, 1), reduce,
+                                           include_self=include_self)
+        gsrc = where(single, (g * masked_src_result).gather(d, it),
+                     (g * res).gather(d, it) / src.masked_fill(src_zero, 1))
+    if not include_self:
+        gs = gs.scatter(d, it, 0)
+    return (gs if ni else None, gsrc if ns else None)
+
+
+ScatterReduceBackward0 = node("ScatterReduceBackward0", _scatter_reduce_backward, saves=True)
+
+
+@defop("scatter_reduce", inplace=True, out=True)
+def scatter_reduce(input, dim, index, src, reduce, *, include_self=True, out=None):
+    """Copy of ``input`` with ``src``'s values reduced into the positions ``index`` along
+    ``dim`` (as ``scatter_add``, for dim=1: ``out[i][index[i][j]] op= src[i][j]``) by
+    ``reduce``: "sum", "prod", "mean", "amax" or "amin" ("max", "min" accepted as
+    PyTorch does); ``include_self=False`` leaves
+    ``input``'s own values out at the scattered positions. Shapes as ``scatter``.
+    Gradients: PyTorch's scatter_reduce_backward (amax/amin split evenly among equal
+    values; prod exact with one zero per position).
+
+    Raises:
+        RuntimeError: an unknown ``reduce``; the errors of ``scatter``.
+    """
+    if out is not None:
+        return out_call("scatter_reduce", scatter_reduce, (input, dim, index, src, reduce),
+                        {"include_self": include_self}, out)
+    from .indexing import _scatter_args, _scatter_grid
+    reduce = {"max": "amax", "min": "amin"}.get(reduce, reduce)     # PyTorch's aliases
+    if reduce not in _REDUCE_UFUNC:
+        raise RuntimeError("reduce argument must be either sum, prod, mean, amax or amin, got "
+                           "%s. Fix: one of those" % reduce)
+    src = to_tensor(src)
+    x, d, idx, sd = _scatter_args(input, dim, index, src, "scatter_reduce")
+    idx = idx.astype(np.int64)
+    out = x.copy()
+    view = out.reshape(x.shape if x.ndim else (1,))
+    grid = _scatter_grid(d, idx)
+    if not include_self:
+        view[grid] = _identity(reduce, x.dtype)
+    with np.errstate(all="ignore"):
+        _REDUCE_UFUNC[reduce].at(view, grid, sd)
+        if reduce == "mean":
+            n = np.ones(view.shape, np.int64) if include_self else np.zeros(view.shape, np.int64)
+            np.add.at(n, grid, 1)
+            n[n == 0] = 1
+            view[...] = (view / n if x.dtype.kind in "fc" else view // n).astype(x.dtype)
+    return record(ScatterReduceBackward0, out, (input, src), saved=(input, src),
+                  save_result=True, args=(d, idx, reduce, include_self))
