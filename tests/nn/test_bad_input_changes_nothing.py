@@ -59,7 +59,7 @@ MODULE_CASES = {
 def test_module_bad_input_changes_nothing(name):
     make, bad = MODULE_CASES[name]
     m = _raises_like_torch(make, bad, lambda T, m, x: m.train()(x))
-    if isinstance(m, torch.nn.modules.normalization.BatchNorm1d) or "BatchNorm" in name:
+    if isinstance(m, torch.nn.modules.batchnorm.BatchNorm1d) or "BatchNorm" in name:
         # a good batch after the bad one is counted once, as the first one
         shape = (4, m.num_features) + ((2, 2) if "2d" in name else ())
         m(torch.ones(*shape))

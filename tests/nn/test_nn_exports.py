@@ -11,7 +11,7 @@ from leafgrad.nn.modules.module import Module
 
 # Module classes a family file defines without exporting them, and why
 NOT_EXPORTED = {
-    "transformer.NonDynamicallyQuantizableLinear": (
+    "linear.NonDynamicallyQuantizableLinear": (
         "torch.nn has it only as torch.nn.modules.linear.NonDynamicallyQuantizableLinear "
         "(the out_proj of MultiheadAttention), not in torch.nn"),
 }

@@ -2,7 +2,7 @@
 ``leafgrad.nn.modules.<file>.<Class>`` (real code writes ``nn.modules.batchnorm._BatchNorm``,
 ``torch.nn.modules.activation.MultiheadAttention``), unless it is listed in LEFT_OUT
 with a reason. The classes come from torch at test time, so a class PyTorch adds, or one
-leafgrad adds without placing it (``nn/modules/_torch_files.py``), fails here."""
+leafgrad defines in another file than PyTorch's, fails here."""
 import importlib
 import inspect
 import pkgutil
@@ -62,8 +62,8 @@ def test_each_torch_class_is_in_its_torch_file(torch_file, name):
     assert name not in LEFT_OUT, "%s exists now: remove it from LEFT_OUT" % name
     module = importlib.import_module("leafgrad.nn.modules." + torch_file)
     assert getattr(module, name, None) is ours[name], (
-        "leafgrad.nn.modules.%s.%s is missing: add it to TORCH_FILES in "
-        "nn/modules/_torch_files.py" % (torch_file, name))
+        "leafgrad.nn.modules.%s.%s is missing: define it in that file, as PyTorch"
+        % (torch_file, name))
 
 
 def test_public_ones_are_leafgrad_nn_names():

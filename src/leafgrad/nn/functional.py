@@ -5,8 +5,9 @@ from its declaration: the rules live in ``leafgrad.ops`` (activation, loss, dist
 normalization, conv, pooling, shrink, ...); the composite families built from ops in
 ``nn/functional_*.py`` (attention, interpolate, pad, the extra norms and losses) declare
 theirs in those files, imported below before the forms are derived. Defined here: the
-few that are not ops (one_hot, the dropout family) and ``unfold`` (im2col, from
-functional_image: ``unfold`` is declared as ``Tensor.unfold``, another op).
+few that are not ops (one_hot; the dropout family comes from ``ops/nn/dropout.py``) and
+``unfold`` (im2col, from functional_image: ``unfold`` is declared as ``Tensor.unfold``,
+another op).
 """
 import numpy as np
 
@@ -19,6 +20,8 @@ from ..ops.nn import (attention as functional_attention,
                       norm_embedding_bag as functional_extra, resampling as functional_image,
                       loss_composite as functional_loss, padding as functional_pad)
 from ..ops.nn.resampling import unfold  # noqa: F401
+from ..ops.nn.dropout import (alpha_dropout, dropout, dropout1d, dropout2d,  # noqa: F401
+                              dropout3d, feature_alpha_dropout)
 
 globals().update(_forms.functional())
 
@@ -32,27 +35,6 @@ def one_hot(tensor, num_classes=-1):
     if x.size and (x.min() < 0 or x.max() >= n):
         raise RuntimeError("Class values must be smaller than num_classes.")
     return Tensor._make_plain((x[..., None] == np.arange(n)).astype(np.int64))
-
-
-def dropout(input, p=0.5, training=True, inplace=False):
-    """Dropout with PyTorch's masks (the family lives in ``nn.modules.dropout``)."""
-    from .modules.dropout import dropout as f
-    return f(input, p, training, inplace)
-
-
-def _dropout_family(name, train_default=True):
-    def fn(input, p=0.5, training=train_default, inplace=False):
-        from .modules import dropout as d
-        return getattr(d, name)(input, p, training, inplace)
-    fn.__name__ = name
-    fn.__doc__ = "``F.%s`` (see ``nn.modules.dropout``)." % name
-    return fn
-
-
-dropout1d, dropout2d, dropout3d = (_dropout_family(n) for n in ("dropout1d", "dropout2d",
-                                                                 "dropout3d"))
-alpha_dropout, feature_alpha_dropout = (_dropout_family(n, False) for n in (
-    "alpha_dropout", "feature_alpha_dropout"))
 
 
 # torch.nn.grad is nn.functional.grad too; grid_sample's mode codes (as PyTorch)

@@ -13,7 +13,8 @@ graph (``grad_fn=<ConvolutionBackwardBackward0>``) when ``weight`` (or ``input``
 from .._tensor import creation as _creation
 from ..autograd import grad as _grad
 from ..ops._named import _named
-from . import functional as F
+from ..ops.nn.conv import conv1d, conv2d
+from ..ops.nn.conv_transpose import conv3d
 
 __all__ = ["conv1d_input", "conv1d_weight", "conv2d_input", "conv2d_weight", "conv3d_input",
            "conv3d_weight"]
@@ -37,6 +38,7 @@ def _vjp(out, wrt, grad_output):
     return _named(g, "ConvolutionBackwardBackward0") if g.requires_grad else g.detach()
 
 
+_CONVS = {"conv1d": conv1d, "conv2d": conv2d, "conv3d": conv3d}    # F.convNd
 _LAYOUT = {1: "(N, C, L)", 2: "(N, C, H, W)", 3: "(N, C, D, H, W)"}
 
 
@@ -44,12 +46,12 @@ def _make(nd, kind):
     name = "conv%dd" % nd
     if kind == "input":
         def fn(input_size, weight, grad_output, stride=1, padding=0, dilation=1, groups=1):
-            return _input_grad(getattr(F, name), input_size, weight, grad_output, stride,
+            return _input_grad(_CONVS[name], input_size, weight, grad_output, stride,
                                padding, dilation, groups)
         what = "input: shape ``input_size`` %s" % _LAYOUT[nd]
     else:
         def fn(input, weight_size, grad_output, stride=1, padding=0, dilation=1, groups=1):
-            return _weight_grad(getattr(F, name), input, weight_size, grad_output, stride,
+            return _weight_grad(_CONVS[name], input, weight_size, grad_output, stride,
                                 padding, dilation, groups)
         what = "weight: shape ``weight_size`` (C_out, C_in / groups, *kernel)"
     fn.__name__ = fn.__qualname__ = "%s_%s" % (name, kind)

@@ -1,4 +1,5 @@
-"""``nn.Parameter``: a tensor that a ``Module`` registers as one of its parameters.
+"""``nn.Parameter``: a tensor that a ``Module`` registers as one of its parameters; ``Buffer``;
+``UninitializedParameter`` / ``UninitializedBuffer`` of the lazy layers (``modules/lazy.py``).
 
 Follows ``torch.nn.Parameter``
 (https://pytorch.org/docs/stable/generated/torch.nn.parameter.Parameter.html):
@@ -13,7 +14,7 @@ from .._tensor.meta import copy_data
 from .._core import errors as _errors
 from .._tensor.tensor import Tensor
 
-__all__ = ["Parameter", "Buffer", "is_lazy"]
+__all__ = ["Parameter", "Buffer", "UninitializedParameter", "UninitializedBuffer", "is_lazy"]
 
 
 class _ParameterMeta(type(Tensor)):
@@ -99,3 +100,61 @@ class Buffer:
 
 def is_lazy(param):
     return False
+
+
+class UninitializedParameter(Parameter):
+    """A parameter whose shape is not known yet; ``materialize(shape)`` gives it data
+    (uninitialised memory, as ``torch.empty``) and makes it a plain ``Parameter``."""
+
+    __slots__ = ()
+    cls_to_become = Parameter
+
+    def __new__(cls, requires_grad=True, device=None, dtype=None):
+        p = Parameter.__new__(cls, None, requires_grad)
+        if dtype is not None:
+            from .._core.dtype import to_dtype
+            p._data = p._data.astype(to_dtype(dtype).np)
+        return p
+
+    def __init__(self, requires_grad=True, device=None, dtype=None):
+        super().__init__(None, requires_grad)
+
+    def materialize(self, shape, device=None, dtype=None):
+        dt = self._data.dtype if dtype is None else dtype.np
+        self._data = np.empty(tuple(shape), dt)
+        self.__class__ = self.cls_to_become
+
+    def __repr__(self):
+        return "<UninitializedParameter>"
+
+    __str__ = __repr__
+
+
+class UninitializedBuffer(Tensor):
+    """A buffer whose shape is not known yet (``torch.nn.UninitializedBuffer``);
+    ``materialize(shape)`` gives it data and makes it a plain ``Tensor``."""
+
+    __slots__ = ()
+    cls_to_become = Tensor
+
+    def __new__(cls, requires_grad=False, device=None, dtype=None, persistent=True):
+        from .._core.dtype import to_dtype
+        from .._core.dtype import get_default_dtype
+        dt = to_dtype(dtype).np if dtype is not None else get_default_dtype().np
+        t = Tensor._make_plain(np.empty((0,), dt))
+        t.__class__ = cls
+        t.requires_grad_(requires_grad)
+        return t
+
+    def __init__(self, requires_grad=False, device=None, dtype=None, persistent=True):
+        pass
+
+    def materialize(self, shape, device=None, dtype=None):
+        dt = self._data.dtype if dtype is None else dtype.np
+        self._data = np.empty(tuple(shape), dt)
+        self.__class__ = self.cls_to_become
+
+    def __repr__(self):
+        return "<UninitializedBuffer>"
+
+    __str__ = __repr__

@@ -1,4 +1,5 @@
-"""Containers: ``Sequential``, ``ModuleList``, ``ModuleDict``, ``ParameterList``, ``ParameterDict``.
+"""Containers: ``Sequential``, ``ModuleList``, ``ModuleDict``, ``ParameterList``, ``ParameterDict``
+(and the deprecated ``Container``, which warns on construction as PyTorch's).
 
 Same behaviour and reprs as ``torch.nn`` (https://pytorch.org/docs/stable/nn.html#containers):
 children are registered under the keys '0', '1', ... (or the dict keys), so
@@ -12,8 +13,10 @@ from itertools import chain, islice
 from ..._tensor.tensor import Tensor
 from ..parameter import Parameter
 from .module import Module, _addindent, typename
+from ..._core import errors as _errors
 
-__all__ = ["Sequential", "ModuleList", "ModuleDict", "ParameterList", "ParameterDict"]
+__all__ = ["Sequential", "ModuleList", "ModuleDict", "ParameterList", "ParameterDict",
+           "Container"]
 
 
 class Sequential(Module):
@@ -499,3 +502,14 @@ class ParameterDict(Module):
     def __ior__(self, other):
         self.update(other)
         return self
+
+
+class Container(Module):
+    """A ``Module`` holding the keyword arguments as submodules (deprecated)."""
+
+    def __init__(self, **kwargs):
+        _errors.warn("`nn.Container` is deprecated. All of its functionality is now "
+                     "implemented in `nn.Module`. Subclass that instead.", FutureWarning)
+        super().__init__()
+        for key, value in kwargs.items():
+            self.add_module(key, value)

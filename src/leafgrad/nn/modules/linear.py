@@ -1,4 +1,5 @@
-"""``Identity``, ``Linear``, ``Bilinear`` (as ``torch.nn``).
+"""``Identity``, ``Linear``, ``Bilinear``, ``LazyLinear`` (as ``torch.nn``) and
+``NonDynamicallyQuantizableLinear`` (``MultiheadAttention.out_proj``).
 
 Default initialisation as PyTorch's ``reset_parameters``: weight by
 ``kaiming_uniform_(a=sqrt(5))`` = U(-1/sqrt(in), 1/sqrt(in)), bias U(-1/sqrt(in), 1/sqrt(in)).
@@ -9,9 +10,10 @@ from ..._tensor import creation as _creation
 from .. import functional as F
 from .. import init
 from ..parameter import Parameter
+from .lazy import _LazyMixin, _uninit
 from .module import Module
 
-__all__ = ["Identity", "Linear", "Bilinear"]
+__all__ = ["Identity", "Linear", "Bilinear", "LazyLinear"]
 
 
 def _factory(shape, dtype):
@@ -109,3 +111,30 @@ class Bilinear(Module):
     def extra_repr(self):
         return "in1_features=%s, in2_features=%s, out_features=%s, bias=%s" % (
             self.in1_features, self.in2_features, self.out_features, self.bias is not None)
+
+
+class NonDynamicallyQuantizableLinear(Linear):
+    """``Linear`` under the name PyTorch gives ``MultiheadAttention.out_proj`` (its repr)."""
+
+
+class LazyLinear(_LazyMixin, Linear):
+    """``Linear`` whose ``in_features`` is the last dim of the first input."""
+
+    cls_to_become = Linear
+
+    def __init__(self, out_features, bias=True, device=None, dtype=None):
+        Module.__init__(self)
+        self.in_features = 0
+        self.out_features = out_features
+        _uninit(self, ("weight", "bias"), bias, dtype)
+
+    def reset_parameters(self):
+        if not self.has_uninitialized_params() and self.in_features != 0:
+            super().reset_parameters()
+
+    def initialize_parameters(self, input):
+        self.in_features = input.shape[-1]
+        self.weight.materialize((self.out_features, self.in_features))
+        if self.bias is not None:
+            self.bias.materialize((self.out_features,))
+        self.reset_parameters()

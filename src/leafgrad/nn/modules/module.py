@@ -11,8 +11,10 @@ from collections import OrderedDict
 
 from ..._tensor.tensor import Tensor
 from ..parameter import Parameter, Buffer
-from . import _backward_hooks as _bh
-from . import _module_state as _state
+from ._backward_hooks import FullBackwardHook, attach_old_hooks
+from ._module_state import (_apply, _cast_floats, _save_to_state_dict, bfloat16, cpu, cuda,
+                            double, float_, half, load_state_dict, meta_aware_init, state_dict,
+                            to, to_empty, type_)
 from ._module_state import _IncompatibleKeys  # noqa: F401  (its old place)
 
 __all__ = ["Module", "RemovableHandle"]
@@ -80,7 +82,7 @@ class Module:
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
-        _state.meta_aware_init(cls)
+        meta_aware_init(cls)
 
     def __new__(cls, *args, **kwargs):
         self = object.__new__(cls)
@@ -342,11 +344,11 @@ class Module:
                     args = res if isinstance(res, tuple) else (res,)
         full = None
         if d["_is_full_backward_hook"] or d["_backward_pre_hooks"]:
-            full = _bh.FullBackwardHook(self, d["_backward_hooks"], d["_backward_pre_hooks"])
+            full = FullBackwardHook(self, d["_backward_hooks"], d["_backward_pre_hooks"])
             args = full.setup_inputs(args)
         result = self.forward(*args, **kwargs)
         if d["_backward_hooks"] and d["_is_full_backward_hook"] is False:
-            _bh.attach_old_hooks(self, d["_backward_hooks"], args, result)
+            attach_old_hooks(self, d["_backward_hooks"], args, result)
         for hook_id, hook in list(d["_forward_hooks"].items()):
             if hook_id in d["_forward_hooks_with_kwargs"]:
                 res = hook(self, args, kwargs, result)
@@ -542,20 +544,20 @@ class Module:
         return self
 
     # ------------------------------------- conversion and state dict (_module_state.py)
-    _apply = _state._apply
-    to = _state.to
-    _cast_floats = _state._cast_floats
-    float = _state.float_
-    double = _state.double
-    half = _state.half
-    bfloat16 = _state.bfloat16
-    type = _state.type_
-    cpu = _state.cpu
-    cuda = _state.cuda
-    to_empty = _state.to_empty
-    _save_to_state_dict = _state._save_to_state_dict
-    state_dict = _state.state_dict
-    load_state_dict = _state.load_state_dict
+    _apply = _apply
+    to = to
+    _cast_floats = _cast_floats
+    float = float_
+    double = double
+    half = half
+    bfloat16 = bfloat16
+    type = type_
+    cpu = cpu
+    cuda = cuda
+    to_empty = to_empty
+    _save_to_state_dict = _save_to_state_dict
+    state_dict = state_dict
+    load_state_dict = load_state_dict
 
     # ------------------------------------------------------------------ repr
     def _get_name(self):

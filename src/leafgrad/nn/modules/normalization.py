@@ -1,22 +1,22 @@
-"""``LayerNorm`` and ``BatchNorm1d/2d/3d``, written with leafgrad tensor ops so gradients flow.
+"""``LayerNorm``, ``GroupNorm``, ``RMSNorm``, ``LocalResponseNorm`` and ``CrossMapLRN2d``
+(as ``torch.nn``), written with leafgrad tensor ops so gradients flow (the batch norms are
+in ``batchnorm.py``, the instance norms in ``instancenorm.py``, as PyTorch's files).
 
 Formulas from the PyTorch docs: y = (x - E[x]) / sqrt(Var[x] + eps) * gamma + beta with the
-biased variance; BatchNorm's running variance is updated with the unbiased one:
-running = (1 - momentum) * running + momentum * batch_stat (``momentum=None``: cumulative
-average). Running stats are buffers (``running_mean``, ``running_var``,
-``num_batches_tracked``), so they appear in ``state_dict``.
+biased variance over the normalised dims.
 """
 import numbers
 
 
 from ..._tensor import creation as _creation
 from ...ops.nn.composites import rms_norm
-from ...ops.nn.normalization import batch_norm, group_norm, layer_norm
+from ...ops.nn.normalization import group_norm, layer_norm
+from .. import functional as F
 from .. import init
 from ..parameter import Parameter
 from .module import Module
 
-__all__ = ["LayerNorm", "BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "RMSNorm", "GroupNorm"]
+__all__ = ["LayerNorm", "RMSNorm", "GroupNorm", "LocalResponseNorm", "CrossMapLRN2d"]
 
 
 def _affine_params(module, affine, bias, shape, dtype):
@@ -137,95 +137,39 @@ class RMSNorm(Module):
                                                       self.elementwise_affine)
 
 
-class _BatchNorm(Module):
-    _expected_dims = (2, 3)
+class _LRN(Module):
+    """size, alpha, beta, k and the repr shared by the two LRN layers."""
 
-    def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=True,
-                 track_running_stats=True, device=None, dtype=None, *, bias=True):
+    __constants__ = ["size", "alpha", "beta", "k"]
+
+    def __init__(self, size, alpha, beta, k):
         super().__init__()
-        self.num_features = num_features
-        self.eps = eps
-        self.momentum = momentum
-        self.affine = affine
-        self.track_running_stats = track_running_stats
-        if affine:
-            self.weight = Parameter(_creation.empty(num_features, dtype=dtype))
-            if bias:
-                self.bias = Parameter(_creation.empty(num_features, dtype=dtype))
-            else:
-                self.register_parameter("bias", None)
-        else:
-            self.register_parameter("weight", None)
-            self.register_parameter("bias", None)
-        if track_running_stats:
-            self.register_buffer("running_mean", _creation.zeros(num_features, dtype=dtype))
-            self.register_buffer("running_var", _creation.ones(num_features, dtype=dtype))
-            self.register_buffer("num_batches_tracked", _creation.tensor(0))
-        else:
-            self.register_buffer("running_mean", None)
-            self.register_buffer("running_var", None)
-            self.register_buffer("num_batches_tracked", None)
-        self.reset_parameters()
-
-    def reset_running_stats(self):
-        if self.track_running_stats:
-            for buf, v in ((self.running_mean, 0), (self.running_var, 1),
-                           (self.num_batches_tracked, 0)):
-                buf._data[...] = v
-                buf._bump_version()
-
-    def reset_parameters(self):
-        self.reset_running_stats()
-        if self.affine:
-            init.ones_(self.weight)
-            if self.bias is not None:
-                init.zeros_(self.bias)
-
-    def _check_input_dim(self, input):
-        if input.dim() not in self._expected_dims:
-            raise ValueError("expected %s input (got %dD input)" % (
-                " or ".join("%dD" % d for d in self._expected_dims), input.dim()))
-
-    def forward(self, input):
-        self._check_input_dim(input)
-        factor = 0.0 if self.momentum is None else self.momentum
-        count = (self.training and self.track_running_stats
-                 and self.num_batches_tracked is not None)
-        if count and self.momentum is None:
-            factor = 1.0 / (float(self.num_batches_tracked._data) + 1)
-        use_batch = self.training or (self.running_mean is None and self.running_var is None)
-        track = not self.training or self.track_running_stats
-        # batch_norm checks its input before it updates the running stats; the batch is
-        # counted only once it went through (a bad input changes nothing, unlike
-        # PyTorch, which counts it and then raises)
-        out = batch_norm(input, self.running_mean if track else None,
-                         self.running_var if track else None, self.weight, self.bias,
-                         use_batch, factor, self.eps)
-        if count:
-            self.num_batches_tracked._data[...] += 1
-            self.num_batches_tracked._bump_version()
-        return out
+        self.size = size
+        self.alpha = alpha
+        self.beta = beta
+        self.k = k
 
     def extra_repr(self):
-        return ("%s, eps=%s, momentum=%s, affine=%s, bias=%s, track_running_stats=%s" % (
-            self.num_features, self.eps, self.momentum, self.affine, self.bias is not None,
-            self.track_running_stats))
+        return "{size}, alpha={alpha}, beta={beta}, k={k}".format(**self.__dict__)
 
 
-class BatchNorm1d(_BatchNorm):
-    """Batch norm over (N, C) or (N, C, L) input, per channel C.
+class LocalResponseNorm(_LRN):
+    """``F.local_response_norm`` over the channels of (N, C, *)."""
 
-    Raises:
-        ValueError: for other input ranks, or one value per channel in training.
-    """
-    _expected_dims = (2, 3)
+    def __init__(self, size, alpha=1e-4, beta=0.75, k=1.0):
+        super().__init__(size, alpha, beta, k)
 
-
-class BatchNorm2d(_BatchNorm):
-    """Batch norm over (N, C, H, W) input, per channel C."""
-    _expected_dims = (4,)
+    def forward(self, input):
+        return F.local_response_norm(input, self.size, self.alpha, self.beta, self.k)
 
 
-class BatchNorm3d(_BatchNorm):
-    """Batch norm over (N, C, D, H, W) input, per channel C."""
-    _expected_dims = (5,)
+class CrossMapLRN2d(_LRN):
+    """Lua Torch's cross-channel LRN over (N, C, H, W) (``ops.nn.cross_map_lrn``: PyTorch's
+    numbers, and its backward formula)."""
+
+    def __init__(self, size, alpha=1e-4, beta=0.75, k=1):
+        super().__init__(size, alpha, beta, k)
+
+    def forward(self, input):
+        from ...ops.nn.cross_map_lrn import cross_map_lrn2d
+        return cross_map_lrn2d(input, self.size, self.alpha, self.beta, self.k)

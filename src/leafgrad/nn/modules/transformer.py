@@ -1,5 +1,6 @@
-"""``MultiheadAttention``, ``TransformerEncoderLayer``/``TransformerEncoder``,
-``TransformerDecoderLayer``/``TransformerDecoder`` and ``Transformer`` (as ``torch.nn``).
+"""``TransformerEncoderLayer``/``TransformerEncoder``, ``TransformerDecoderLayer``/
+``TransformerDecoder`` and ``Transformer`` (as ``torch.nn``; their ``MultiheadAttention`` is in
+``activation.py``, as PyTorch's).
 
 Parameter names, registration order (so ``state_dict`` keys and order), default
 initialisation (the same ``nn.init`` calls in the same order, so one random stream
@@ -21,8 +22,7 @@ from ...autograd.grad_mode import is_grad_enabled
 from .. import functional as F
 from .. import init
 from ...ops.nn.attention import _canonical_mask, _none_or_dtype
-from ..parameter import Parameter
-from .activation import GELU, ReLU
+from .activation import GELU, MultiheadAttention, ReLU
 from .container import ModuleList
 from .dropout import Dropout
 from .linear import Linear
@@ -30,144 +30,8 @@ from .module import Module
 from .normalization import LayerNorm
 from ..._core import errors as _errors
 
-__all__ = ["MultiheadAttention", "TransformerEncoderLayer", "TransformerEncoder",
-           "TransformerDecoderLayer", "TransformerDecoder", "Transformer"]
-
-
-class NonDynamicallyQuantizableLinear(Linear):
-    """``Linear`` under the name PyTorch gives ``MultiheadAttention.out_proj`` (its repr)."""
-
-
-def _empty(*shape, dtype=None):
-    return Parameter(_creation.empty(*shape, dtype=dtype))
-
-
-class MultiheadAttention(Module):
-    """Multi-head attention (Vaswani et al. 2017), PyTorch's module.
-
-    Shapes: query (L, N, E) ((N, L, E) with ``batch_first``, (L, E) unbatched), key
-    (S, N, kdim), value (S, N, vdim) -> (output (L, N, E), weights (N, L, S) or None).
-    Parameters: ``in_proj_weight`` (3E, E) when kdim = vdim = E, else ``q_proj_weight``
-    (E, E), ``k_proj_weight`` (E, kdim), ``v_proj_weight`` (E, vdim); ``in_proj_bias``
-    (3E,); ``out_proj`` (Linear E -> E); ``bias_k``/``bias_v`` (1, 1, E) with
-    ``add_bias_kv``. Init: xavier_uniform_ on the projections, zeros on the biases,
-    xavier_normal_ on bias_k/bias_v (after ``out_proj``'s own Linear init, as PyTorch).
-
-    Raises:
-        ValueError: embed_dim or num_heads not positive.
-        AssertionError: embed_dim not divisible by num_heads (PyTorch's class).
-    """
-
-    __constants__ = ["batch_first"]
-
-    def __init__(self, embed_dim, num_heads, dropout=0.0, bias=True, add_bias_kv=False,
-                 add_zero_attn=False, kdim=None, vdim=None, batch_first=False, device=None,
-                 dtype=None):
-        if embed_dim <= 0 or num_heads <= 0:
-            raise ValueError("embed_dim and num_heads must be greater than 0, got embed_dim=%s "
-                             "and num_heads=%s instead" % (embed_dim, num_heads))
-        super().__init__()
-        self.embed_dim = embed_dim
-        self.kdim = kdim if kdim is not None else embed_dim
-        self.vdim = vdim if vdim is not None else embed_dim
-        self._qkv_same_embed_dim = self.kdim == embed_dim and self.vdim == embed_dim
-        self.num_heads = num_heads
-        self.dropout = dropout
-        self.batch_first = batch_first
-        self.head_dim = embed_dim // num_heads
-        if self.head_dim * num_heads != embed_dim:
-            raise AssertionError("embed_dim must be divisible by num_heads")
-        if not self._qkv_same_embed_dim:
-            self.q_proj_weight = _empty(embed_dim, embed_dim, dtype=dtype)
-            self.k_proj_weight = _empty(embed_dim, self.kdim, dtype=dtype)
-            self.v_proj_weight = _empty(embed_dim, self.vdim, dtype=dtype)
-            self.register_parameter("in_proj_weight", None)
-        else:
-            self.in_proj_weight = _empty(3 * embed_dim, embed_dim, dtype=dtype)
-            self.register_parameter("q_proj_weight", None)
-            self.register_parameter("k_proj_weight", None)
-            self.register_parameter("v_proj_weight", None)
-        if bias:
-            self.in_proj_bias = _empty(3 * embed_dim, dtype=dtype)
-        else:
-            self.register_parameter("in_proj_bias", None)
-        self.out_proj = NonDynamicallyQuantizableLinear(embed_dim, embed_dim, bias=bias,
-                                                        dtype=dtype)
-        if add_bias_kv:
-            self.bias_k = _empty(1, 1, embed_dim, dtype=dtype)
-            self.bias_v = _empty(1, 1, embed_dim, dtype=dtype)
-        else:
-            self.bias_k = self.bias_v = None
-        self.add_zero_attn = add_zero_attn
-        self._reset_parameters()
-
-    def _reset_parameters(self):
-        if self._qkv_same_embed_dim:
-            init.xavier_uniform_(self.in_proj_weight)
-        else:
-            init.xavier_uniform_(self.q_proj_weight)
-            init.xavier_uniform_(self.k_proj_weight)
-            init.xavier_uniform_(self.v_proj_weight)
-        if self.in_proj_bias is not None:
-            init.constant_(self.in_proj_bias, 0.0)
-            init.constant_(self.out_proj.bias, 0.0)
-        if self.bias_k is not None:
-            init.xavier_normal_(self.bias_k)
-        if self.bias_v is not None:
-            init.xavier_normal_(self.bias_v)
-
-    def forward(self, query, key, value, key_padding_mask=None, need_weights=True,
-                attn_mask=None, average_attn_weights=True, is_causal=False):
-        """Attention of ``query`` over ``key``/``value``; see the class doc for shapes.
-        ``key_padding_mask`` (N, S): True (or -inf) ignores that key; ``attn_mask`` (L, S)
-        or (N * num_heads, L, S): True ignores, a float is added; ``is_causal``: a hint
-        that ``attn_mask`` is the causal mask (it must be given)."""
-        is_batched = query.dim() == 3
-        key_padding_mask = _canonical_mask(key_padding_mask, "key_padding_mask",
-                                           _none_or_dtype(attn_mask), "attn_mask", query.dtype)
-        attn_mask = _canonical_mask(attn_mask, "attn_mask", None, "", query.dtype, False)
-        if self.batch_first and is_batched:
-            # transposed so that ``key is value`` (self-attention packing) still holds
-            if key is value:
-                if query is key:
-                    query = key = value = query.transpose(1, 0)
-                else:
-                    query, key = (x.transpose(1, 0) for x in (query, key))
-                    value = key
-            else:
-                query, key, value = (x.transpose(1, 0) for x in (query, key, value))
-        separate = not self._qkv_same_embed_dim
-        out, weights = F.multi_head_attention_forward(
-            query, key, value, self.embed_dim, self.num_heads, self.in_proj_weight,
-            self.in_proj_bias, self.bias_k, self.bias_v, self.add_zero_attn, self.dropout,
-            self.out_proj.weight, self.out_proj.bias, training=self.training,
-            key_padding_mask=key_padding_mask, need_weights=need_weights, attn_mask=attn_mask,
-            use_separate_proj_weight=separate, q_proj_weight=self.q_proj_weight,
-            k_proj_weight=self.k_proj_weight, v_proj_weight=self.v_proj_weight,
-            average_attn_weights=average_attn_weights, is_causal=is_causal)
-        if self.batch_first and is_batched:
-            return out.transpose(1, 0), weights
-        return out, weights
-
-    def merge_masks(self, attn_mask, key_padding_mask, query):
-        """(merged float mask (N, num_heads, L, S) or the one given, mask type 0/1/2/None),
-        as PyTorch's ``MultiheadAttention.merge_masks``."""
-        mask_type, merged = None, None
-        if key_padding_mask is not None:
-            mask_type, merged = 1, key_padding_mask
-        if attn_mask is not None:
-            n, seq_len = query.shape[0], query.shape[1]
-            mask_type = 2
-            if attn_mask.dim() == 3:
-                attn_view = attn_mask.view(n, -1, seq_len, seq_len)
-            else:
-                attn_view = attn_mask.view(1, 1, seq_len, seq_len).expand(
-                    n, self.num_heads, -1, -1)
-            merged = attn_view
-            if key_padding_mask is not None:
-                kpm = key_padding_mask.view(n, 1, 1, seq_len).expand(-1, self.num_heads, -1, -1)
-                merged = attn_view + kpm
-        return merged, mask_type
+__all__ = ["TransformerEncoderLayer", "TransformerEncoder", "TransformerDecoderLayer",
+           "TransformerDecoder", "Transformer"]
 
 
 def _get_activation_fn(activation):
@@ -281,7 +145,6 @@ class TransformerEncoderLayer(_Blocks):
             x = self.norm1(x + self._sa_block(x, src_mask, src_key_padding_mask, is_causal))
             x = self.norm2(x + self._ff_block(x))
         return x
-
 
 
 def _nested_fast_path_reason(layer, src, mask, kpm, mask_check):
@@ -527,4 +390,3 @@ class Transformer(Module):
         for p in self.parameters():
             if p.dim() > 1:
                 init.xavier_uniform_(p)
-

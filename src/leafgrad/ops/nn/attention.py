@@ -124,7 +124,7 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
     if dead is not None:
         attn = E.where(dead, 0.0, attn)
     if dropout_p > 0:
-        from ...nn.functional import dropout
+        from .dropout import dropout
         attn = dropout(attn, dropout_p)
     out = attn.matmul(value)
     if not flash:
@@ -200,7 +200,7 @@ def _mha_shape_check(query, key, value, key_padding_mask, attn_mask, num_heads):
 
 
 def _in_projection_packed(q, k, v, w, b=None):
-    from ...nn.functional import linear
+    from ..linalg.products import linear
     e = q.shape[-1]
     if k is v:
         if q is k:
@@ -218,7 +218,7 @@ def _in_projection_packed(q, k, v, w, b=None):
 
 
 def _pad_last(t):
-    from ...nn.functional import pad
+    from .padding import pad
     return pad(t, (0, 1))
 
 
@@ -244,7 +244,9 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_head
     """
     from ..._tensor.creation import zeros
     from ... import cat
-    from ...nn.functional import dropout, linear, softmax
+    from ..linalg.products import linear
+    from .activation import softmax
+    from .dropout import dropout
     is_batched = _mha_shape_check(query, key, value, key_padding_mask, attn_mask, num_heads)
     if not is_batched:
         query, key, value = query.unsqueeze(1), key.unsqueeze(1), value.unsqueeze(1)

@@ -82,7 +82,7 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale
             wrong shape, max mode with scale_grad_by_freq or sparse.
         NotImplementedError: per_sample_weights with a mode other than 'sum'.
     """
-    from ...nn.modules.sparse import embedding
+    from .embedding import embedding
     if per_sample_weights is not None and tuple(input.shape) != tuple(per_sample_weights.shape):
         raise ValueError("embedding_bag: If per_sample_weights (%s) is not None, then it must "
                          "have the same shape as the input (%s)"

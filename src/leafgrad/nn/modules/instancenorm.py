@@ -1,13 +1,12 @@
-"""``InstanceNorm1d/2d/3d``, ``LocalResponseNorm``, ``CrossMapLRN2d`` (as ``torch.nn``); ``EmbeddingBag`` is in
-``sparse_more.py``. Constructor arguments, buffers, reprs and checks PyTorch's."""
-
+"""``InstanceNorm1d/2d/3d`` and ``LazyInstanceNorm1d/2d/3d`` (as ``torch.nn``): each
+(sample, channel) normalised over its own positions (``F.instance_norm``). Constructor
+arguments, buffers, reprs and checks PyTorch's."""
 from .. import functional as F
-from .module import Module
-from .normalization import _BatchNorm
+from .batchnorm import _BatchNorm, _lazy_bn
 from ..._core import errors as _errors
 
-__all__ = ["InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d", "LocalResponseNorm",
-           "CrossMapLRN2d"]
+__all__ = ["InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d", "LazyInstanceNorm1d",
+           "LazyInstanceNorm2d", "LazyInstanceNorm3d"]
 
 
 class _InstanceNorm(_BatchNorm):
@@ -59,39 +58,10 @@ class InstanceNorm3d(_InstanceNorm):
     _no_batch_dim = 4
 
 
-class _LRN(Module):
-    """size, alpha, beta, k and the repr shared by the two LRN layers."""
-
-    __constants__ = ["size", "alpha", "beta", "k"]
-
-    def __init__(self, size, alpha, beta, k):
-        super().__init__()
-        self.size = size
-        self.alpha = alpha
-        self.beta = beta
-        self.k = k
-
-    def extra_repr(self):
-        return "{size}, alpha={alpha}, beta={beta}, k={k}".format(**self.__dict__)
+LazyInstanceNorm1d = _lazy_bn("LazyInstanceNorm1d", InstanceNorm1d)
 
 
-class LocalResponseNorm(_LRN):
-    """``F.local_response_norm`` over the channels of (N, C, *)."""
-
-    def __init__(self, size, alpha=1e-4, beta=0.75, k=1.0):
-        super().__init__(size, alpha, beta, k)
-
-    def forward(self, input):
-        return F.local_response_norm(input, self.size, self.alpha, self.beta, self.k)
+LazyInstanceNorm2d = _lazy_bn("LazyInstanceNorm2d", InstanceNorm2d)
 
 
-class CrossMapLRN2d(_LRN):
-    """Lua Torch's cross-channel LRN over (N, C, H, W) (``ops.nn.cross_map_lrn``: PyTorch's
-    numbers, and its backward formula)."""
-
-    def __init__(self, size, alpha=1e-4, beta=0.75, k=1):
-        super().__init__(size, alpha, beta, k)
-
-    def forward(self, input):
-        from ...ops.nn.cross_map_lrn import cross_map_lrn2d
-        return cross_map_lrn2d(input, self.size, self.alpha, self.beta, self.k)
+LazyInstanceNorm3d = _lazy_bn("LazyInstanceNorm3d", InstanceNorm3d)
