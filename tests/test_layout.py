@@ -62,7 +62,7 @@ def _public_files(folder):
 
 # torch.nn.modules files that another branch adds (mirroring PyTorch's files): the lead
 # empties this set after merging (the test then passes for them; strict xfail fails).
-NN_MODULES_EXPECTED_MISSING = {"linear_cross_entropy", "linear_cross_entropy_options", "utils"}
+NN_MODULES_EXPECTED_MISSING = {"linear_cross_entropy", "utils"}
 
 # PyTorch's public paths for what leafgrad does not have at all (features, not layout):
 # reported as xfail, not required.
