@@ -102,4 +102,4 @@ def div(input, other, *, rounding_mode=None, out=None):
     return record(DivBackward2, out, (ta, tb))
 
 
-E.bind_keywords(add, sub, div)   # Tensor.add/sub/div (alpha=, rounding_mode=) run these
+E._bind_keywords(add, sub, div)   # Tensor.add/sub/div (alpha=, rounding_mode=) run these

@@ -31,11 +31,11 @@ _ndarray = np.ndarray
 
 # ------------------------------------------------ method forms that differ
 # torch.add/sub/div with alpha= / rounding_mode= (ops/elementwise/arithmetic_keywords.py):
-# that module builds them on this one's ops and binds them here at import (bind_keywords)
+# that module builds them on this one's ops and binds them here at import (_bind_keywords)
 _keyword_add = _keyword_sub = _keyword_div = None
 
 
-def bind_keywords(add, sub, div):
+def _bind_keywords(add, sub, div):
     global _keyword_add, _keyword_sub, _keyword_div
     _keyword_add, _keyword_sub, _keyword_div = add, sub, div
 
@@ -509,4 +509,4 @@ pow = defop("pow", _pow_bool(pow), numbers="both", inplace=IP.pow_, out=True)
 floor_divide = defop("floor_divide", _no_bool_pair(floor_divide, "div_floor_cpu"), numbers="both",
                      inplace=True, out=True)
 
-IP.bind_ops(add=add, sub=sub, mul=mul, div=div, pow=pow)   # the in-place forms run these
+IP._bind_ops(add=add, sub=sub, mul=mul, div=div, pow=pow)   # the in-place forms run these

@@ -270,5 +270,5 @@ def addcdiv(input, tensor1, tensor2, *, value=1):
 
 
 # the in-place forms run these
-IP.bind_ops(clamp=clamp, clamp_min=clamp_min, clamp_max=clamp_max, addcmul=addcmul,
-            addcdiv=addcdiv)
+IP._bind_ops(clamp=clamp, clamp_min=clamp_min, clamp_max=clamp_max, addcmul=addcmul,
+             addcdiv=addcdiv)

@@ -269,5 +269,5 @@ def _name_ops():
 
 
 _name_ops()
-IP.bind_ops(neg=neg, exp=exp, log=log, sqrt=sqrt, abs=abs, relu=relu, sigmoid=sigmoid,
-             tanh=tanh)   # the in-place forms run these
+IP._bind_ops(neg=neg, exp=exp, log=log, sqrt=sqrt, abs=abs, relu=relu, sigmoid=sigmoid,
+              tanh=tanh)   # the in-place forms run these

@@ -322,14 +322,14 @@ def _arith(np_fn, name, fallback):
 class _Ops:
     """The out-of-place ops the in-place forms run (``add_`` runs ``add``, ...) and the
     indexing pieces ``CopySlices`` uses. Their family modules import this one (to declare
-    ``X_`` as ``X``'s in-place form), so they bind them here at import (``bind_ops``)
+    ``X_`` as ``X``'s in-place form), so they bind them here at import (``_bind_ops``)
     rather than this module importing them back."""
 
 
 PLAIN = _Ops()
 
 
-def bind_ops(**fns):
+def _bind_ops(**fns):
     vars(PLAIN).update(fns)
 
 
