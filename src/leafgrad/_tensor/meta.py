@@ -95,39 +95,35 @@ class MetaArray:
             raise TypeError("len() of unsized object")
         return self.shape[0]
 
-    # NumPy's protocols: the rules are in _meta_rules (imported on first use: it imports
-    # NumPy's internals only)
+    # NumPy's protocols: the rules are in meta_rules (loaded on first use, _load_rules)
     def __array__(self, dtype=None, copy=None):
         raise _refuse("a conversion to a NumPy array")
 
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
-        from .meta_rules import ufunc_rule
-        return ufunc_rule(ufunc, method, inputs, kwargs)
+        return (_rules or _load_rules()).ufunc_rule(ufunc, method, inputs, kwargs)
 
     def __array_function__(self, func, types, args, kwargs):
-        from .meta_rules import function_rule
-        return function_rule(func, args, kwargs)
+        return (_rules or _load_rules()).function_rule(func, args, kwargs)
 
     def __getattr__(self, name):
         # ndarray methods (reshape, sum, astype, ...): _meta_rules.METHODS
         if name.startswith("__"):
             raise AttributeError(name)
-        from .meta_rules import METHODS, PROPERTIES
-        prop = PROPERTIES.get(name)
+        rules = _rules or _load_rules()
+        prop = rules.PROPERTIES.get(name)
         if prop is not None:
             return prop(self)
-        rule = METHODS.get(name)
+        rule = rules.METHODS.get(name)
         if rule is None:
             raise _refuse("ndarray.%s" % name)
         return lambda *a, **k: rule(self, *a, **k)
 
     def __getitem__(self, key):
-        from .meta_rules import getitem
-        return getitem(self, key)
+        return (_rules or _load_rules()).getitem(self, key)
 
     def __setitem__(self, key, value):
-        from .meta_rules import getitem, check_broadcast
-        check_broadcast(value, getitem(self, key).shape)
+        rules = _rules or _load_rules()
+        rules.check_broadcast(value, rules.getitem(self, key).shape)
 
     def __bool__(self):
         raise _refuse("bool() (a value)")
@@ -143,6 +139,17 @@ class MetaArray:
 
     def __iter__(self):
         raise _refuse("iteration (values)")
+
+
+_rules = None      # meta_rules once loaded: its tables cost ~10 ms, which `import leafgrad` skips
+
+
+def _load_rules():
+    global _rules
+    from . import meta_rules
+    meta_rules.bind(MetaArray, _refuse)
+    _rules = meta_rules
+    return meta_rules
 
 
 def _binop(ufunc, reflected=False):

@@ -21,9 +21,14 @@ import warnings
 import numpy as np
 from numpy.lib.array_utils import normalize_axis_index, normalize_axis_tuple
 
-from .meta import MetaArray, _refuse
+# meta's MetaArray and _refuse: meta binds them when it first loads these rules (it
+# imports this module on first use, so importing meta here would make a circle)
+_M = _refuse = None
 
-_M = MetaArray
+
+def bind(meta_array, refuse):
+    global _M, _refuse
+    _M, _refuse = meta_array, refuse
 
 
 def _is_meta(x):

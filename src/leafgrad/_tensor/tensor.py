@@ -45,6 +45,14 @@ def use_view_refresher(fn):
     _view_refresher[0] = fn
 
 
+_backward = [None]      # autograd._api.backward (above the Tensor): it binds itself at import
+
+
+def use_backward(fn):
+    """Set the function ``Tensor.backward`` runs (``autograd._api`` calls it)."""
+    _backward[0] = fn
+
+
 class _PublicType(type):
     """Metaclass of Tensor and Size: under ``leafgrad run`` (``sys.modules['torch']`` is
     leafgrad) ``print(type(t))`` shows ``<class 'torch.Tensor'>`` as PyTorch's does;
@@ -340,8 +348,7 @@ class Tensor(metaclass=_PublicType):
             RuntimeError: see ``docs/errors.md`` (freed graph, no grad_fn,
                 non-scalar output without ``gradient``).
         """
-        from ..autograd import backward as _backward
-        _backward(self, gradient, retain_graph, create_graph, inputs=inputs)
+        _backward[0](self, gradient, retain_graph, create_graph, inputs=inputs)
 
     def detach(self):
         """A new tensor sharing data (and version counter), out of the graph (a wrapper

@@ -10,7 +10,7 @@ import numpy as np
 from .._core import errors as _errors
 from ._grad_tuple import GradTuple
 from .grad_mode import mode
-from .._tensor.tensor import Tensor, _sync_view
+from .._tensor.tensor import Tensor, _sync_view, use_backward
 from .engine import run_backward
 
 
@@ -174,3 +174,6 @@ def Variable(data, requires_grad=False, volatile=False):
     if requires_grad:
         t.requires_grad_(True)
     return t
+
+
+use_backward(backward)   # Tensor.backward runs it

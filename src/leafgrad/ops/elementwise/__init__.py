@@ -10,3 +10,4 @@ from .unary import *                                            # noqa: F401,F40
 from .binary import _binary, _binary_np, _is_bool               # noqa: F401
 from .unary import (_erf_np, _neg_method, _sigmoid_np, _sign_np, _unary, _unary_np,  # noqa: F401
                     _zero)
+from . import arithmetic_keywords  # noqa: F401  (binds Tensor.add/sub/div's keyword forms)

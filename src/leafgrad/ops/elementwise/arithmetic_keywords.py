@@ -15,7 +15,7 @@ from ...autograd.graph import Node
 from ..._core.quiet import quiet as _quiet
 from .._dispatch import binary_operands, record
 from .._out import out_call
-from .. import elementwise as E
+from . import binary as E
 
 _NUMBER = (int, float, bool)
 
@@ -100,3 +100,6 @@ def div(input, other, *, rounding_mode=None, out=None):
             out = np.trunc(np.true_divide(xa, xb))
     out = np.asarray(out, dtype=result_type(input, other).np)
     return record(DivBackward2, out, (ta, tb))
+
+
+E._bind_keywords(add, sub, div)   # Tensor.add/sub/div (alpha=, rounding_mode=) run these

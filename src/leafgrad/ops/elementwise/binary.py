@@ -30,22 +30,29 @@ _ndarray = np.ndarray
 
 
 # ------------------------------------------------ method forms that differ
+# torch.add/sub/div with alpha= / rounding_mode= (ops/elementwise/arithmetic_keywords.py):
+# that module builds them on this one's ops and binds them here at import (_bind_keywords)
+_keyword_add = _keyword_sub = _keyword_div = None
+
+
+def _bind_keywords(add, sub, div):
+    global _keyword_add, _keyword_sub, _keyword_div
+    _keyword_add, _keyword_sub, _keyword_div = add, sub, div
+
+
 def _add_alpha(input, other, *, alpha=1):
     """``Tensor.add``: ``input + alpha * other`` (one definition with torch.add: ops/elementwise/arithmetic_keywords.py)."""
-    from .arithmetic_keywords import add as f
-    return f(input, other, alpha=alpha)
+    return _keyword_add(input, other, alpha=alpha)
 
 
 def _sub_alpha(input, other, *, alpha=1):
     """``Tensor.sub``: ``input - alpha * other`` (ops/elementwise/arithmetic_keywords.py)."""
-    from .arithmetic_keywords import sub as f
-    return f(input, other, alpha=alpha)
+    return _keyword_sub(input, other, alpha=alpha)
 
 
 def _div_mode(input, other, *, rounding_mode=None):
     """``Tensor.div``: true division or rounded by ``rounding_mode`` (ops/elementwise/arithmetic_keywords.py)."""
-    from .arithmetic_keywords import div as f
-    return f(input, other, rounding_mode=rounding_mode)
+    return _keyword_div(input, other, rounding_mode=rounding_mode)
 
 
 
@@ -501,3 +508,5 @@ def _pow_bool(fn):
 pow = defop("pow", _pow_bool(pow), numbers="both", inplace=IP.pow_, out=True)
 floor_divide = defop("floor_divide", _no_bool_pair(floor_divide, "div_floor_cpu"), numbers="both",
                      inplace=True, out=True)
+
+IP._bind_ops(add=add, sub=sub, mul=mul, div=div, pow=pow)   # the in-place forms run these

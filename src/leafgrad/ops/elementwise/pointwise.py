@@ -267,3 +267,8 @@ def addcdiv(input, tensor1, tensor2, *, value=1):
             (as PyTorch).
     """
     return _addc(input, tensor1, tensor2, value, True)
+
+
+# the in-place forms run these
+IP._bind_ops(clamp=clamp, clamp_min=clamp_min, clamp_max=clamp_max, addcmul=addcmul,
+             addcdiv=addcdiv)

@@ -269,3 +269,5 @@ def _name_ops():
 
 
 _name_ops()
+IP._bind_ops(neg=neg, exp=exp, log=log, sqrt=sqrt, abs=abs, relu=relu, sigmoid=sigmoid,
+              tanh=tanh)   # the in-place forms run these

@@ -201,12 +201,11 @@ def _view_key(view, base):
 
 def _regenerate(view, base, key):
     """Give ``view`` a grad_fn that takes its elements from ``base``'s current graph."""
-    from ..shape.indexing import AsStridedBackward0
     b = base._data
     prev = mode.enabled
     mode.enabled = True
     try:
-        r = record(AsStridedBackward0, view._data, (base,), args=(b.shape, key, b.dtype))
+        r = record(PLAIN.AsStridedBackward0, view._data, (base,), args=(b.shape, key, b.dtype))
     finally:
         mode.enabled = prev
     view._grad_fn, view._output_nr, view._requires_grad = r._grad_fn, 0, r._requires_grad
@@ -320,9 +319,18 @@ def _arith(np_fn, name, fallback):
     return op
 
 
-def _ops():
-    from .. import elementwise as E
-    return E
+class _Ops:
+    """The out-of-place ops the in-place forms run (``add_`` runs ``add``, ...) and the
+    indexing pieces ``CopySlices`` uses. Their family modules import this one (to declare
+    ``X_`` as ``X``'s in-place form), so they bind them here at import (``_bind_ops``)
+    rather than this module importing them back."""
+
+
+PLAIN = _Ops()
+
+
+def _bind_ops(**fns):
+    vars(PLAIN).update(fns)
 
 
 def add_(self, other, *, alpha=None):
@@ -343,61 +351,58 @@ def div_(self, other, *, rounding_mode=None):
     return _div(self, other)
 
 
-_add = _arith(np.add, "add_", lambda a, b: _ops().add(a, b))
-_sub = _arith(np.subtract, "sub_", lambda a, b: _ops().sub(a, b))
-_mul = _arith(np.multiply, "mul_", lambda a, b: _ops().mul(a, b))
-_div = _arith(np.true_divide, "div_", lambda a, b: _ops().div(a, b))
+_add = _arith(np.add, "add_", lambda a, b: PLAIN.add(a, b))
+_sub = _arith(np.subtract, "sub_", lambda a, b: PLAIN.sub(a, b))
+_mul = _arith(np.multiply, "mul_", lambda a, b: PLAIN.mul(a, b))
+_div = _arith(np.true_divide, "div_", lambda a, b: PLAIN.div(a, b))
 
 
 def pow_(self, exponent):
-    return apply(self, "pow_", lambda a, b: _ops().pow(a, b), exponent)
+    return apply(self, "pow_", lambda a, b: PLAIN.pow(a, b), exponent)
 
 
 def neg_(self):
-    return apply(self, "neg_", lambda a: _ops().neg(a))
+    return apply(self, "neg_", lambda a: PLAIN.neg(a))
 
 
 def exp_(self):
-    return apply(self, "exp_", lambda a: _ops().exp(a))
+    return apply(self, "exp_", lambda a: PLAIN.exp(a))
 
 
 def log_(self):
-    return apply(self, "log_", lambda a: _ops().log(a))
+    return apply(self, "log_", lambda a: PLAIN.log(a))
 
 
 def sqrt_(self):
-    return apply(self, "sqrt_", lambda a: _ops().sqrt(a))
+    return apply(self, "sqrt_", lambda a: PLAIN.sqrt(a))
 
 
 def abs_(self):
-    return apply(self, "abs_", lambda a: _ops().abs(a))
+    return apply(self, "abs_", lambda a: PLAIN.abs(a))
 
 
 def relu_(self):
-    return apply(self, "relu_", lambda a: _ops().relu(a))
+    return apply(self, "relu_", lambda a: PLAIN.relu(a))
 
 
 def sigmoid_(self):
-    return apply(self, "sigmoid_", lambda a: _ops().sigmoid(a))
+    return apply(self, "sigmoid_", lambda a: PLAIN.sigmoid(a))
 
 
 def tanh_(self):
-    return apply(self, "tanh_", lambda a: _ops().tanh(a))
+    return apply(self, "tanh_", lambda a: PLAIN.tanh(a))
 
 
 def clamp_(self, min=None, max=None):
-    from ..elementwise.pointwise import clamp
-    return apply(self, "clamp_", lambda a: clamp(a, min, max))
+    return apply(self, "clamp_", lambda a: PLAIN.clamp(a, min, max))
 
 
 def clamp_min_(self, min):
-    from ..elementwise.pointwise import clamp_min
-    return apply(self, "clamp_min_", lambda a: clamp_min(a, min))
+    return apply(self, "clamp_min_", lambda a: PLAIN.clamp_min(a, min))
 
 
 def clamp_max_(self, max):
-    from ..elementwise.pointwise import clamp_max
-    return apply(self, "clamp_max_", lambda a: clamp_max(a, max))
+    return apply(self, "clamp_max_", lambda a: PLAIN.clamp_max(a, max))
 
 
 def _value_grad(gv, vshape):
@@ -422,7 +427,6 @@ class CopySlices(Node):
         return "torch::autograd::CopySlices"
 
     def backward(ctx, g):
-        from ..shape.indexing import getitem
         key, vshape = ctx.args
         ns, nv = ctx.needs_input_grad
         gs = gv = None
@@ -430,7 +434,7 @@ class CopySlices(Node):
             # zero where the value was written (selected: masked_fill, not a product)
             gs = g.masked_fill(Tensor._make_plain(key.written(g._data.shape)), 0.0)
         if nv:
-            gv = _value_grad(getitem(g, key), vshape)
+            gv = _value_grad(PLAIN.getitem(g, key), vshape)
         return gs, gv
 
 

@@ -12,7 +12,8 @@ from ...autograd.graph import Node
 from .._dispatch import record, to_tensor
 from .._registry import node
 from .._select import select
-from .arithmetic import CopySlices, _check_inference, _enter_view, _fw_dual, _value_grad, apply
+from .arithmetic import (PLAIN, CopySlices, _check_inference, _enter_view, _fw_dual, _value_grad,
+                         apply)
 
 
 def _fill_backward(ctx, g):
@@ -206,8 +207,7 @@ class _IndexPutAcc(Node):
         ns, nv = ctx.needs_input_grad
         gv = None
         if nv:
-            from ..shape.indexing import getitem
-            gv = _value_grad(getitem(g, key), vshape)
+            gv = _value_grad(PLAIN.getitem(g, key), vshape)
         return (g if ns else None), gv
 
 
@@ -287,41 +287,36 @@ def index_put_(self, key, value, accumulate=False):
 
 def addcmul_(self, tensor1, tensor2, *, value=1):
     """In-place ``addcmul``; returns self."""
-    from ..elementwise.pointwise import addcmul
-    return apply(self, "addcmul_", lambda a, t1, t2: addcmul(a, t1, t2, value=value),
+    return apply(self, "addcmul_", lambda a, t1, t2: PLAIN.addcmul(a, t1, t2, value=value),
                  tensor1, tensor2)
 
 
 def addcdiv_(self, tensor1, tensor2, *, value=1):
     """In-place ``addcdiv``; returns self."""
-    from ..elementwise.pointwise import addcdiv
-    return apply(self, "addcdiv_", lambda a, t1, t2: addcdiv(a, t1, t2, value=value),
+    return apply(self, "addcdiv_", lambda a, t1, t2: PLAIN.addcdiv(a, t1, t2, value=value),
                  tensor1, tensor2)
 
 
 def index_add_(self, dim, index, source, *, alpha=1):
     """In-place ``index_add``; returns self."""
-    from ..shape.indexing import index_add
-    return apply(self, "index_add_", lambda a, s: index_add(a, dim, index, s, alpha=alpha),
+    return apply(self, "index_add_", lambda a, s: PLAIN.index_add(a, dim, index, s, alpha=alpha),
                  source)
 
 
 def scatter_(self, dim, index, src=None, *, value=None, reduce=None):
     """In-place ``scatter`` (see ``indexing.scatter``); returns self."""
-    from ..shape.indexing import scatter
     if src is None:
         src = value
     if isinstance(src, Tensor):
-        return apply(self, "scatter_", lambda a, s: scatter(a, dim, index, s, reduce=reduce), src)
-    return apply(self, "scatter_", lambda a: scatter(a, dim, index, src, reduce=reduce))
+        return apply(self, "scatter_",
+                     lambda a, s: PLAIN.scatter(a, dim, index, s, reduce=reduce), src)
+    return apply(self, "scatter_", lambda a: PLAIN.scatter(a, dim, index, src, reduce=reduce))
 
 
 def scatter_add_(self, dim, index, src):
     """In-place ``scatter_add``; returns self."""
-    from ..shape.indexing import scatter_add
-    return apply(self, "scatter_add_", lambda a, s: scatter_add(a, dim, index, s), src)
+    return apply(self, "scatter_add_", lambda a, s: PLAIN.scatter_add(a, dim, index, s), src)
 
 
 def masked_fill_(self, mask, value):
-    from ..shape.indexing import masked_fill
-    return apply(self, "masked_fill_", lambda a, v: masked_fill(a, mask, v), value)
+    return apply(self, "masked_fill_", lambda a, v: PLAIN.masked_fill(a, mask, v), value)

@@ -249,11 +249,11 @@ def slogdet(A, *, out=None):
 def logdet(A):
     """log det A (nan for a negative determinant, -inf for a singular A), as PyTorch."""
     sign, logabs = slogdet(A)
-    from ..._api import functions as F
+    from ..elementwise.pointwise import where
     if A.is_complex():
         return sign.log() + logabs
     # PyTorch's: where(sign == -1, nan, logabsdet) (WhereBackward0 on top)
-    return F.where(sign == -1, _C.full_like(logabs, float("nan")), logabs)
+    return where(sign == -1, _C.full_like(logabs, float("nan")), logabs)
 
 
 # -------------------------------------------------------------- matrix_exp
@@ -296,11 +296,11 @@ class LinalgMatrixExpBackward0(Node):
 
     def backward(ctx, g):
         (A,) = ctx.saved_tensors
-        from ..._api import functions as F
+        from ..shape.joins import cat
         n = A.shape[-1]
-        top = F.cat([A.mT, g], -1)
-        bottom = F.cat([_C.zeros_like(g), A.mT], -1)
-        big = matrix_exp(F.cat([top, bottom], -2))
+        top = cat([A.mT, g], -1)
+        bottom = cat([_C.zeros_like(g), A.mT], -1)
+        big = matrix_exp(cat([top, bottom], -2))
         return (big[..., :n, n:],)
 
 
@@ -388,7 +388,6 @@ def _chain(ts, s, i, j):
 @with_out("linalg_matrix_power")
 def matrix_power(A, n, *, out=None):
     """A to the integer power n (n < 0: of the inverse; n = 0: the identity)."""
-    from ..._api import functions as F
     from .inverse_det_norms import inv
     if not isinstance(n, int) or isinstance(n, bool):
         raise TypeError("matrix_power(): argument 'n' must be int, not %s" % type(n).__name__)
@@ -418,8 +417,8 @@ def cross(input, other, *, dim=-1, out=None):
     Raises:
         RuntimeError: ``dim`` not of size 3 in both inputs.
     """
-    from ..._api import functions as F
-    a, b = F.broadcast_tensors(input, to_tensor(other))
+    from ..shape.views import broadcast_tensors
+    a, b = broadcast_tensors(input, to_tensor(other))
     d = dim if dim >= 0 else dim + a.dim()
     if a.dim() == 0 or not 0 <= d < a.dim() or a.shape[d] != 3:
         raise RuntimeError("linalg.cross: inputs dimension %d must have length 3. Got %s and %s"
@@ -442,7 +441,7 @@ def vecdot(x, y, *, dim=-1, out=None):
 def pinv(A, *, atol=None, rtol=None, hermitian=False, out=None, rcond=None):
     """The Moore-Penrose pseudo-inverse, through the reduced SVD: singular values below
     max(atol, rtol · σ_max) (default rtol: eps · max(m, n)) count as 0."""
-    from ..._api import functions as F
+    from ..elementwise.pointwise import clamp, where
     m, n = A.shape[-2:]
     U, S, Vh = svd(A, full_matrices=False)
     if rcond is not None:
@@ -450,9 +449,9 @@ def pinv(A, *, atol=None, rtol=None, hermitian=False, out=None, rcond=None):
     smax = S.max(-1, keepdim=True).values if S.shape[-1] else S
     if rtol is None:
         rtol = 0.0 if atol is not None and atol > 0 else np.finfo(A._data.dtype).eps * max(m, n)
-    cut = F.clamp(smax * rtol, min=atol or 0.0)
+    cut = clamp(smax * rtol, min=atol or 0.0)
     keep = S > cut
-    sinv = F.where(keep, 1 / F.where(keep, S, _C.ones_like(S)), _C.zeros_like(S))
+    sinv = where(keep, 1 / where(keep, S, _C.ones_like(S)), _C.zeros_like(S))
     return (Vh.mT * sinv.unsqueeze(-2)) @ U.mT
 
 

@@ -39,7 +39,7 @@ def _qr_square_backward(gQ, gR, Q, R):
 
 
 def _qr_backward(ctx, gQ, gR):
-    from ..._api import functions as F
+    from ..shape.joins import cat
     A, = ctx.saved_tensors
     mode, = ctx.args
     m, n = A.shape[-2:]
@@ -58,7 +58,7 @@ def _qr_backward(ctx, gQ, gR):
     Y = A[..., :, m:]
     U, gU, gV = R[..., :, :m], gR[..., :, :m], gR[..., :, m:]
     gX = _qr_square_backward(gQ + Y @ gV.mT, gU, Q, U)
-    return (F.cat([gX, Q @ gV], -1),)
+    return (cat([gX, Q @ gV], -1),)
 
 
 class LinalgQrBackward0(Node):
@@ -249,7 +249,7 @@ def vander(x, *, N=None):
     Raises:
         RuntimeError: a 0-d input; N < 1 (N = 0 gives an empty result only for empty x).
     """
-    from ..._api import functions as F
+    from ..shape.joins import cat
     x = to_tensor(x)
     if x.dim() == 0:
         raise RuntimeError("linalg.vander: x must have at least one dimension")
@@ -261,7 +261,7 @@ def vander(x, *, N=None):
     if n == 1:
         return ones
     rest = x.unsqueeze(-1).expand(tuple(x.shape) + (n - 1,))
-    out = F.cat([ones, rest], -1).cumprod(-1)
+    out = cat([ones, rest], -1).cumprod(-1)
     return out if dt is not None else out.to(x.dtype)
 
 

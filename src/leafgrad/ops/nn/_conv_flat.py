@@ -25,7 +25,7 @@ import math
 
 import numpy as np
 
-from .conv import _matmul, _np_matmul, _scratch
+from ._scratch import _matmul, _np_matmul, _scratch
 
 _INT = {2: np.int16, 4: np.int32, 8: np.int64}
 

@@ -12,7 +12,8 @@ import numpy as np
 from ...autograd.graph import Node
 from .._dispatch import record
 from .._select import select
-from .conv import _buffer, _copy, _length, _quietly, _region, _scratch, _taps, _valid
+from ._scratch import _scratch
+from .conv import _buffer, _copy, _length, _quietly, _region, _taps, _valid
 
 
 class _LinearNode(Node):

@@ -11,7 +11,8 @@ from .._registry import functional_ops
 from ..reduce.reduction import mean
 from ._pooling_linear import (_ADAPTIVE_AVG, _AVG_POOL, _MAX_POOL, Tiles, _adaptive_k, _avg_k,
                               _pool_out, _pool_rows, tile_taps)
-from .conv import _Geom, _check_tensor, _copy, _geometry, _ints, _scratch
+from ._scratch import _scratch
+from .conv import _Geom, _check_tensor, _copy, _geometry, _ints
 
 
 # ----------------------------------------------------------------- pooling

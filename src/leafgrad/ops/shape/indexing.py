@@ -13,6 +13,7 @@ from ..._tensor.tensor import Tensor, _wrap_dim
 from .._dispatch import mark_view, record
 from ._index_rule import Index, of_arrays, parse
 from ..inplace import writes as IW
+from ..inplace.arithmetic import _bind_ops
 from .._registry import defop, node
 from .._named import grad_fn_named
 from .._select import select
@@ -595,3 +596,8 @@ def unique_consecutive(input, return_inverse=False, return_counts=False, dim=Non
         res += (Tensor._make_plain(np.diff(np.append(np.flatnonzero(start), start.size))
                                    .astype(np.int64)),)
     return res
+
+
+# the in-place forms and CopySlices run these
+_bind_ops(getitem=getitem, AsStridedBackward0=AsStridedBackward0, index_add=index_add,
+          scatter=scatter, scatter_add=scatter_add, masked_fill=masked_fill)
