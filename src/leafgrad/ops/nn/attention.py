@@ -243,7 +243,7 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_head
         RuntimeError: is_causal without attn_mask, a mask of the wrong shape.
     """
     from ..._tensor.creation import zeros
-    from ... import cat
+    from ..shape.joins import cat
     from ..linalg.products import linear
     from .activation import softmax
     from .dropout import dropout

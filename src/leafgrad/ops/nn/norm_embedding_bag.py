@@ -149,7 +149,7 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale
 def _bag_max(rows, bag, n_bags, d, dtype):
     """Per bag the elementwise max of its rows, zeros for an empty bag: rows laid out
     (n_bags, longest, d), short bags filled with a -inf row."""
-    from ... import cat
+    from ..shape.joins import cat
     counts = np.bincount(bag, minlength=n_bags)
     longest = int(counts.max()) if counts.size else 0
     if longest == 0:
