@@ -1,4 +1,4 @@
-"""vmap's batching rules of func/_batched_more.py against torch.func.vmap: max / min
+"""vmap's batching rules of func/_batching/ against torch.func.vmap: max / min
 (full, over a dim with indices, elementwise), var / std (every overload), norms, tensor
 indexing, gather / scatter / scatter_add, embedding (F.embedding, nn.Embedding, mapped
 tables); values, shapes, dtypes and gradients (grad inside vmap), and that each ran

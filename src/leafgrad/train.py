@@ -124,6 +124,37 @@ def _progress(epochs, use_bar):
                 dynamic_ncols=True)
 
 
+def _targets(torch, y, binary):
+    """The labels as a tensor; for BCELoss float and shaped like the output (N, 1)."""
+    if binary:
+        return torch.tensor(y, dtype=torch.float32).reshape(-1, 1)
+    return torch.tensor(y)
+
+
+def _train_epoch(torch, model, loader, optimizer, loss_fn, report, binary):
+    """One pass over ``loader``: a step per mini-batch. Returns the mean loss,
+    the accuracy and the size of the last mini-batch."""
+    model.train()
+    total_loss, correct, seen, last_batch = 0.0, 0, 0, 0
+    for xb, yb in loader:
+        optimizer.zero_grad()
+        if report is not None and report.first:
+            pred, loss = report.first_batch(loss_fn, xb, yb)
+        else:
+            pred = model(xb)
+            loss = loss_fn(pred, yb)
+            loss.backward()
+        optimizer.step()
+        if report is not None:
+            report.monitor.step(loss)
+        n = len(yb)
+        total_loss += loss.item() * n
+        correct += _accuracy(torch, pred.detach(), yb, binary)
+        seen += n
+        last_batch = n
+    return total_loss / seen, correct / seen, last_batch
+
+
 def train(args, torch, out=print):
     """Train per ``args``; returns a dict of results (test accuracy, gradient table, ...)."""
     nn = torch.nn
@@ -135,15 +166,8 @@ def train(args, torch, out=print):
     binary = n_classes == 2
     torch.manual_seed(args.seed)
 
-    Xtr = torch.tensor(X_train)
-    Xte = torch.tensor(X_test)
-    if binary:   # BCELoss wants float targets shaped like the output
-        ytr = torch.tensor(y_train, dtype=torch.float32).reshape(-1, 1)
-        yte = torch.tensor(y_test, dtype=torch.float32).reshape(-1, 1)
-    else:
-        ytr = torch.tensor(y_train)
-        yte = torch.tensor(y_test)
-
+    Xtr, Xte = torch.tensor(X_train), torch.tensor(X_test)
+    ytr, yte = _targets(torch, y_train, binary), _targets(torch, y_test, binary)
     n_out = 1 if binary else n_classes
     model = make_model(torch, Xtr.shape[1], args.hidden, n_out)
     loss_fn = nn.BCELoss() if binary else nn.CrossEntropyLoss()
@@ -168,25 +192,8 @@ def train(args, torch, out=print):
     t0 = time.perf_counter()
     last_batch = 0
     for epoch in epochs:
-        model.train()
-        total_loss, correct, seen = 0.0, 0, 0
-        for xb, yb in loader:
-            optimizer.zero_grad()
-            if report is not None and report.first:
-                pred, loss = report.first_batch(loss_fn, xb, yb)
-            else:
-                pred = model(xb)
-                loss = loss_fn(pred, yb)
-                loss.backward()
-            optimizer.step()
-            if report is not None:
-                report.monitor.step(loss)
-            n = len(yb)
-            total_loss += loss.item() * n
-            correct += _accuracy(torch, pred.detach(), yb, binary)
-            seen += n
-            last_batch = n
-        train_loss, train_acc = total_loss / seen, correct / seen
+        train_loss, train_acc, last_batch = _train_epoch(torch, model, loader, optimizer,
+                                                         loss_fn, report, binary)
         test_loss, test_acc = evaluate(torch, model, loss_fn, Xte, yte, binary)
         history.append((train_loss, train_acc, test_loss, test_acc))
         if bar is not None:

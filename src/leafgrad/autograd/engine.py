@@ -294,14 +294,7 @@ class _Pass:
         capture_out = capture is not None and bool(capture.out)
         release, freed_by = self.release, self.freed_by
         fast = arrays and not self.anomaly
-        # PyTorch's GraphRoot: a first node whose inputs are the roots and whose
-        # "rule" hands on the root gradients (the user's arrays: never owned)
-        groot = _GraphRoot(root_edges)
-        for child, _ in root_edges:
-            deps[child] = deps.get(child, 0) + 1
-        if needed is not None:
-            needed.add(groot)
-        root_grads = [g._data for g in root_grads] if arrays else list(root_grads)
+        groot, root_grads = self._graph_root(root_edges, root_grads)
         heap = []       # ready op nodes: (-seq, id, node), the last recorded first
         nxt = groot     # the only ready node, when the heap is empty (a chain)
         while True:
@@ -374,9 +367,7 @@ class _Pass:
                 deps[child] = d
                 if d == 0:
                     if leaf:
-                        buf = buffers.pop(child, None)
-                        if buf is not None:
-                            self._accumulate_leaf(child, buf[0], buf[1])
+                        self._leaf_ready(child)
                         continue
                     if child not in buffers:
                         # nothing flowed into it: its inputs get nothing either
@@ -389,6 +380,24 @@ class _Pass:
                             nxt = None
                         _heappush(heap, (-_seq(child), id(child), child))
             del grads_in
+
+    def _graph_root(self, root_edges, root_grads):
+        """PyTorch's GraphRoot: a first node whose inputs are the roots and whose
+        "rule" hands on the root gradients (the user's arrays: never owned).
+        Returns it and the root gradients in this pass's representation."""
+        deps = self.deps
+        groot = _GraphRoot(root_edges)
+        for child, _ in root_edges:
+            deps[child] = deps.get(child, 0) + 1
+        if self.needed is not None:
+            self.needed.add(groot)
+        return groot, ([g._data for g in root_grads] if self.arrays else list(root_grads))
+
+    def _leaf_ready(self, leaf):
+        """A leaf's last gradient arrived: accumulate its sum (if any flowed)."""
+        buf = self.buffers.pop(leaf, None)
+        if buf is not None:
+            self._accumulate_leaf(leaf, buf[0], buf[1])
 
     # -- step 3: run one node (one function per representation) --------------
     def _run_arrays(self, node, grads):

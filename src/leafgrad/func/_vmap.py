@@ -10,7 +10,9 @@ by default).
 """
 from .._random import generator as _random
 from .._tensor.tensor import Tensor
-from . import _batched, _pytree
+from ._batched import BatchedTensor, Unbatchable, active as _active, wrap as _wrap
+from ._pytree import broadcast_prefix as _broadcast_prefix, flatten as _flatten, \
+    unflatten as _unflatten
 
 
 def _fname(func):
@@ -51,8 +53,8 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
             raise ValueError("%s: in_dims is not compatible with the structure of `inputs`. "
                              "in_dims has structure %r but inputs has %d arguments."
                              % (name, in_dims, len(args)))
-        leaves, spec = _pytree.flatten(list(args))
-        dims = _pytree.broadcast_prefix(list(in_dims) if isinstance(in_dims, tuple) else in_dims,
+        leaves, spec = _flatten(list(args))
+        dims = _broadcast_prefix(list(in_dims) if isinstance(in_dims, tuple) else in_dims,
                                         list(args), name)
         size = None
         sizes = []
@@ -83,15 +85,17 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
             raise ValueError("vmap: Expected all tensors to have the same size in the mapped "
                              "dimension, got sizes %s for the mapped dimension" % sizes)
         size = sizes[0]
-        if _batched.active():
-            raise _batched.Unbatchable()    # inside a batched call: that one loops instead
+        if _active():
+            raise Unbatchable()     # inside a batched call: that one loops instead
         if randomness == "error":
+            # run is read at call time: a wrapper set on func._batched.run applies
+            from ._batched import run
             try:
-                batch = [x if d is None else _batched.wrap(x.movedim(d, 0) if d else x, size)
+                batch = [x if d is None else _wrap(x.movedim(d, 0) if d else x, size)
                          for x, d in zip(leaves, norm)]
-                out = _batched.run(func, _pytree.unflatten(batch, spec), kwargs, size)
+                out = run(func, _unflatten(batch, spec), kwargs, size)
                 return _unbatch(out, out_dims, func, size)
-            except _batched.Unbatchable:
+            except Unbatchable:
                 pass                        # an op without a batching rule: one by one
         results = []
         gen = _random.default_generator
@@ -102,7 +106,7 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
                 if state is not None and b:
                     gen.set_state(state)        # 'same': every element draws the same numbers
                 sample = [x if d is None else x.select(d, b) for x, d in zip(leaves, norm)]
-                results.append(func(*_pytree.unflatten(sample, spec), **kwargs))
+                results.append(func(*_unflatten(sample, spec), **kwargs))
         finally:
             _random.vmap_randomness.pop()
         return _stack_outputs(results, out_dims, func, size)
@@ -116,7 +120,7 @@ def _out_dims(first, flat0, out_dims, func):
         if not (isinstance(first, (tuple, list)) and len(out_dims) == len(first)):
             raise ValueError("vmap(%s, ..., out_dims=%r)(<inputs>): out_dims is not compatible "
                              "with the structure of `outputs`." % (_fname(func), out_dims))
-        odims = _pytree.broadcast_prefix(list(out_dims), list(first), "vmap")
+        odims = _broadcast_prefix(list(out_dims), list(first), "vmap")
     return odims
 
 
@@ -125,28 +129,28 @@ def _unbatch(out, out_dims, func, size):
     does not depend on the mapped inputs is repeated, as the loop would stack it);
     anything the loop reports better (a non-tensor, a bad out_dim) goes to the loop."""
     from .._api import functions as _functions
-    flat, spec = _pytree.flatten(out)
+    flat, spec = _flatten(out)
     try:
         odims = _out_dims(out, flat, out_dims, func)
     except ValueError:
-        raise _batched.Unbatchable() from None
+        raise Unbatchable() from None
     res = []
     for x, d in zip(flat, odims):
         if not isinstance(x, Tensor) or (d is not None and not isinstance(d, int)):
-            raise _batched.Unbatchable()
-        batched = type(x) is _batched.BatchedTensor
+            raise Unbatchable()
+        batched = type(x) is BatchedTensor
         if d is None:
             if batched:
-                raise _batched.Unbatchable()
+                raise Unbatchable()
             res.append(x)
             continue
         nd = x.dim() + 1
         if not -nd <= d < nd:
-            raise _batched.Unbatchable()
+            raise Unbatchable()
         d %= nd
         res.append(x._bv.movedim(0, d) if batched and d else x._bv if batched
                    else _functions.stack([x] * size, d))
-    return _pytree.unflatten(res, spec)
+    return _unflatten(res, spec)
 
 
 def _stack_outputs(results, out_dims, func, size):
@@ -154,11 +158,11 @@ def _stack_outputs(results, out_dims, func, size):
     if not results:
         raise ValueError("vmap: cannot map over a dimension of size 0 here. Fix: skip the call "
                          "for an empty batch")
-    flat0, spec = _pytree.flatten(results[0])
+    flat0, spec = _flatten(results[0])
     odims = _out_dims(results[0], flat0, out_dims, func)
     columns = [[] for _ in flat0]
     for r in results:
-        flat, _ = _pytree.flatten(r)
+        flat, _ = _flatten(r)
         for col, x in zip(columns, flat):
             col.append(x)
     out = []
@@ -175,4 +179,4 @@ def _stack_outputs(results, out_dims, func, size):
             raise ValueError("vmap(%s, ..., out_dims=%r): out_dim=%d out of range for outputs "
                              "with %d dims" % (_fname(func), out_dims, d, nd - 1))
         out.append(_functions.stack(col, d % nd))
-    return _pytree.unflatten(out, spec)
+    return _unflatten(out, spec)

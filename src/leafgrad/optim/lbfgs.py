@@ -121,6 +121,33 @@ def _ten(v):
     return v
 
 
+def _direction(g, g_prev, d, t, dirs, stps, ro, h_diag, al, history):
+    """The next L-BFGS direction d = -H g (PyTorch's two-loop recursion), after
+    adding the last step's curvature pair to the history (``dirs``, ``stps``,
+    ``ro``, ``al``: updated in place). Returns (d, the new H_diag)."""
+    y = g - g_prev
+    s = d * t
+    ys = y.dot(s)
+    if ys > 1e-10:       # keep the pair only with positive curvature
+        if len(dirs) == history:
+            dirs.pop(0)
+            stps.pop(0)
+            ro.pop(0)
+        dirs.append(y)
+        stps.append(s)
+        ro.append(_f32(1.0) / ys)
+        h_diag = ys / y.dot(y)
+    q = -g
+    for i in range(len(dirs) - 1, -1, -1):
+        al[i] = stps[i].dot(q) * ro[i]
+        q = q + (-al[i]).astype(q.dtype) * dirs[i]
+    d = r = q * h_diag
+    for i in range(len(dirs)):
+        be_i = dirs[i].dot(r) * ro[i]
+        r += (al[i] - be_i).astype(r.dtype) * stps[i]
+    return d, h_diag
+
+
 class LBFGS(Optimizer):
     """L-BFGS (PyTorch's ``torch.optim.LBFGS``): one parameter group only.
 
@@ -227,27 +254,7 @@ class LBFGS(Optimizer):
                     d = -g
                     dirs, stps, ro, h_diag = [], [], [], 1
                 else:
-                    y = g - g_prev
-                    s = d * t
-                    ys = y.dot(s)
-                    if ys > 1e-10:       # keep the pair only with positive curvature
-                        if len(dirs) == history:
-                            dirs.pop(0)
-                            stps.pop(0)
-                            ro.pop(0)
-                        dirs.append(y)
-                        stps.append(s)
-                        ro.append(_f32(1.0) / ys)
-                        h_diag = ys / y.dot(y)
-                    # two-loop recursion: d = -H g
-                    q = -g
-                    for i in range(len(dirs) - 1, -1, -1):
-                        al[i] = stps[i].dot(q) * ro[i]
-                        q = q + (-al[i]).astype(q.dtype) * dirs[i]
-                    d = r = q * h_diag
-                    for i in range(len(dirs)):
-                        be_i = dirs[i].dot(r) * ro[i]
-                        r += (al[i] - be_i).astype(r.dtype) * stps[i]
+                    d, h_diag = _direction(g, g_prev, d, t, dirs, stps, ro, h_diag, al, history)
                 g_prev = g.copy()
                 prev_loss = loss
                 if state["n_iter"] == 1:

@@ -80,29 +80,11 @@ def _binary(name, fwd, node_name, da, db, save=True, floating=False, doc="", np_
         scalar_overload = True
     one = _scalar_node(scalar_name or node_name, da, db, save, np_ok) if scalar_overload \
         else None
-    if save:
-        def backward(ctx, g):
-            a, b = ctx.saved_tensors
-            na, nb = ctx.needs_input_grad
-            return (da(g, a, b) if na else None), (db(g, a, b) if nb else None)
-    else:
-        def backward(ctx, g):
-            na, nb = ctx.needs_input_grad
-            return (da(g, None, None) if na else None), (db(g, None, None) if nb else None)
+    backward, np_backward = _backward_rules(da, db, save, np_ok)
     cls = node(node_name, backward, saves=save)
     recs = []       # [record1, record2]: this op's own copies, made on its first call
     a_ra, a_rb, b_ra, b_rb = "a" in a_for, "b" in a_for, "a" in b_for, "b" in b_for
-    if np_ok:
-        if save:
-            def np_backward(ctx, g):
-                a, b = ctx.saved_tensors
-                a, b = getattr(a, "_data", a), getattr(b, "_data", b)
-                na, nb = ctx.needs_input_grad
-                return (da(g, a, b) if na else None), (db(g, a, b) if nb else None)
-        else:
-            def np_backward(ctx, g):
-                na, nb = ctx.needs_input_grad
-                return (da(g, None, None) if na else None), (db(g, None, None) if nb else None)
+    if np_backward is not None:
         cls.np_backward = np_backward
 
     def make(on_ndarray, method=False):
@@ -169,6 +151,34 @@ def _binary(name, fwd, node_name, da, db, save=True, floating=False, doc="", np_
             m.__name__ = m.__qualname__ = name
         defop(name, op, numbers=numbers, out=True, **forms)
     return op
+
+
+def _backward_rules(da, db, save, np_ok):
+    """The node's backward on Tensors and, with ``np_ok``, its NumPy rule on
+    arrays (else None): ``da``/``db`` on the saved inputs, each only when its
+    input needs a gradient."""
+    if save:
+        def backward(ctx, g):
+            a, b = ctx.saved_tensors
+            na, nb = ctx.needs_input_grad
+            return (da(g, a, b) if na else None), (db(g, a, b) if nb else None)
+    else:
+        def backward(ctx, g):
+            na, nb = ctx.needs_input_grad
+            return (da(g, None, None) if na else None), (db(g, None, None) if nb else None)
+    if not np_ok:
+        return backward, None
+    if save:
+        def np_backward(ctx, g):
+            a, b = ctx.saved_tensors
+            a, b = getattr(a, "_data", a), getattr(b, "_data", b)
+            na, nb = ctx.needs_input_grad
+            return (da(g, a, b) if na else None), (db(g, a, b) if nb else None)
+    else:
+        def np_backward(ctx, g):
+            na, nb = ctx.needs_input_grad
+            return (da(g, None, None) if na else None), (db(g, None, None) if nb else None)
+    return backward, np_backward
 
 
 def _check_operands(name, input, other, numbers, bool_pair):

@@ -62,6 +62,20 @@ def einsum(equation, ops):
     arrow = equation.find("->")
     lhs = equation if arrow < 0 else equation[:arrow]
     op_labels = _labels(lhs, len(ops))
+    count, ell_nd = _count_labels(ops, op_labels)
+    pos, out_nd, ell_index, n_dims = _positions(equation, arrow, lhs, count, ell_nd)
+    aligned, dim_counts = _align(ops, op_labels, pos, ell_nd, ell_index, n_dims)
+    res = _contract(aligned, dim_counts, out_nd, n_dims)
+    if n_dims - out_nd > 0:
+        if len(ops) > 1:
+            return res.view(res.shape[:out_nd])
+        return res.sum(list(range(out_nd, n_dims)))
+    return res
+
+
+def _count_labels(ops, op_labels):
+    """label -> how many operands name it, and the ellipsis's dims (the most any
+    operand's covers); checks each operand's label count against its dims."""
     count = {}
     ell_nd = 0
     for i, (t, labels) in enumerate(zip(ops, op_labels)):
@@ -78,6 +92,13 @@ def einsum(equation, ops):
                 % (n, "is more than the number of dimensions" if has_ell else
                    "does not match the number of dimensions", t.dim(), i,
                    "" if has_ell else " and no ellipsis was given"))
+    return count, ell_nd
+
+
+def _positions(equation, arrow, lhs, count, ell_nd):
+    """Every label's place in the aligned order (output labels first, then the
+    contracted ones A-Z, a-z). Returns (label -> place, the output's dims, the
+    ellipsis's first place, the number of aligned dims)."""
     pos = {}            # label -> its place in the aligned order
     perm_index = 0
     ell_index = 0
@@ -124,7 +145,13 @@ def einsum(equation, ops):
         if c not in pos:
             pos[c] = perm_index
             perm_index += 1
-    # align the operands: diagonals, unsqueezes, one permute each
+    return pos, out_nd, ell_index, perm_index
+
+
+def _align(ops, op_labels, pos, ell_nd, ell_index, perm_index):
+    """Each operand aligned to the common order: diagonals of repeated labels,
+    unsqueezes for the labels it lacks, one permute. Returns the aligned
+    operands and, per aligned dim, how many operands have it with size > 1."""
     label_size = {}
     ell_sizes = [1] * ell_nd
     dim_counts = [0] * perm_index
@@ -172,7 +199,13 @@ def einsum(equation, ops):
                 perm[k] = dim
                 dim += 1
         aligned.append(op.permute(perm))
-    # contract left to right
+    return aligned, dim_counts
+
+
+def _contract(aligned, dim_counts, out_nd, perm_index):
+    """The aligned operands contracted left to right, two at a time: a dim that
+    only one side still has is summed first, one both have and no later operand
+    has is summed by the pair's bmm."""
     while len(aligned) > 1:
         a, b = aligned.pop(0), aligned.pop(0)
         sum_dims, a_sum, b_sum = [], [], []
@@ -194,12 +227,7 @@ def einsum(equation, ops):
         if b_sum:
             b = b.sum(b_sum, True)
         aligned.insert(0, _sumproduct_pair(a, b, sum_dims))
-    res = aligned[0]
-    if perm_index - out_nd > 0:
-        if len(ops) > 1:
-            return res.view(res.shape[:out_nd])
-        return res.sum(list(range(out_nd, perm_index)))
-    return res
+    return aligned[0]
 
 
 def _sumproduct_pair(left, right, sum_dims):

@@ -245,8 +245,6 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_head
     from ..._tensor.creation import zeros
     from ..shape.joins import cat
     from ..linalg.products import linear
-    from .activation import softmax
-    from .dropout import dropout
     is_batched = _mha_shape_check(query, key, value, key_padding_mask, attn_mask, num_heads)
     if not is_batched:
         query, key, value = query.unsqueeze(1), key.unsqueeze(1), value.unsqueeze(1)
@@ -272,46 +270,17 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_head
     head_dim = embed_dim // num_heads
     if head_dim * num_heads != embed_dim:
         raise AssertionError("embed_dim %d not divisible by num_heads %d" % (embed_dim, num_heads))
-    if use_separate_proj_weight:
-        if tuple(key.shape[:2]) != tuple(value.shape[:2]):
-            raise AssertionError("key's sequence and batch dims %s do not match value's %s"
-                                 % (key.shape[:2], value.shape[:2]))
-        for nm, w in (("q", q_proj_weight), ("k", k_proj_weight), ("v", v_proj_weight)):
-            if w is None:
-                raise AssertionError("use_separate_proj_weight is True but %s_proj_weight is None"
-                                     % nm)
-        b_q, b_k, b_v = (None,) * 3 if in_proj_bias is None else in_proj_bias.chunk(3)
-        q, k, v = (linear(query, q_proj_weight, b_q), linear(key, k_proj_weight, b_k),
-                   linear(value, v_proj_weight, b_v))
-    else:
-        if tuple(key.shape) != tuple(value.shape):
-            raise AssertionError("key shape %s does not match value shape %s"
-                                 % (key.shape, value.shape))
-        if in_proj_weight is None:
-            raise AssertionError("use_separate_proj_weight is False but in_proj_weight is None")
-        q, k, v = _in_projection_packed(query, key, value, in_proj_weight, in_proj_bias)
+    q, k, v = _mha_in_projection(query, key, value, in_proj_weight, in_proj_bias,
+                                 use_separate_proj_weight, q_proj_weight, k_proj_weight,
+                                 v_proj_weight)
     if attn_mask is not None:
-        if attn_mask.dim() == 2:
-            if tuple(attn_mask.shape) != (tgt_len, src_len):
-                raise RuntimeError("The shape of the 2D attn_mask is %s, but should be %s."
-                                   % (attn_mask.shape, (tgt_len, src_len)))
-            attn_mask = attn_mask.unsqueeze(0)
-        elif attn_mask.dim() == 3:
-            want = (bsz * num_heads, tgt_len, src_len)
-            if tuple(attn_mask.shape) != want:
-                raise RuntimeError("The shape of the 3D attn_mask is %s, but should be %s."
-                                   % (attn_mask.shape, want))
-        else:
-            raise RuntimeError("attn_mask's dimension %d is not supported" % attn_mask.dim())
+        attn_mask = _mha_check_attn_mask(attn_mask, tgt_len, src_len, bsz, num_heads)
     if bias_k is not None and bias_v is not None:
         if static_k is not None or static_v is not None:
             raise AssertionError("bias cannot be added to static key.")
         k = cat([k, bias_k.repeat(1, bsz, 1)])
         v = cat([v, bias_v.repeat(1, bsz, 1)])
-        if attn_mask is not None:
-            attn_mask = _pad_last(attn_mask)
-        if key_padding_mask is not None:
-            key_padding_mask = _pad_last(key_padding_mask)
+        attn_mask, key_padding_mask = _pad_masks(attn_mask, key_padding_mask)
     elif bias_k is not None or bias_v is not None:
         raise AssertionError("bias_k is set but bias_v is None" if bias_k is not None
                              else "bias_v is set but bias_k is None")
@@ -322,36 +291,16 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_head
         shape = (bsz * num_heads, 1, head_dim)
         k = cat([k, zeros(shape, dtype=k.dtype)], dim=1)
         v = cat([v, zeros(shape, dtype=v.dtype)], dim=1)
-        if attn_mask is not None:
-            attn_mask = _pad_last(attn_mask)
-        if key_padding_mask is not None:
-            key_padding_mask = _pad_last(key_padding_mask)
+        attn_mask, key_padding_mask = _pad_masks(attn_mask, key_padding_mask)
     src_len = k.shape[1]
     if key_padding_mask is not None:
-        if key_padding_mask.shape[0] != bsz:
-            raise AssertionError("Expected key_padded_mask.shape[0] to be %d, but got %d"
-                                 % (bsz, key_padding_mask.shape[0]))
-        if key_padding_mask.shape[1] != src_len:
-            raise AssertionError("Expected key_padded_mask.shape[1] to be %d, but got %d"
-                                 % (src_len, key_padding_mask.shape[1]))
-        key_padding_mask = key_padding_mask.view(bsz, 1, 1, src_len).expand(
-            -1, num_heads, -1, -1).reshape(bsz * num_heads, 1, src_len)
-        attn_mask = key_padding_mask if attn_mask is None else attn_mask + key_padding_mask
+        attn_mask = _mha_merge_key_padding(attn_mask, key_padding_mask, bsz, num_heads, src_len)
     if not training:
         dropout_p = 0.0
     if need_weights:
-        q_scaled = q * math.sqrt(1.0 / float(q.shape[-1]))
-        scores = q_scaled.bmm(k.transpose(-2, -1))
-        if attn_mask is not None:
-            scores = attn_mask + scores
-        weights = softmax(scores, dim=-1)
-        if dropout_p > 0.0:
-            weights = dropout(weights, p=dropout_p)
-        out = weights.bmm(v).transpose(0, 1).reshape(tgt_len * bsz, embed_dim)
-        out = linear(out, out_proj_weight, out_proj_bias).view(tgt_len, bsz, -1)
-        weights = weights.view(bsz, num_heads, tgt_len, src_len)
-        if average_attn_weights:
-            weights = weights.mean(dim=1)
+        out, weights = _mha_with_weights(q, k, v, attn_mask, dropout_p, out_proj_weight,
+                                         out_proj_bias, (tgt_len, bsz, num_heads, src_len),
+                                         average_attn_weights)
         if not is_batched:
             out, weights = out.squeeze(1), weights.squeeze(0)
         return out, weights
@@ -369,6 +318,95 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_head
     if not is_batched:
         out = out.squeeze(1)
     return out, None
+
+
+def _mha_with_weights(q, k, v, attn_mask, dropout_p, out_proj_weight, out_proj_bias, sizes,
+                      average_attn_weights):
+    """Attention written out (softmax of the scaled scores), so the weights can
+    be returned: (output (L, N, E), weights (N, num_heads, L, S), or averaged
+    over heads (N, L, S))."""
+    from ..linalg.products import linear
+    from .activation import softmax
+    from .dropout import dropout
+    tgt_len, bsz, num_heads, src_len = sizes
+    q_scaled = q * math.sqrt(1.0 / float(q.shape[-1]))
+    scores = q_scaled.bmm(k.transpose(-2, -1))
+    if attn_mask is not None:
+        scores = attn_mask + scores
+    weights = softmax(scores, dim=-1)
+    if dropout_p > 0.0:
+        weights = dropout(weights, p=dropout_p)
+    out = weights.bmm(v).transpose(0, 1).reshape(tgt_len * bsz, num_heads * q.shape[-1])
+    out = linear(out, out_proj_weight, out_proj_bias).view(tgt_len, bsz, -1)
+    weights = weights.view(bsz, num_heads, tgt_len, src_len)
+    if average_attn_weights:
+        weights = weights.mean(dim=1)
+    return out, weights
+
+
+def _mha_in_projection(query, key, value, in_proj_weight, in_proj_bias,
+                       use_separate_proj_weight, q_proj_weight, k_proj_weight, v_proj_weight):
+    """q, k, v: the inputs projected by the three weights, or by slices of the
+    packed ``in_proj_weight`` (PyTorch's checks and errors)."""
+    from ..linalg.products import linear
+    if use_separate_proj_weight:
+        if tuple(key.shape[:2]) != tuple(value.shape[:2]):
+            raise AssertionError("key's sequence and batch dims %s do not match value's %s"
+                                 % (key.shape[:2], value.shape[:2]))
+        for nm, w in (("q", q_proj_weight), ("k", k_proj_weight), ("v", v_proj_weight)):
+            if w is None:
+                raise AssertionError("use_separate_proj_weight is True but %s_proj_weight is None"
+                                     % nm)
+        b_q, b_k, b_v = (None,) * 3 if in_proj_bias is None else in_proj_bias.chunk(3)
+        return (linear(query, q_proj_weight, b_q), linear(key, k_proj_weight, b_k),
+                linear(value, v_proj_weight, b_v))
+    if tuple(key.shape) != tuple(value.shape):
+        raise AssertionError("key shape %s does not match value shape %s"
+                             % (key.shape, value.shape))
+    if in_proj_weight is None:
+        raise AssertionError("use_separate_proj_weight is False but in_proj_weight is None")
+    return _in_projection_packed(query, key, value, in_proj_weight, in_proj_bias)
+
+
+def _mha_check_attn_mask(attn_mask, tgt_len, src_len, bsz, num_heads):
+    """``attn_mask`` checked against (L, S) or (N * num_heads, L, S); a 2-D one
+    gains a leading dim."""
+    if attn_mask.dim() == 2:
+        if tuple(attn_mask.shape) != (tgt_len, src_len):
+            raise RuntimeError("The shape of the 2D attn_mask is %s, but should be %s."
+                               % (attn_mask.shape, (tgt_len, src_len)))
+        return attn_mask.unsqueeze(0)
+    if attn_mask.dim() == 3:
+        want = (bsz * num_heads, tgt_len, src_len)
+        if tuple(attn_mask.shape) != want:
+            raise RuntimeError("The shape of the 3D attn_mask is %s, but should be %s."
+                               % (attn_mask.shape, want))
+        return attn_mask
+    raise RuntimeError("attn_mask's dimension %d is not supported" % attn_mask.dim())
+
+
+def _pad_masks(attn_mask, key_padding_mask):
+    """Both masks (where given) with one more key, not masked: for the key
+    that bias_k / add_zero_attn appended."""
+    if attn_mask is not None:
+        attn_mask = _pad_last(attn_mask)
+    if key_padding_mask is not None:
+        key_padding_mask = _pad_last(key_padding_mask)
+    return attn_mask, key_padding_mask
+
+
+def _mha_merge_key_padding(attn_mask, key_padding_mask, bsz, num_heads, src_len):
+    """``key_padding_mask`` (N, S) checked, repeated per head to (N * num_heads,
+    1, S) and added to ``attn_mask`` (or taking its place)."""
+    if key_padding_mask.shape[0] != bsz:
+        raise AssertionError("Expected key_padded_mask.shape[0] to be %d, but got %d"
+                             % (bsz, key_padding_mask.shape[0]))
+    if key_padding_mask.shape[1] != src_len:
+        raise AssertionError("Expected key_padded_mask.shape[1] to be %d, but got %d"
+                             % (src_len, key_padding_mask.shape[1]))
+    key_padding_mask = key_padding_mask.view(bsz, 1, 1, src_len).expand(
+        -1, num_heads, -1, -1).reshape(bsz * num_heads, 1, src_len)
+    return key_padding_mask if attn_mask is None else attn_mask + key_padding_mask
 
 
 def _static(t, static, bsz, num_heads, head_dim, name):

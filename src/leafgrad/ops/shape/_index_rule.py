@@ -368,6 +368,13 @@ def parse(shape, key, Tensor, value_check=None):
             node = "SliceBackward0"     # PyTorch records a bare slice even when whole
         return Index(tuple(basic), None, node, sliced=sliced)
     empty = _check_arrays(shape, tuple(basic), adv, checks, masks, value_check)
+    return Index(tuple(basic), _advanced_key(adv), empty=empty, sliced=sliced,
+                 one_mask=len(adv) == 1 and len(masks) == 1)
+
+
+def _advanced_key(adv):
+    """The NumPy key applied to the view: ``adv`` (view dim -> index array or
+    mask) with ``:`` for the dims between, each mask as its nonzero()."""
     last = max(adv) + 1
     key = []
     i = 0
@@ -384,5 +391,4 @@ def parse(shape, key, Tensor, value_check=None):
         else:
             key.append(a)
             i += 1
-    return Index(tuple(basic), tuple(key), empty=empty, sliced=sliced,
-                 one_mask=len(adv) == 1 and len(masks) == 1)
+    return tuple(key)

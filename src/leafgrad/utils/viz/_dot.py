@@ -279,51 +279,8 @@ def make_dot(var, params=None, show_attrs=False, show_saved=False, max_attr_char
                          % (direction,))
     if legend is None:
         legend = numbers
-    back = direction == "backward"
-
-    tensors = {}    # node name -> label and colour; the first declaration wins
-    keep = []       # the objects named by id(): kept alive so no id is reused
-    edges = []
-
-    def edge(src, dst, attrs=None, label=None):
-        """An edge drawn in the chosen direction (``src`` feeds ``dst`` forward)."""
-        attrs = dict(attrs or {})
-        if label is not None:
-            attrs["label"] = label
-        edges.append(((dst, src) if back else (src, dst), attrs))
-
-    def tensor_node(t, color, label):
-        key = str(id(t))
-        if key not in tensors:
-            keep.append(t)
-            tensors[key] = dict(label=label, fillcolor=color)
-        return key
-
-    def grad_label(g):
-        if not show_grads or g is None:
-            return None
-        g = np.asarray(g)
-        if g.size > 8:          # edges stay short: the norm (boxes have the statistics)
-            return " norm %.4g " % np.linalg.norm(g.astype(np.float64).ravel())
-        return " %s " % G.value_text(g)
-
-    roots = []
-    root_value = {}
-    for v in outputs:
-        color = "darkolivegreen1"
-        while v is not None:
-            key = tensor_node(v, color, _out_label(v, names.get(id(v), ""), numbers))
-            if v.grad_fn is not None:
-                roots.append(v.grad_fn)
-                root_value.setdefault(v.grad_fn, to_numpy(v))
-                g = _out_grad(v.grad_fn, getattr(v, "output_nr", 0))
-                edge(str(id(v.grad_fn)), key, label=grad_label(g))
-            base = getattr(v, "_base", None)
-            if base is not None:
-                edge(tensor_node(base, "darkolivegreen3",
-                                 _out_label(base, names.get(id(base), ""), numbers)),
-                     key, {"style": "dotted"})
-            v, color = base, "darkolivegreen3"
+    d = _Drawing(names, numbers, show_grads, direction == "backward")
+    roots, root_value = d.add_outputs(outputs)
     nodes = G.walk(roots)
     if collapse is None:
         collapse = len(nodes) > max_nodes
@@ -331,51 +288,133 @@ def make_dot(var, params=None, show_attrs=False, show_saved=False, max_attr_char
     modules = {}
     if collapse and hasattr(params, "named_modules"):
         modules = {n: type(m).__name__ for n, m in params.named_modules()}
-
-    fn_nodes = []
-    freed = None
-    box = {}         # node -> the key it is drawn under (its module's box when collapsed)
-    members = {}
-    for fn in nodes:
-        m = group.get(fn)
-        if m is not None:
-            box[fn] = "module_" + m.replace(".", "_")
-            members.setdefault(m, []).append(fn)
-        else:
-            box[fn] = str(id(fn))
-    for fn in nodes:
-        key = box[fn]
-        if fn not in group:
-            value = value_of(fn) if numbers else None
-            if value is None and fn in root_value:
-                value = root_value[fn]
-            grad = _out_grad(fn, 0) if show_grads else None
-            note = G.freed_note(fn) if numbers else None
-            freed = freed or note
-            fn_nodes.append((key, _fn_label(fn, show_attrs, max_attr_chars, value, grad, numbers),
-                             {"style": "filled,dashed"} if note else {}))
-        var = getattr(fn, "variable", None)
-        if var is not None and fn not in group:
-            edge(tensor_node(var, "lightblue",
-                             _leaf_label(var, names.get(id(var), ""), numbers, show_grads)), key)
-        for i, (child, _) in enumerate(fn.next_functions):
-            if child is None:
-                continue
-            ck = box.get(child, str(id(child)))
-            if ck == key and fn in group:
-                continue            # inside one module's box
-            edge(ck, key, label=grad_label(_edge_grad(fn, i) if show_grads else None))
-    for m, fns in members.items():
-        kinds = sorted({type(f).__name__ for f in fns if type(f).__name__ != "AccumulateGrad"})
-        leaves = [names.get(id(f.variable), "") for f in fns if hasattr(f, "variable")]
-        lines = ["%s%s" % (m, ": " + modules[m] if m in modules else ""),
-                 "%d nodes: %s" % (len(fns), ", ".join(kinds[:4]) + (", ..." if len(kinds) > 4
-                                                                     else ""))]
-        if leaves:
-            lines.append("parameters: " + ", ".join(sorted(n.rsplit(".", 1)[-1] for n in leaves)))
-        fn_nodes.append(("module_" + m.replace(".", "_"), "\n".join(lines),
-                         {"fillcolor": "lightyellow"}))
+    members = d.add_nodes(nodes, group, root_value, show_attrs, max_attr_chars)
+    d.add_modules(members, modules)
     if show_saved:
+        d.add_saved(nodes, group)
+    dot = d.render(Graph)
+    if legend:
+        _legend(dot, direction, numbers, d.freed, show_saved, bool(members))
+    size = max(12, len(dot.body) * 0.15)   # grow the drawing with the graph
+    dot.graph_attr.update(size="%s,%s" % (size, size))
+    return dot
+
+
+class _Drawing:
+    """What ``make_dot`` collects before it draws: the tensor boxes, the node
+    boxes and the edges, in the chosen direction."""
+
+    def __init__(self, names, numbers, show_grads, back):
+        self.names, self.numbers, self.show_grads, self.back = names, numbers, show_grads, back
+        self.tensors = {}    # node name -> label and colour; the first declaration wins
+        self.keep = []       # the objects named by id(): kept alive so no id is reused
+        self.edges = []
+        self.fn_nodes = []
+        self.freed = None
+
+    def edge(self, src, dst, attrs=None, label=None):
+        """An edge drawn in the chosen direction (``src`` feeds ``dst`` forward)."""
+        attrs = dict(attrs or {})
+        if label is not None:
+            attrs["label"] = label
+        self.edges.append(((dst, src) if self.back else (src, dst), attrs))
+
+    def tensor_node(self, t, color, label):
+        key = str(id(t))
+        if key not in self.tensors:
+            self.keep.append(t)
+            self.tensors[key] = dict(label=label, fillcolor=color)
+        return key
+
+    def grad_label(self, g):
+        if not self.show_grads or g is None:
+            return None
+        g = np.asarray(g)
+        if g.size > 8:          # edges stay short: the norm (boxes have the statistics)
+            return " norm %.4g " % np.linalg.norm(g.astype(np.float64).ravel())
+        return " %s " % G.value_text(g)
+
+    def add_outputs(self, outputs):
+        """A green box per output (and per view's base, dotted). Returns the
+        output's nodes and node -> its output's value."""
+        names, numbers = self.names, self.numbers
+        roots = []
+        root_value = {}
+        for v in outputs:
+            color = "darkolivegreen1"
+            while v is not None:
+                key = self.tensor_node(v, color, _out_label(v, names.get(id(v), ""), numbers))
+                if v.grad_fn is not None:
+                    roots.append(v.grad_fn)
+                    root_value.setdefault(v.grad_fn, to_numpy(v))
+                    g = _out_grad(v.grad_fn, getattr(v, "output_nr", 0))
+                    self.edge(str(id(v.grad_fn)), key, label=self.grad_label(g))
+                base = getattr(v, "_base", None)
+                if base is not None:
+                    self.edge(self.tensor_node(base, "darkolivegreen3",
+                                               _out_label(base, names.get(id(base), ""), numbers)),
+                              key, {"style": "dotted"})
+                v, color = base, "darkolivegreen3"
+        return roots, root_value
+
+    def add_nodes(self, nodes, group, root_value, show_attrs, max_attr_chars):
+        """A box per backward node not inside a module's box, a blue box per
+        leaf, and the edges between them. Returns module -> its nodes."""
+        names, numbers, show_grads = self.names, self.numbers, self.show_grads
+        box = {}         # node -> the key it is drawn under (its module's box when collapsed)
+        members = {}
+        for fn in nodes:
+            m = group.get(fn)
+            if m is not None:
+                box[fn] = "module_" + m.replace(".", "_")
+                members.setdefault(m, []).append(fn)
+            else:
+                box[fn] = str(id(fn))
+        for fn in nodes:
+            key = box[fn]
+            if fn not in group:
+                value = value_of(fn) if numbers else None
+                if value is None and fn in root_value:
+                    value = root_value[fn]
+                grad = _out_grad(fn, 0) if show_grads else None
+                note = G.freed_note(fn) if numbers else None
+                self.freed = self.freed or note
+                self.fn_nodes.append((key, _fn_label(fn, show_attrs, max_attr_chars, value, grad,
+                                                     numbers),
+                                      {"style": "filled,dashed"} if note else {}))
+            var = getattr(fn, "variable", None)
+            if var is not None and fn not in group:
+                self.edge(self.tensor_node(var, "lightblue",
+                                           _leaf_label(var, names.get(id(var), ""), numbers,
+                                                       show_grads)), key)
+            for i, (child, _) in enumerate(fn.next_functions):
+                if child is None:
+                    continue
+                ck = box.get(child, str(id(child)))
+                if ck == key and fn in group:
+                    continue            # inside one module's box
+                self.edge(ck, key,
+                          label=self.grad_label(_edge_grad(fn, i) if show_grads else None))
+        return members
+
+    def add_modules(self, members, modules):
+        """A yellow box per collapsed module call: its name, class, node kinds
+        and parameters."""
+        for m, fns in members.items():
+            kinds = sorted({type(f).__name__ for f in fns if type(f).__name__ != "AccumulateGrad"})
+            leaves = [self.names.get(id(f.variable), "") for f in fns if hasattr(f, "variable")]
+            lines = ["%s%s" % (m, ": " + modules[m] if m in modules else ""),
+                     "%d nodes: %s" % (len(fns), ", ".join(kinds[:4]) + (", ..." if len(kinds) > 4
+                                                                         else ""))]
+            if leaves:
+                lines.append("parameters: "
+                             + ", ".join(sorted(n.rsplit(".", 1)[-1] for n in leaves)))
+            self.fn_nodes.append(("module_" + m.replace(".", "_"), "\n".join(lines),
+                                  {"fillcolor": "lightyellow"}))
+
+    def add_saved(self, nodes, group):
+        """An orange box per saved tensor (or a dashed note where backward freed
+        them), joined to its node by an undirected edge."""
         for fn in nodes:
             if fn in group:
                 continue
@@ -386,33 +425,32 @@ def make_dot(var, params=None, show_attrs=False, show_saved=False, max_attr_char
                     if G.is_tensor(t):
                         name = attr if vals is not val else "%s[%d]" % (attr, i)
                         label = ("%s\n%s\n%s" % (name, G.meta_text(t), G.value_text(to_numpy(t)))
-                                 if numbers else "%s\n %s" % (name, G.shape_text(t)))
-                        edges.append(((str(id(fn)), tensor_node(t, "orange", label)),
-                                      {"dir": "none"}))
+                                 if self.numbers else "%s\n %s" % (name, G.shape_text(t)))
+                        self.edges.append(((str(id(fn)), self.tensor_node(t, "orange", label)),
+                                           {"dir": "none"}))
             note = G.freed_note(fn)
             if note and not attrs:
                 key = "freed_%d" % id(fn)
-                tensors[key] = dict(label=note, fillcolor="white", style="dashed")
-                edges.append(((str(id(fn)), key), {"dir": "none", "style": "dashed"}))
+                self.tensors[key] = dict(label=note, fillcolor="white", style="dashed")
+                self.edges.append(((str(id(fn)), key), {"dir": "none", "style": "dashed"}))
 
-    node_attr = dict(style="filled", shape="box", align="left", fontsize="10", ranksep="0.1",
-                     height="0.2", fontname="monospace")
-    dot = Graph(node_attr=node_attr, graph_attr=dict(size="12,12"))
-    if numbers:
-        dot.edge_attr.update(fontsize="9", fontname="monospace")
-    for key, attrs in tensors.items():
-        dot.node(key, **attrs)
-    seen_edges = set()
-    for key, label, attrs in fn_nodes:
-        dot.node(key, label, **attrs)
-    for (tail, head), attrs in edges:
-        if tail.startswith("module_") or head.startswith("module_"):
-            if tail == head or (tail, head) in seen_edges:
-                continue
-            seen_edges.add((tail, head))
-        dot.edge(tail, head, **attrs)
-    if legend:
-        _legend(dot, direction, numbers, freed, show_saved, bool(members))
-    size = max(12, len(dot.body) * 0.15)   # grow the drawing with the graph
-    dot.graph_attr.update(size="%s,%s" % (size, size))
-    return dot
+    def render(self, Graph):
+        """The ``Graph``: tensor boxes, node boxes, then the edges (one per
+        pair of module boxes)."""
+        node_attr = dict(style="filled", shape="box", align="left", fontsize="10",
+                         ranksep="0.1", height="0.2", fontname="monospace")
+        dot = Graph(node_attr=node_attr, graph_attr=dict(size="12,12"))
+        if self.numbers:
+            dot.edge_attr.update(fontsize="9", fontname="monospace")
+        for key, attrs in self.tensors.items():
+            dot.node(key, **attrs)
+        seen_edges = set()
+        for key, label, attrs in self.fn_nodes:
+            dot.node(key, label, **attrs)
+        for (tail, head), attrs in self.edges:
+            if tail.startswith("module_") or head.startswith("module_"):
+                if tail == head or (tail, head) in seen_edges:
+                    continue
+                seen_edges.add((tail, head))
+            dot.edge(tail, head, **attrs)
+        return dot
