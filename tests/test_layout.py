@@ -33,7 +33,6 @@ def _sized_names():
                   if p.stem.endswith(("_extra", "_more")))
 
 
-@pytest.mark.xfail(strict=True, reason="renamed on the ops/nn branches")
 def test_no_file_is_named_for_its_size():
     assert _sized_names() == []
 

@@ -393,17 +393,10 @@ def _cycles(edges, allowed=()):
     return sorted(found)
 
 
-# Temporary: the two cycles other branches remove (removed by the nn / func branches; the
-# lead deletes these entries when merging them).
-_CYCLES_OWNED_ELSEWHERE = {
-    frozenset({"leafgrad.func._batched", "leafgrad.func._batched_more"}),
-}
-
-
 def test_no_module_imports_itself_back():
     # every module of src/leafgrad, imports inside functions counted
     edges = _import_graph()
-    cycles = _cycles(edges, {frozenset(c) for c in _CYCLES_OWNED_ELSEWHERE})
+    cycles = _cycles(edges)
     assert not cycles, "import cycles:\n" + "\n".join(" -> ".join(c) for c in cycles)
 
 
