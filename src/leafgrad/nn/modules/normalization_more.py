@@ -93,5 +93,5 @@ class CrossMapLRN2d(_LRN):
         super().__init__(size, alpha, beta, k)
 
     def forward(self, input):
-        from ...ops.nn.cross_map_lrn import cross_map_lrn2d
+        from ...ops.nn.local_response_norm import cross_map_lrn2d
         return cross_map_lrn2d(input, self.size, self.alpha, self.beta, self.k)

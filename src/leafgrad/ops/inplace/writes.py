@@ -3,6 +3,7 @@ in-place forms of the pointwise and indexing ops (``addcmul_``, ``index_add_``,
 ``scatter_``, ``masked_fill_``, ...), each through the shared machinery of
 ``ops/inplace/arithmetic.py`` (version bump, leaf and view checks, recording).
 """
+
 import numpy as np
 
 from ..._core import errors as _errors, scalars as _scalars
@@ -301,14 +302,14 @@ def addcdiv_(self, tensor1, tensor2, *, value=1):
 
 def index_add_(self, dim, index, source, *, alpha=1):
     """In-place ``index_add``; returns self."""
-    from ..shape.indexing import index_add
+    from ..shape.indexed_writes import index_add
     return apply(self, "index_add_", lambda a, s: index_add(a, dim, index, s, alpha=alpha),
                  source)
 
 
 def scatter_(self, dim, index, src=None, *, value=None, reduce=None):
-    """In-place ``scatter`` (see ``indexing.scatter``); returns self."""
-    from ..shape.indexing import scatter
+    """In-place ``scatter`` (see ``indexed_writes.scatter``); returns self."""
+    from ..shape.indexed_writes import scatter
     if src is None:
         src = value
     if isinstance(src, Tensor):
@@ -318,10 +319,10 @@ def scatter_(self, dim, index, src=None, *, value=None, reduce=None):
 
 def scatter_add_(self, dim, index, src):
     """In-place ``scatter_add``; returns self."""
-    from ..shape.indexing import scatter_add
+    from ..shape.indexed_writes import scatter_add
     return apply(self, "scatter_add_", lambda a, s: scatter_add(a, dim, index, s), src)
 
 
 def masked_fill_(self, mask, value):
-    from ..shape.indexing import masked_fill
+    from ..shape.indexed_writes import masked_fill
     return apply(self, "masked_fill_", lambda a, v: masked_fill(a, mask, v), value)
