@@ -23,13 +23,14 @@ from leafgrad.ops.nn import activation, conv, distance, embedding, loss, normali
 from leafgrad.ops.elementwise import (binary, comparison, pointwise, special,
                                       bessel as special_bessel, special_binary,
                                       polynomials as special_poly, unary)
-from leafgrad.ops.linalg import blas, products as linalg, inverse_det_norms as linalg_fns
+from leafgrad.ops.linalg import (blas, products as linalg, inverse_det as linalg_fns, norms,
+                                 vander)
 from leafgrad.ops.reduce import cumulative, quantile, reduction, stats, variance
 from leafgrad.ops import elementwise
-from leafgrad.ops.shape import (index_fill_copy as index_extra, indexing, joins,
-                                views as shape, rearrange as shape_extra, sorting)
+from leafgrad.ops.shape import (indexed_writes as index_extra, indexing, joins, views as shape,
+                                rearrange, sorting, splits, diagonals, combinations)
 from leafgrad.ops.inplace import arithmetic as inplace, writes as inplace_write
-from leafgrad.ops.nn import (activation_inplace, grid_sample, composites as nn_extra,
+from leafgrad.ops.nn import (activation_inplace, grid_sample, channel_shuffle,
                              pooling_lp_unpool as pool_extra,
                              pooling_fractional as pool_fractional)
 
@@ -253,10 +254,11 @@ def test_float64_finite_differences(row, data):
 # each family's ops live in these modules (ops/ files split by family)
 _MODULES = {"elementwise": (elementwise, unary, binary, comparison, pointwise),
             "reduction": (reduction, sorting, stats, cumulative, quantile, variance),
-            "shape": (shape, joins, shape_extra), "indexing": (indexing, index_extra),
-            "linalg": (linalg, linalg_fns, blas),
+            "shape": (shape, joins, splits, rearrange, diagonals, combinations, vander),
+            "indexing": (indexing, index_extra),
+            "linalg": (linalg, linalg_fns, norms, blas),
             "inplace": (inplace, inplace_write), "functional": (F_lg, activation, loss, distance, normalization,
-                                         embedding, functional_pad, activation_inplace, nn_extra,
+                                         embedding, functional_pad, activation_inplace, channel_shuffle,
                                          grid_sample),
             "conv": (conv, pooling, pool_extra, pool_fractional), "special": (special, special_binary,
                                                              special_bessel, special_poly)}

@@ -16,9 +16,8 @@ from ..ops import _forms
 from ..ops.nn.activation import _with_inplace, relu_  # noqa: F401
 from ..ops.reduce.reduction import _return_type  # noqa: F401
 # the nn-level families: importing one declares its ops
-from ..ops.nn import (attention as functional_attention,
-                      norm_embedding_bag as functional_extra, resampling as functional_image,
-                      loss_composite as functional_loss, padding as functional_pad)
+from ..ops.nn import (attention as functional_attention, resampling as functional_image,
+                      padding as functional_pad)
 from ..ops.nn.resampling import unfold  # noqa: F401
 from ..ops.nn.dropout import (alpha_dropout, dropout, dropout1d, dropout2d,  # noqa: F401
                               dropout3d, feature_alpha_dropout)

@@ -6,6 +6,7 @@ callable itself (no wrapper), except the in-place forms declared ``True`` or
 ``"view"``, made here once per op, and the Tensor methods of hand-written ops whose
 function takes ``out=`` (``refusing_out``: PyTorch's methods take no ``out=``).
 """
+
 import functools
 
 from .._core import errors as _errors
@@ -16,23 +17,21 @@ from .inplace import arithmetic as _ip
 from ._out import with_out
 from ._registry import OPS
 # every op family: importing one declares its ops (add a new family file here)
-from .nn import (activation, conv, conv_transpose, distance, embedding, loss, normalization,
-                 pixel_shuffle, pooling_3d as pool3d, pooling, shrink)
+from .nn import (activation, activation_inplace, channel_shuffle, conv, conv_transpose, distance,
+                 embedding, embedding_bag, grid_sample, instancenorm, local_response_norm, loss,
+                 loss_likelihood, loss_margin, normalization, pixel_shuffle, pooling,
+                 pooling_3d as pool3d, pooling_fractional as pool_fractional,
+                 pooling_lp_unpool as pool_extra, shrink)
 from .elementwise import (binary, comparison, pointwise, special, bessel as special_bessel,
                           special_binary, polynomials as special_poly, unary)
-from .linalg import (blas, products as linalg, decompositions as linalg_decomp,
-                     inverse_det_norms as linalg_fns, qr as linalg_qr,
-                     solvers as linalg_solvers)
+from .linalg import (blas, cholesky as linalg_cholesky, decompositions as linalg_decomp,
+                     diagonal as linalg_diagonal, inverse_det, ldl, norms, products as linalg,
+                     qr as linalg_qr, solvers as linalg_solvers, vander)
 from .reduce import cumulative, histogram, quantile, reduction, stats, variance
 from . import elementwise
-from .shape import (index_fill_copy as index_extra, indexing, joins, search, views as shape,
-                    rearrange as shape_extra, sorting)
+from .shape import (combinations, diagonals, indexed_writes, indexing, joins, rearrange, search,
+                    sorting, splits, views as shape)
 from .inplace import writes as inplace_write
-from .linalg import cholesky as linalg_cholesky  # noqa: F401  (cholesky_solve, cholesky_inverse)
-# nn.functional's extra families (issue 13): composites, grid sampling, lp/unpooling,
-# in-place activations
-from .nn import (activation_inplace, grid_sample, composites as nn_extra,
-                 pooling_lp_unpool as pool_extra, pooling_fractional as pool_fractional)
 
 
 def _doc_inplace(name, fn):

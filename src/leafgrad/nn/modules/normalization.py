@@ -9,8 +9,7 @@ import numbers
 
 
 from ..._tensor import creation as _creation
-from ...ops.nn.composites import rms_norm
-from ...ops.nn.normalization import group_norm, layer_norm
+from ...ops.nn.normalization import batch_norm, group_norm, layer_norm, rms_norm
 from .. import functional as F
 from .. import init
 from ..parameter import Parameter

@@ -3,6 +3,7 @@ in-place forms of the pointwise and indexing ops (``addcmul_``, ``index_add_``,
 ``scatter_``, ``masked_fill_``, ...), each through the shared machinery of
 ``ops/inplace/arithmetic.py`` (version bump, leaf and view checks, recording).
 """
+
 import numpy as np
 
 from ..._core import errors as _errors, scalars as _scalars
@@ -304,7 +305,7 @@ def index_add_(self, dim, index, source, *, alpha=1):
 
 
 def scatter_(self, dim, index, src=None, *, value=None, reduce=None):
-    """In-place ``scatter`` (see ``indexing.scatter``); returns self."""
+    """In-place ``scatter`` (see ``indexed_writes.scatter``); returns self."""
     if src is None:
         src = value
     if isinstance(src, Tensor):

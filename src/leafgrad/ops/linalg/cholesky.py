@@ -8,6 +8,7 @@ written with leafgrad ops, so it differentiates again. ``cholesky_inverse`` is
 ``cholesky_solve`` of the identity, whose gradient is PyTorch's cholesky_inverse_backward
 (-A⁻¹ (G + Gᵀ) A⁻¹ L). Results have PyTorch's column-major LAPACK layout.
 """
+
 import numpy as np
 
 from ..._core import errors as _errors
@@ -15,7 +16,7 @@ from ...autograd.graph import Node
 from .._dispatch import record, to_tensor
 from .._named import grad_fn_named
 from .._registry import defop
-from .inverse_det_norms import _float_matrices, _lapack_layout, _swap
+from ._lapack import _float_matrices, _lapack_layout, _swap
 from .solvers import _trsolve
 
 __all__ = ["cholesky_solve", "cholesky_inverse"]

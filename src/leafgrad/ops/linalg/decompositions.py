@@ -19,19 +19,19 @@ The first four rules run on arrays and are not differentiable twice here
 ``matrix_exp``). Results where the decomposition is not unique (repeated eigen- or
 singular values, eigenvector signs) are LAPACK's, as in PyTorch.
 """
-import math
+
 import numpy as np
 
-from ..._tensor import creation as _C
 from ..._core import errors as _errors
 from ..._core.quiet import quiet as _quiet
+from ..._tensor import creation as _C
 from ...autograd.graph import Node
 from .._dispatch import record, record_multi, to_tensor
-from .._registry import defop
 from .._named import grad_fn_named
-from ..reduce.reduction import _return_type
-from .inverse_det_norms import _float_matrices, _swap, _lapack_layout
 from .._out import with_out
+from .._registry import defop
+from ..reduce.reduction import _return_type
+from ._lapack import _float_matrices, _lapack_layout, _swap
 
 __all__ = ["eigh", "eigvalsh", "svd", "cholesky", "slogdet", "logdet", "matrix_exp",
            "multi_dot", "matrix_power", "cross", "vecdot", "pinv"]
@@ -219,7 +219,7 @@ class LinalgSlogdetBackward0(Node):
 
     def backward(ctx, glogabs):      # the sign carries no gradient
         (A,) = ctx.saved_tensors
-        from .inverse_det_norms import inv
+        from .inverse_det import inv
         return (glogabs.unsqueeze(-1).unsqueeze(-1) * inv(A).mT,)
 
 
@@ -388,7 +388,7 @@ def _chain(ts, s, i, j):
 @with_out("linalg_matrix_power")
 def matrix_power(A, n, *, out=None):
     """A to the integer power n (n < 0: of the inverse; n = 0: the identity)."""
-    from .inverse_det_norms import inv
+    from .inverse_det import inv
     if not isinstance(n, int) or isinstance(n, bool):
         raise TypeError("matrix_power(): argument 'n' must be int, not %s" % type(n).__name__)
     _float_matrices(A, "linalg.matrix_power") if A._data.dtype.kind in "fc" else None
@@ -484,7 +484,7 @@ def torch_cross(input, other, dim=None, *, out=None):
 @grad_fn_named("DistBackward0")
 def dist(input, other, p=2):
     """``torch.dist``: the p-norm of ``input - other`` (broadcast), a 0-d tensor."""
-    from .inverse_det_norms import norm
+    from .norms import norm
     return norm(input - to_tensor(other), p)
 
 

@@ -1,26 +1,26 @@
-"""Matrix products: matmul (1-D, 2-D, batched), mm, mv, dot, bmm, outer, addmm, linear.
+"""Matrix products: matmul (1-D, 2-D, batched), mm, mv, dot, bmm, outer, addmm, linear,
+bilinear, kron, tensordot, cdist, trace.
 
 For C = A @ B the vector-Jacobian products are dA = G @ B^T and dB = A^T @ G
 (PyTorch's ``mm_mat1_backward``/``mm_mat2_backward``); 1-D operands are
 treated as a row or column and squeezed back; broadcast batch dims are
 summed by the engine. Products are only computed for inputs that need them.
 """
-from math import prod as _prod
 
 import numpy as np
 
 from ..._core import errors as _errors
-from ..._tensor.meta import asarray as _asarray
-from ...autograd.graph import Node
 from ..._core.quiet import quiet as _quiet
 from ..._tensor.tensor import Tensor
 from ...autograd.grad_mode import mode as _grad_mode
+from ...autograd.graph import Node
 from .._dispatch import _fw_level, record, to_tensor
-from ._linear_record import record_linear
+from .._named import grad_fn_named, _named
 from .._out import out_call, with_out
 from .._registry import defop, node
-from .._named import _named, grad_fn_named
 from .._select import select
+from ._linear_record import record_linear
+from math import prod as _prod
 
 
 def _matmul_grads(ctx, g):
@@ -571,3 +571,51 @@ def trace(input):
         out = np.asarray(out, dtype=np.int64)
     return record(TraceBackward0, np.asarray(out, dtype=out.dtype if x.dtype.kind in "biu"
                                              else x.dtype), (input,), args=x.shape)
+
+
+# ------------------------------------------------------------------ bilinear
+@defop("bilinear", method=False, functional=True)
+def bilinear(input1, input2, weight, bias=None):
+    """``y_k = x1^T A_k x2 + b_k`` (PyTorch's ``bilinear``: ``_trilinear`` then the bias).
+
+    Shapes: input1 (*, in1), input2 (*, in2) with the same batch dims, weight
+    (out, in1, in2), bias (out,) or None -> (*, out).
+
+    Raises:
+        RuntimeError: the inputs' dims or batch sizes differ, or in1/in2/out do not match
+            weight's (PyTorch's messages).
+    """
+    def bad(what):
+        raise RuntimeError("bilinear(): %s. Fix: input1 (*, in1), input2 (*, in2), weight "
+                           "(out, in1, in2), bias (out,)" % what)
+    if input1.dim() != input2.dim():
+        bad("input dimensions do not match: got %d and %d" % (input1.dim(), input2.dim()))
+    for i, (a, b) in enumerate(zip(input1.shape[:-1], input2.shape[:-1])):
+        if a != b:
+            bad("input batch dimensions do not match at dim %d: got %d and %d" % (i, a, b))
+    if weight.dim() != 3:
+        bad("weight must be 3-dimensional, got %d dims" % weight.dim())
+    out_f, in1, in2 = weight.shape
+    if input1.shape[-1] != in1:
+        bad("input1 size does not match weight size: got %d but expected %d"
+            % (input1.shape[-1], in1))
+    if input2.shape[-1] != in2:
+        bad("input2 size does not match weight size: got %d but expected %d"
+            % (input2.shape[-1], in2))
+    if bias is not None and (bias.dim() != 1 or bias.shape[0] != out_f):
+        bad("bias size does not match weight size: got %d but expected %d"
+            % (bias.shape[-1] if bias.dim() else 1, out_f))
+    a = input1.reshape(-1, in1)
+    b = input2.reshape(-1, in2)
+    y = _trilinear(a, weight, b)
+    y = _named(y.reshape(tuple(input1.shape[:-1]) + (out_f,)), "ViewBackward0")
+    return y if bias is None else y + bias
+
+
+def _trilinear(a, weight, b):
+    # (B, in1) x (out, in1, in2) x (B, in2) -> (B, out): first contract in1, then in2,
+    # PyTorch's order (_trilinear: sumproduct_pair(i1, i2) first), which decides inf vs
+    # nan when infinities meet
+    out_f, in1, in2 = weight.shape
+    t = (a @ weight.transpose(0, 1).reshape(in1, out_f * in2)).reshape(-1, out_f, in2)
+    return (t * b.unsqueeze(1)).sum(-1)

@@ -10,6 +10,7 @@ householder_product, cond and vander are written with other leafgrad ops (their
 gradients follow). Q and R are LAPACK's (numpy's geqrf/orgqr, as PyTorch's CPU build):
 column signs are implementation-defined.
 """
+
 import numpy as np
 
 from ..._tensor import creation as _C
@@ -17,7 +18,7 @@ from ..._core.quiet import quiet as _quiet
 from ...autograd.graph import Node
 from .._dispatch import record_multi, to_tensor
 from .._registry import defop
-from .inverse_det_norms import _float_matrices, _lapack_layout
+from ._lapack import _float_matrices, _lapack_layout
 from ..reduce.reduction import _return_type
 from .._named import _named
 from .._out import with_out
@@ -218,7 +219,8 @@ def cond(A, p=None, *, out=None):
     """
     # PyTorch's linalg_cond (LinearAlgebra.cpp), op for op: its graph, its values at a
     # singular A (inf, not an error) and its result for empty matrices (zeros)
-    from .inverse_det_norms import matrix_norm, svdvals
+    from .norms import matrix_norm
+    from .norms import svdvals
     from .solvers import inv_ex
     a = _float_matrices(A, "linalg.cond", square=False)
     if p is not None and p not in (2, -2, "fro", "nuc", float("inf"), float("-inf"), 1, -1):

@@ -1,6 +1,7 @@
-"""``torch.linalg`` triangular and LU solvers, least squares and the ``_ex`` variants:
-solve_triangular, lu_factor(_ex), lu, lu_solve, torch.lu_unpack, lstsq, inv_ex,
-cholesky_ex, solve_ex.
+"""``torch.linalg`` triangular and LU solvers, least squares, the tensor forms and the
+``_ex`` variants: solve_triangular, lu_factor(_ex), lu, lu_solve, torch.lu_unpack,
+lstsq, tensorinv, tensorsolve, inv_ex, cholesky_ex, solve_ex (``linalg.solve`` itself
+is with inv in ``inverse_det.py``).
 
 Backward formulas (PyTorch's tools/autograd/derivatives.yaml and FunctionsManual.cpp),
 written with leafgrad ops so that they differentiate again (second order, forward AD):
@@ -22,11 +23,12 @@ from ..._core import errors as _errors
 from ..._core.quiet import quiet as _quiet
 from ...autograd.graph import Node
 from .._dispatch import record, record_multi, to_tensor
-from .._registry import add_form, defop
-from .._named import grad_fn_named
-from .inverse_det_norms import _float_matrices, _swap, _lapack_layout
-from ..reduce.reduction import _return_type
+from .._named import grad_fn_named, _named
 from .._out import with_out
+from .._registry import add_form, defop
+from ..reduce.reduction import _return_type
+from ._lapack import _float_matrices, _lapack_layout, _swap
+from .inverse_det import inv, solve
 
 __all__ = ["solve_triangular", "lu_factor", "lu_factor_ex", "lu", "lu_solve", "lu_unpack",
            "lstsq", "inv_ex", "cholesky_ex", "solve_ex"]
@@ -286,7 +288,7 @@ def lu_solve(LU, pivots, B, *, left=True, adjoint=False, out=None):
 # ---------------------------------------------------------------- lstsq
 def _pinv_full_rank(A):
     m, n = A.shape[-2:]
-    from .inverse_det_norms import inv, solve
+    from .inverse_det import inv
     if m >= n:
         return solve(A.mT @ A, A.mT)
     return A.mT @ inv(A @ A.mT)
@@ -403,7 +405,7 @@ def inv_ex(A, *, check_errors=False, out=None):
     Raises:
         torch.linalg.LinAlgError: a singular matrix with ``check_errors=True``.
     """
-    from .inverse_det_norms import inv
+    from .inverse_det import inv
     a = _float_matrices(A, "linalg.inv_ex")
     info = _info_of(a)
     if not info.any():
@@ -444,7 +446,6 @@ def cholesky_ex(A, *, upper=False, check_errors=False, out=None):
 @with_out("linalg_solve_ex")
 def solve_ex(A, B, *, left=True, check_errors=False, out=None):
     """``(result, info)`` of :func:`linalg.solve` (info: as :func:`inv_ex`)."""
-    from .inverse_det_norms import solve
     a = _float_matrices(A, "linalg.solve_ex")
     info = _info_of(a)
     if not info.any():
@@ -498,3 +499,55 @@ def lu_solve_legacy(input, LU_data, LU_pivots):
     LU_pivots, b)``, the arguments reversed. Warns UserWarning."""
     _errors.warn(_LU_SOLVE_DEPRECATED, UserWarning)
     return lu_solve(LU_data, LU_pivots, input)
+
+
+@with_out("linalg_tensorsolve")
+def tensorsolve(A, B, dims=None):
+    """X with ``tensordot(A, X, X.ndim) == B``: X's shape is ``A.shape[B.ndim:]``; ``dims``
+    (A's dims moved to the end first). Gradient: that of ``linalg.solve``.
+
+    Raises:
+        RuntimeError: ``prod(A.shape[B.ndim:]) != prod(B.shape)``; LinAlgError: singular.
+    """
+    a = A
+    nd = A.dim()
+    if dims is not None:
+        dims = list(dims)
+        a = a.movedim(dims, list(range(nd - len(dims), nd)))
+    res_shape = tuple(a.shape[B.dim():])
+    rp, op = _prod(res_shape), _prod(B.shape)
+    if rp != op:
+        raise RuntimeError("Expected self to satisfy the requirement prod(self.shape[other.ndim:])"
+                           " == prod(self.shape[:other.ndim]), but got %d != %d. Fix: A's "
+                           "leading dims are B's shape" % (rp, op))
+    res = solve(a.reshape(rp, rp), B.flatten())
+    return _named(res.reshape(res_shape), "ViewBackward0")
+
+
+def _prod(shape):
+    return int(np.prod(shape, dtype=np.int64))
+
+
+# ------------------------------------------------------------ tensorinv / tensorsolve
+@with_out("linalg_tensorinv")
+def tensorinv(A, ind=2):
+    """The inverse of A for ``tensordot(A, X, ind)``: A reshaped to
+    (prod(A.shape[:ind]), prod(A.shape[ind:])), inverted, reshaped to
+    ``A.shape[ind:] + A.shape[:ind]``. Gradient: that of ``linalg.inv``.
+
+    Raises:
+        RuntimeError: ``ind <= 0``, or the two products differ; LinAlgError: a singular
+            reshaped A (as ``linalg.inv``).
+    """
+    if ind <= 0:
+        raise RuntimeError("Expected a strictly positive integer for 'ind', but got %d. Fix: "
+                           "ind >= 1 (the number of leading dims of the result's inverse)"
+                           % ind)
+    shape = tuple(A.shape)
+    start, end = _prod(shape[:ind]), _prod(shape[ind:])
+    if start != end:
+        raise RuntimeError("Expected self to satisfy the requirement prod(self.shape[ind:]) == "
+                           "prod(self.shape[:ind]), but got %d != %d. Fix: choose ind so that "
+                           "the two products are equal" % (end, start))
+    res = inv(A.reshape(start, end))
+    return _named(res.reshape(shape[ind:] + shape[:ind]), "ReshapeAliasBackward0")

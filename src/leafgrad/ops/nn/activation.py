@@ -1,19 +1,18 @@
-"""Activations and softmax (``nn.functional.relu``, ``softmax``, ``gelu``, ...) and their
-vector-Jacobian products (PyTorch's formulas: see each rule's comment).
-"""
+"""Activations and softmax (``nn.functional.relu``, ``softmax``, ``gelu``,
+``gumbel_softmax``, ...) and their vector-Jacobian products (PyTorch's formulas: see
+each rule's comment)."""
 
 import numpy as np
 
+from ..._core import errors as _errors
+from ..._core.quiet import quiet as _quiet
 from ..._tensor.tensor import Tensor, _wrap_dim
 from .. import elementwise as E
 from .._dispatch import record
-from .._select import select
 from .._named import _renamed, _tname
 from .._registry import add_form, defop, functional_ops, node
-from ._rowmax import SHORT as _SHORT, last_max as _last_max
-
-from ..._core.quiet import quiet as _quiet
-from ..._core import errors as _errors
+from .._select import select
+from ._rowmax import last_max as _last_max, SHORT as _SHORT
 
 
 
@@ -611,3 +610,27 @@ functional_ops(globals(), ("threshold",), function=True, out=True)
 add_form("relu", functional=relu)
 add_form("sigmoid", functional=True)
 add_form("tanh", functional=True)
+
+
+# ------------------------------------------------------------------ gumbel_softmax
+@defop("gumbel_softmax", function=False, method=False, functional=True)
+def gumbel_softmax(logits, tau=1, hard=False, eps=1e-10, dim=-1):
+    """Samples of the Gumbel-softmax (Concrete) distribution (Jang et al. 2016;
+    Maddison et al. 2016): ``softmax((logits + g) / tau)`` with ``g = -log(E)``,
+    ``E ~ Exp(1)`` drawn from the default generator as PyTorch (same numbers after
+    ``manual_seed``). ``hard=True``: the one-hot of the argmax in the forward pass, the
+    soft sample's gradient (straight-through: ``y_hard - y_soft.detach() + y_soft``).
+
+    Shapes and dtype: as ``logits``. ``eps`` is deprecated and ignored (a warning).
+    """
+    if eps != 1e-10:
+        _errors.warn("`eps` parameter is deprecated and has no effect.", UserWarning)
+    from ..._tensor.creation import empty_like, zeros_like
+    gumbels = -empty_like(logits).exponential_().log()
+    gumbels = (logits + gumbels) / tau
+    y_soft = gumbels.softmax(dim)
+    if not hard:
+        return y_soft
+    index = y_soft.max(dim, keepdim=True)[1]
+    y_hard = zeros_like(logits).scatter_(dim, index, 1.0)
+    return y_hard - y_soft.detach() + y_soft

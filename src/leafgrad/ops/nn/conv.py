@@ -47,12 +47,14 @@ gradient to the selected elements), recorded, whose rule is the op again.
 Errors (RuntimeError, as PyTorch): wrong channel count, an input smaller than
 the kernel or window, bad stride/padding/dilation/groups, mismatched dtypes.
 """
+
 import itertools
 import math
 
 import numpy as np
 
 from ..._core import errors as _errors
+from ..._core.quiet import _IGNORE, _reset, _set
 from ..._tensor.meta import MetaArray
 from ..._tensor.tensor import Tensor
 from ...autograd.graph import Node
@@ -533,3 +535,62 @@ def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
 
 
 functional_ops(globals(), ("conv1d", "conv2d"), function=True)
+
+from .._named import _named
+from .._registry import defop
+
+
+# ------------------------------------------------------------------ conv_tbc
+@defop("conv_tbc", method=False, functional=True)
+def conv_tbc(input, weight, bias, pad=0):
+    """1-d convolution in (time, batch, channels) layout (fairseq's; PyTorch's
+    ``conv_tbc``): input (T, B, C_in), weight (K, C_in, C_out), bias (C_out,) ->
+    (T + 2 pad - K + 1, B, C_out): the bias plus one matrix product per kernel tap over
+    the time steps it reaches (PyTorch's ConvolutionTBC.cpp loop, so padding is never
+    multiplied), with their gradients.
+
+    Raises:
+        TypeError: bias not a tensor; RuntimeError: dims or sizes that do not fit, or
+            T + 2 pad < K - 1 (PyTorch's messages).
+    """
+    if not isinstance(bias, Tensor):
+        raise TypeError("conv_tbc(): argument 'bias' (position 3) must be Tensor, not %s. Fix: "
+                        "pass zeros(C_out) for no bias" % type(bias).__name__)
+
+    def bad(what):
+        raise RuntimeError("%s. Fix: input (T, B, C_in), weight (K, C_in, C_out), bias (C_out,)"
+                           % what)
+    if input.dim() != 3:
+        bad("Input must have 3 dims: time, batch, in_channel")
+    if weight.dim() != 3:
+        bad("Weight tensor must have 3 dims: kernel_width, in_channels, out_channels.")
+    if bias.dim() != 1:
+        bad("Bias must be 1-D")
+    if input.shape[2] != weight.shape[1]:
+        bad("Input dim 2 (input channels) is not == dim 1 in the weight tensor")
+    if weight.shape[2] != bias.shape[0]:
+        bad("Bias size must equal dim 2 in the weight tensor (output channels).")
+    # PyTorch's loop (ConvolutionTBC.cpp): the bias, then for each kernel tap one GEMM of
+    # the time steps it reaches, added into the output rows it writes. Padding is never
+    # multiplied (an inf weight meets no padded zero: no nan there), in PyTorch's order
+    from ..shape.joins import cat
+    n_t, b, _ = input.shape
+    k_w, _, c_out = weight.shape
+    olen = n_t + 2 * pad - k_w + 1
+    if olen < 0:
+        raise RuntimeError("Trying to create tensor with negative dimension %d: [%d, %d, %d]. "
+                           "Fix: T + 2 * pad >= K - 1" % (olen, olen, b, c_out))
+    out = bias.expand(olen, b, c_out)
+    for k in range(k_w):
+        i_shift, o_shift = max(0, k - pad), max(0, pad - k)
+        t = min(n_t + pad - k, olen) - o_shift
+        if t <= 0:
+            continue
+        part = input.narrow(0, i_shift, t) @ weight[k]
+        if t < olen:
+            zeros = np.zeros((1, b, c_out), part._data.dtype)
+            part = cat([Tensor._make_plain(np.broadcast_to(zeros, (o_shift, b, c_out))), part,
+                        Tensor._make_plain(np.broadcast_to(zeros, (olen - o_shift - t, b,
+                                                                   c_out)))])
+        out = out + part
+    return _named(out, "ConvTbcBackward0")

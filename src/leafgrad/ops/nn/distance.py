@@ -1,11 +1,12 @@
 """Distances and normalisation along a dim (``normalize``, ``cosine_similarity``,
-``pairwise_distance``), built from recorded ops.
-"""
+``pairwise_distance``, ``pdist``), built from recorded ops."""
+
 import numpy as np
 
-from .._named import _named, _tname
-from .._registry import functional_ops
+from ..._tensor.tensor import Tensor
+from .._named import grad_fn_named, _named, _tname
 from .._out import with_out
+from .._registry import add_form, defop, functional_ops
 
 
 @with_out("normalize")
@@ -46,3 +47,31 @@ def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
 
 functional_ops(globals(), ("normalize",))
 functional_ops(globals(), ("cosine_similarity", "pairwise_distance"), function=True)
+
+
+@defop("pdist", method=False)
+@grad_fn_named("PdistBackward0")
+def pdist(input, p=2):
+    """The ``p``-norm distances between the rows of the 2-D ``input`` (N, M), for each
+    pair i < j in row-major order: a vector of N (N - 1) / 2.
+
+    Raises:
+        RuntimeError: ``input`` not 2-D, or a negative ``p``.
+    """
+    if input.dim() != 2:
+        raise RuntimeError("pdist only supports 2D tensors, got: %dD. Fix: x.reshape(N, -1)"
+                           % input.dim())
+    if p < 0:
+        raise RuntimeError("pdist only supports non-negative p values. Fix: p >= 0")
+    n = input.shape[0]
+    i, j = np.triu_indices(n, 1)
+    if not i.size:
+        return Tensor._make_plain(np.zeros(0, input._data.dtype)) + input.sum() * 0
+    diff = input[Tensor._make_plain(i.astype(np.int64))] - input[Tensor._make_plain(
+        j.astype(np.int64))]
+    return diff.norm(p, 1)
+
+
+# ------------------------------------------------------------------ pdist
+# torch.pdist is also F.pdist in PyTorch
+add_form("pdist", functional=True)

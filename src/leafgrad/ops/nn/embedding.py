@@ -5,6 +5,7 @@ As ``torch.nn.functional.embedding``: the ``padding_idx`` row gets no gradient;
 ``max_norm`` renormalises the looked-up rows in place; with ``scale_grad_by_freq`` the
 gradient of a row is divided by its count in the batch.
 """
+
 import numpy as np
 
 from ..._tensor.tensor import Tensor
@@ -79,3 +80,5 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
     out = weight._data[idx]
     return record(EmbeddingBackward0, out, (weight,),
                   args=(idx, num, padding_idx, scale_grad_by_freq))
+
+

@@ -1,28 +1,28 @@
-"""Losses (``mse_loss``, ``cross_entropy``, ``nll_loss``, ``binary_cross_entropy``, ...)
-and their vector-Jacobian products, following PyTorch's definitions
+"""Losses (``mse_loss``, ``cross_entropy``, ``nll_loss``, ``binary_cross_entropy``,
+``soft_margin_loss``, ``margin_ranking_loss``, ``hinge_embedding_loss``,
+``cosine_embedding_loss``, ``linear_cross_entropy``, ...) and their vector-Jacobian
+products, following PyTorch's definitions
 (https://pytorch.org/docs/stable/nn.functional.html) including ``reduction``,
 ``weight``, ``ignore_index`` and ``label_smoothing``; cross-entropy works from
-``log_softmax`` so it is stable for large logits.
-"""
+``log_softmax`` so it is stable for large logits. The margin losses built from other
+ops are in ``loss_margin.py``, the likelihood ones in ``loss_likelihood.py``."""
 
 import numpy as np
 
 from ..._core import errors as _errors
+from ..._core.quiet import quiet as _quiet
 from ..._tensor.tensor import Tensor
-from ...autograd.graph import Node
 from ...autograd.grad_mode import is_grad_enabled
+from ...autograd.graph import Node
 from .. import elementwise as E
 from .._dispatch import record, to_tensor
 from .._named import _tname
-from .._registry import functional_ops, node
+from .._registry import defop, functional_ops, node
 from ..elementwise.pointwise import clamp
 from .activation import log_softmax
-from .distance import cosine_similarity
-from .loss_smooth import huber_loss_op, smooth_l1_loss_op
 from .loss_bce import (BinaryCrossEntropyBackward0, BinaryCrossEntropyWithLogitsBackward0,
                        np_log_sigmoid)
-
-from ..._core.quiet import quiet as _quiet
+from .loss_smooth import huber_loss_op, smooth_l1_loss_op
 
 _min_reduce, _max_reduce, _add_reduce = np.minimum.reduce, np.maximum.reduce, np.add.reduce
 
@@ -549,6 +549,79 @@ def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_
     return _reduce(loss, reduction)
 
 
+functional_ops(globals(), ("mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss",
+                           "binary_cross_entropy", "binary_cross_entropy_with_logits",
+                           "nll_loss", "cross_entropy", "kl_div"))
+
+
+# ------------------------------------------------------------------ linear_cross_entropy
+@defop("linear_cross_entropy", function=False, method=False, functional=True)
+def linear_cross_entropy(input, linear_weight, target, *, linear_bias=None, weight=None,
+                         reduction="mean", ignore_index=None, label_smoothing=0.0,
+                         options=None):
+    """``cross_entropy(linear(input, linear_weight, linear_bias), target, ...)`` (PyTorch
+    2.13's fused op: same value; PyTorch's ``options`` select a memory-saving chunked
+    evaluation, which changes nothing here but the rounding, and are accepted).
+
+    Shapes: input (N, in) or (in,); linear_weight (C, *out_features, in); linear_bias
+    (C, *out_features); logits (N, C, *out_features); target as cross_entropy's.
+    ``ignore_index=None``: -100.
+
+    Raises:
+        RuntimeError: input not 1-D/2-D, linear_weight under 2-D, in_features or bias
+            shape that do not fit, out_features with unbatched input, ignore_index with
+            probability targets (PyTorch's messages).
+    """
+    from ..linalg.products import linear
+    from .loss import cross_entropy
+    if input.dim() < 1 or input.dim() > 2:
+        raise RuntimeError("expected input with dimensionality 1 or 2, got %d" % input.dim())
+    if linear_weight.dim() < 2:
+        raise RuntimeError("expected linear_weight with dimensionality at least 2, got %d"
+                           % linear_weight.dim())
+    batch = tuple(input.shape[:-1])
+    n_in = input.shape[-1]
+    if n_in != linear_weight.shape[-1]:
+        raise RuntimeError("expected equal input and linear_weight last dimensions "
+                           "(in_features), got %d and %d, respectively"
+                           % (n_in, linear_weight.shape[-1]))
+    n_cls = linear_weight.shape[0]
+    out_f = tuple(linear_weight.shape[1:-1])
+    if linear_bias is not None and tuple(linear_bias.shape) != (n_cls,) + out_f:
+        raise RuntimeError("expected linear_bias shape %s, got %s"
+                           % ((n_cls,) + out_f, tuple(linear_bias.shape)))
+    if out_f and not batch:
+        raise RuntimeError("K-dimensional loss defined by linear_weight shape %s requires "
+                           "batched input, (N, %d), got unbatched input with shape %s"
+                           % (tuple(linear_weight.shape), n_in, tuple(input.shape)))
+    logits_shape = batch + (n_cls,) + out_f
+    if tuple(target.shape) == logits_shape and ignore_index is not None:
+        raise RuntimeError("ignore_index cannot be specified when target contains "
+                           "probabilities")
+    if options is not None and (out_f or reduction not in ("mean", "sum", "none")
+                                or label_smoothing != 0.0
+                                or target._data.dtype != np.int64):
+        _errors.warn("linear_cross_entropy: ``options`` ignored; chunked path needs "
+                     "reduction in {'mean','sum','none'}, label_smoothing == 0, "
+                     "target.dtype == int64, out_features == (). Got reduction=%r, "
+                     "label_smoothing=%s, target.dtype=%s, out_features=%s, tracing=False, "
+                     "linear_bias.shape=%s." % (reduction, label_smoothing, target.dtype,
+                                                 out_f, None if linear_bias is None
+                                                 else tuple(linear_bias.shape)),
+                     UserWarning)
+    w, b = linear_weight, linear_bias
+    if out_f:
+        rows = int(np.prod((n_cls,) + out_f))
+        w = w.reshape(rows, n_in)
+        b = None if b is None else b.reshape(rows)
+    logits = linear(input, w, b).reshape(logits_shape)
+    return cross_entropy(logits, target, weight=weight, reduction=reduction,
+                         ignore_index=-100 if ignore_index is None else ignore_index,
+                         label_smoothing=label_smoothing)
+
+
+
+
 def _soft_margin_backward(ctx, g):
     x, y = ctx.saved_tensors
     # PyTorch's soft_margin_loss_backward: -y z / (1 + z), z = exp(-y x) (nan once z
@@ -603,11 +676,9 @@ def cosine_embedding_loss(input1, input2, target, margin=0.0, reduction="mean", 
     pos = E.where(target == 1, 1 - cos, 0.0)
     neg = E.where(target == -1, clamp(cos - margin, min=0.0), 0.0)
     return _reduce(pos + neg, reduction)
+functional_ops(globals(), ("soft_margin_loss", "margin_ranking_loss", "hinge_embedding_loss", "cosine_embedding_loss"))
 
 
-
-
-functional_ops(globals(), ("mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss",
-                           "binary_cross_entropy", "binary_cross_entropy_with_logits", "nll_loss",
-                           "cross_entropy", "kl_div", "soft_margin_loss", "margin_ranking_loss",
-                           "hinge_embedding_loss", "cosine_embedding_loss"))
+def _check_reduction(reduction):
+    if reduction not in ("none", "mean", "sum"):
+        raise ValueError("%s is not a valid value for reduction" % reduction)

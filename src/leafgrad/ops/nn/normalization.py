@@ -1,21 +1,23 @@
-"""Normalisation ops (``layer_norm``, ``group_norm``, ``batch_norm``) and their
-vector-Jacobian products.
+"""Normalisation ops (``layer_norm``, ``group_norm``, ``batch_norm``, ``rms_norm``) and
+their vector-Jacobian products (``instance_norm``: ``instancenorm.py``,
+``local_response_norm``: ``local_response_norm.py``).
 
 Formulas from the PyTorch docs: y = (x - E[x]) / sqrt(Var[x] + eps) * gamma + beta with the
 biased variance; batch_norm's running variance is updated with the unbiased one:
 running = (1 - momentum) * running + momentum * batch_stat. The modules (``nn.LayerNorm``,
 ``nn.BatchNorm1d``, ...) are in ``nn.modules.normalization``.
 """
+
 import numbers
 
 import numpy as np
 
 from ..._core.quiet import quiet as _quiet
-from ...autograd.graph import Node
 from ...autograd.grad_mode import mode
+from ...autograd.graph import Node
 from .._dispatch import record
 from .._named import _named
-from .._registry import functional_ops
+from .._registry import defop, functional_ops
 
 _TORCH_NAMES = {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char",
                 "uint8": "Byte", "bool": "Bool"}
@@ -221,3 +223,43 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
 
 
 functional_ops(globals(), ("layer_norm", "group_norm", "batch_norm"))
+
+
+def _sizes(shape):
+    return "[%s]" % ", ".join(str(int(s)) for s in shape)
+
+
+# ------------------------------------------------------------------ rms_norm
+@defop("rms_norm", method=False, functional=True)
+def rms_norm(input, normalized_shape, weight=None, eps=None):
+    """Root-mean-square normalisation over the last ``len(normalized_shape)`` dims:
+    ``x * rsqrt(mean(x**2) + eps) * weight`` (Zhang & Sennrich 2019; PyTorch's composite
+    ``rms_norm`` in ATen's layer_norm.cpp, same order of operations).
+
+    Shapes: input (*, *normalized_shape); weight normalized_shape or None; result as input.
+    ``eps=None``: the machine epsilon of input's dtype (``torch.finfo(dtype).eps``).
+
+    Raises:
+        RuntimeError: input's trailing shape is not ``normalized_shape``, or weight's shape
+            differs from it.
+    """
+    ns = (int(normalized_shape),) if isinstance(normalized_shape, (int, np.integer)) \
+        else tuple(int(s) for s in normalized_shape)
+    shape = tuple(input.shape)
+    k = len(ns)
+    if k == 0 or len(shape) < k or shape[len(shape) - k:] != ns:
+        raise RuntimeError("Given normalized_shape=%s, expected input with shape [*%s], but "
+                           "got input of size%s. Fix: normalized_shape is the input's last "
+                           "dims" % (_sizes(ns), ", ".join(map(str, ns)), _sizes(shape)))
+    if weight is not None and tuple(weight.shape) != ns:
+        raise RuntimeError("Expected weight to be of same shape as normalized_shape, but got "
+                           "weight of shape %s and normalized_shape = %s. Fix: weight's shape "
+                           "is normalized_shape" % (_sizes(weight.shape), _sizes(ns)))
+    if eps is None:
+        kind = input._data.dtype
+        eps = float(np.finfo(kind if kind.kind == "f" else np.float32).eps)
+    dims = tuple(range(len(shape) - k, len(shape)))
+    out = input * (input.pow(2).mean(dims, keepdim=True) + eps).rsqrt()
+    return out if weight is None else out * weight
+
+

@@ -1,5 +1,5 @@
 """Cumulative ops along a dim: cumsum, cumprod, cummax, cummin, logcumsumexp, trapezoid
-(trapz), cumulative_trapezoid.
+(trapz), cumulative_trapezoid, and the differences ``diff``.
 
 ``cummax``/``cummin`` gather the running extreme from the position it came from (the
 last one among equal values, as PyTorch's kernel, which updates on ``>=``; a NaN, once
@@ -8,17 +8,20 @@ those positions (PyTorch's cummaxmin_backward). ``logcumsumexp``'s backward is
 PyTorch's logcumsumexp_backward (the gradient split into its positive and negative
 parts, each summed in log space), written with leafgrad ops so it differentiates again.
 """
+
 import numpy as np
 
 from ..._core import errors as _errors
 from ..._core.quiet import quiet as _quiet
 from ..._tensor.tensor import Tensor, _wrap_dim
 from .._dispatch import record, to_tensor
+from .._named import _named
 from .._out import out_call, out_tuple_call
 from .._registry import defop, node
-from .._named import _named
-from .prod_backward import cumprod_backward
 from ..shape.indexing import _gather_backward, _take_along
+from ..shape.joins import cat
+from ..shape.views import narrow
+from .prod_backward import cumprod_backward
 from .reduction import _return_type, _sum_dtype
 
 def _cumsum_backward(ctx, g):
@@ -120,7 +123,7 @@ def _logcumsumexp_backward(ctx, g):
     # PyTorch's logcumsumexp_backward (FunctionsManual.cpp, after TensorFlow's): g split
     # into positive and negative parts, each accumulated in log space, reversed
     from ..elementwise import exp, log
-    from ..shape.joins import flip
+    from ..shape.rearrange import flip
     from ..elementwise.pointwise import where
     (x,) = ctx.saved_tensors
     r = ctx.result
@@ -232,3 +235,31 @@ def cumulative_trapezoid(y, x=None, *, dx=None, dim=-1):
     sp = _spacing(y, x, dx, d, "cumulative_trapezoid")
     res = ((y.narrow(d, 1, n - 1) + y.narrow(d, 0, n - 1)) * sp / 2.0).cumsum(d)
     return _named(res, "DivBackward1") if isinstance(sp, Tensor) else res
+
+
+@defop("diff", out=True)
+def diff(input, n=1, dim=-1, prepend=None, append=None):
+    """n-th forward difference along ``dim``: ``x[1:] - x[:-1]`` applied ``n`` times,
+    after concatenating ``prepend``/``append``; composed of narrow and sub (grad_fn
+    SubBackward0 as PyTorch; bool inputs use logical_xor).
+
+    Raises:
+        RuntimeError: for a 0-d input.
+    """
+    if input._data.ndim == 0:
+        raise RuntimeError("diff expects input to be at least one-dimensional")
+    d = _wrap_dim(dim, input._data.ndim)
+    parts = [t if isinstance(t, Tensor) else to_tensor(t) for t in (prepend, input, append)
+             if t is not None]
+    x = cat(parts, d) if len(parts) > 1 else input
+    for _ in range(n):
+        length = x._data.shape[d]
+        if length == 0:
+            break
+        hi, lo = narrow(x, d, 1, length - 1), narrow(x, d, 0, length - 1)
+        if x._data.dtype == np.bool_:
+            from ..elementwise.comparison import logical_xor
+            x = logical_xor(hi, lo)
+        else:
+            x = hi - lo
+    return x

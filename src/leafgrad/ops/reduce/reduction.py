@@ -1,6 +1,6 @@
 """Reductions: sum, mean, max/min, argmax, var/std, prod, logsumexp, cumsum, cumprod, ...
 
-``torch.norm`` lives with the linalg norms (``ops/linalg/inverse_det_norms.py``), ``median`` with
+``torch.norm`` lives with the linalg norms (``ops/linalg/norms.py``), ``median`` with
 the order statistics (``ops/shape/sorting.py``); both use this family's helpers (``_dims``,
 ``_unreduce``, ``_return_type``).
 

@@ -1,4 +1,7 @@
-"""Indexing: ``x[key]`` (basic and advanced), index_select, gather, masked ops.
+"""Indexing that reads: ``x[key]`` (basic and advanced), index_select, gather, take,
+take_along_dim, masked_select, nonzero, argwhere, and the scatter-add that is gather's
+gradient. The indexed writes (scatter, index_add, masked_fill, ...) are in
+``indexed_writes.py``.
 
 Basic indexing (ints, slices, None, ...) returns a view; advanced indexing
 (integer/bool tensors or lists) returns a copy. The gradient of a gather is
@@ -6,19 +9,18 @@ a scatter-add into zeros of the input's shape, so repeated indices
 accumulate (``np.add.at``); that scatter is itself an op whose gradient is
 the gather again, so second derivatives work.
 """
+
 import numpy as np
 
 from ..._core import errors as _errors
 from ..._tensor.tensor import Tensor, _wrap_dim
 from .._dispatch import mark_view, record
 from ._index_rule import Index, of_arrays, parse
-from ..inplace import writes as IW
 from ..inplace.arithmetic import _bind_ops
-from .._registry import defop, node
 from .._named import grad_fn_named
-from .._select import select
-
-
+from .._out import out_call
+from .._registry import defop, node
+from ..inplace import writes as IW
 
 
 def _parse_key(input, key):
@@ -177,211 +179,6 @@ def gather(input, dim, index, *, sparse_grad=False):
     return record(GatherBackward0, out, (input,), args=(x.shape, d, idx))
 
 
-# ---------------------------------------------------------------- scatter
-def _scatter_grid(dim, idx):
-    """Index arrays addressing, for every position of ``idx``, the element
-    ``idx[pos]`` along ``dim`` (the other coordinates as in ``pos``)."""
-    grid = list(np.indices(idx.shape, sparse=True))
-    grid[dim] = idx
-    return tuple(grid)
-
-
-def _src_grad(g, dim, idx, src_shape, name):
-    # derivatives.yaml: src: grad.gather(dim, index); a src larger than the index
-    # gets an index-shaped gradient, which PyTorch's engine refuses
-    if tuple(idx.shape) != (tuple(src_shape) or (1,) * idx.ndim):
-        raise RuntimeError("Function %s returned an invalid gradient at index 1 - got %s but "
-                           "expected shape compatible with %s. (src larger than index: only "
-                           "the first index.shape elements of src are used, so pass "
-                           "src[:index.shape] to backpropagate.)"
-                           % (name, list(idx.shape), list(src_shape)))
-    gs = gather(g, dim, Tensor._make_plain(idx))
-    return gs.reshape(()) if not src_shape else gs       # a 0-d src
-
-
-def _scatter_add_backward(ctx, g):
-    # self: grad; src: grad.gather(dim, index)
-    dim, idx, src_shape = ctx.args
-    ns, nsrc = ctx.needs_input_grad
-    return (g if ns else None,
-            _src_grad(g, dim, idx, src_shape, "ScatterAddBackward0") if nsrc else None)
-
-
-def _scatter_src_backward(ctx, g):
-    # self: grad.scatter(dim, index, 0); src: grad.gather(dim, index)
-    dim, idx, src_shape = ctx.args
-    ns, nsrc = ctx.needs_input_grad
-    return (_scatter_value(g, dim, idx, 0) if ns else None,
-            _src_grad(g, dim, idx, src_shape, "ScatterBackward0") if nsrc else None)
-
-
-def _scatter_value_backward(ctx, g):
-    dim, idx = ctx.args
-    return (_scatter_value(g, dim, idx, 0),)
-
-
-ScatterAddBackward0 = node("ScatterAddBackward0", _scatter_add_backward, saves=False)
-ScatterBackward0 = node("ScatterBackward0", _scatter_src_backward, saves=False)
-ScatterBackward1 = node("ScatterBackward1", _scatter_value_backward, saves=False)
-
-
-def scatter_add_zeros(g, shape, dim, idx):
-    """Zeros of ``shape`` with ``g`` added at ``idx`` along ``dim`` (gather's backward)."""
-    z = np.zeros(shape, g._data.dtype)
-    np.add.at(z, _scatter_grid(dim, idx), g._data)
-    return record(ScatterAddBackward0, z, (None, g), args=(dim, idx, g._data.shape))
-
-
-def _scatter_args(input, dim, index, src, name):
-    """Checked (x, dim, index array, src array) for scatter/scatter_add, with PyTorch's
-    errors; a 0-d input or index counts as one element."""
-    x = input._data
-    d = _wrap_dim(dim, x.ndim)
-    idx = index._data if isinstance(index, Tensor) else np.asarray(index)
-    if idx.dtype.kind not in "iu":
-        raise RuntimeError("%s(): Expected dtype int32/int64 for index (got %s). Fix: "
-                           "index.long()" % (name, idx.dtype))
-    nd = max(x.ndim, 1)
-    if idx.ndim == 0:
-        idx = idx.reshape((1,) * nd)
-    if idx.ndim != nd:
-        raise RuntimeError("Index tensor must have the same number of dimensions as self "
-                           "tensor (%d vs %d)" % (idx.ndim, nd))
-    if src is not None:
-        sd = src._data
-        if sd.dtype != x.dtype:
-            raise RuntimeError("%s(): Expected self.dtype to be equal to src.dtype (%s vs %s). "
-                               "Fix: src.to(self.dtype)" % (name, x.dtype, sd.dtype))
-        if sd.ndim == 0:
-            sd = sd.reshape((1,) * nd)
-        if sd.ndim != nd:
-            raise RuntimeError("Index tensor must have the same number of dimensions as src "
-                               "tensor")
-    xs = x.shape if x.ndim else (1,)
-    too_big = any(idx.shape[i] > xs[i] for i in range(nd) if i != d) or (
-        src is not None and any(i > s for i, s in zip(idx.shape, sd.shape)))
-    if too_big:
-        raise RuntimeError("Expected index %s to be no larger than self %s apart from dimension "
-                           "%d%s" % (list(idx.shape), list(x.shape), d,
-                                     "" if src is None else " and to be no larger size than "
-                                     "src %s" % list(src._data.shape)))
-    if idx.size and (idx.max() >= xs[d] or idx.min() < 0):
-        bad = idx.max() if idx.max() >= xs[d] else idx.min()
-        raise RuntimeError("index %d is out of bounds for dimension %d with size %d"
-                           % (bad, d, xs[d]))
-    if src is not None:
-        sd = sd[tuple(slice(0, n) for n in idx.shape)]
-    return x, d, idx, (sd if src is not None else None)
-
-
-def _scatter_value(input, dim, idx, value):
-    x = input._data
-    out = x.copy()
-    out.reshape(x.shape if x.ndim else (1,))[_scatter_grid(dim, idx)] = value
-    return record(ScatterBackward1, out, (input,), args=(dim, idx))
-
-
-@defop("scatter", out=True, inplace=IW.scatter_)
-def scatter(input, dim, index, src=None, *, value=None, reduce=None):
-    """Copy of ``input`` with ``src`` (a tensor) or ``value`` (a number) written at
-    ``index`` along ``dim``: ``out[i][index[i][j]] = src[i][j]`` for dim=1.
-
-    Shapes: ``index`` has input's number of dims and is no larger than ``src``
-    (only ``src[:index.shape]`` is used), nor than ``input`` outside ``dim``.
-    Where ``index`` repeats a position, one of the writes wins (as PyTorch: use
-    scatter_add to sum). Gradients (derivatives.yaml): input gets
-    ``grad.scatter(dim, index, 0)``, src gets ``grad.gather(dim, index)``.
-
-    Raises:
-        RuntimeError: an index out of bounds or of a non-integer dtype, mismatched
-            dims or sizes, src of another dtype.
-        NotImplementedError: ``reduce`` (use scatter_add for sums).
-    """
-    if reduce is not None:
-        raise NotImplementedError("scatter(reduce=%r) is not supported in leafgrad. Fix: use "
-                                  "scatter_add for 'add'." % (reduce,))
-    if src is None:
-        src = value
-    if not isinstance(src, Tensor):
-        x, d, idx, _ = _scatter_args(input, dim, index, None, "scatter")
-        return _scatter_value(input, d, idx, src)
-    x, d, idx, sd = _scatter_args(input, dim, index, src, "scatter")
-    out = x.copy()
-    out.reshape(x.shape if x.ndim else (1,))[_scatter_grid(d, idx)] = sd
-    return record(ScatterBackward0, out, (input, src), args=(d, idx, src._data.shape))
-
-
-@defop("scatter_add", out=True, inplace=IW.scatter_add_)
-def scatter_add(input, dim, index, src):
-    """Copy of ``input`` with ``src`` added at ``index`` along ``dim``; repeated
-    positions accumulate. Shapes and errors as ``scatter``. Gradients: input gets
-    ``grad``, src gets ``grad.gather(dim, index)``."""
-    x, d, idx, sd = _scatter_args(input, dim, index, src, "scatter_add")
-    out = x.copy()
-    np.add.at(out.reshape(x.shape if x.ndim else (1,)), _scatter_grid(d, idx), sd)
-    return record(ScatterAddBackward0, out, (input, src), args=(d, idx, src._data.shape))
-
-
-# ----------------------------------------------------------------- unique
-def _no_derivative(op):
-    def backward(ctx, g):
-        raise NotImplementedError("the derivative for '%s' is not implemented. (unique is not "
-                                  "differentiable: detach its input, or compute the gradient "
-                                  "through the op that produced the values.)" % op)
-    return backward
-
-
-Unique2Backward0 = node("Unique2Backward0", _no_derivative("_unique2"), saves=False)
-UniqueDimBackward0 = node("UniqueDimBackward0", _no_derivative("unique_dim"), saves=False)
-UniqueConsecutiveBackward0 = node("UniqueConsecutiveBackward0",
-                                  _no_derivative("unique_consecutive"), saves=False)
-
-
-@defop("unique")
-def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):
-    """The distinct elements of ``input`` (of its slices along ``dim``), sorted.
-
-    Returns the values (1-D, or ``input`` with ``dim`` shortened), plus the int64
-    ``inverse`` (input's shape, or ``(input.shape[dim],)``; ``values[inverse]``
-    rebuilds the input) and ``counts`` when asked, as a tuple. nan values are all
-    distinct. The result is sorted also for ``sorted=False``, as PyTorch's CPU
-    kernel. Not differentiable: backward through it raises NotImplementedError.
-
-    Raises:
-        IndexError: ``dim`` out of range.
-        RuntimeError: a zero-sized dimension other than ``dim``.
-    """
-    x = input._data
-    if dim is None:
-        vals, inv, counts = np.unique(x.reshape(-1), return_inverse=True, return_counts=True,
-                                      equal_nan=False)
-        inv = inv.reshape(x.shape)
-        cls = Unique2Backward0
-    else:
-        if x.ndim == 0:
-            raise IndexError("Dimension specified as %d but tensor has no dimensions" % dim)
-        d = _wrap_dim(dim, x.ndim)
-        if any(n == 0 for i, n in enumerate(x.shape) if i != d):
-            raise RuntimeError("There are 0 sized dimensions, and they aren't selected, so "
-                               "unique cannot be applied")
-        if x.shape[d] == 0:
-            vals, inv, counts = x.copy(), np.zeros(0, np.int64), np.zeros(0, np.int64)
-        else:
-            vals, inv, counts = np.unique(x, axis=d, return_inverse=True, return_counts=True,
-                                          equal_nan=False)
-            inv = inv.reshape(-1)
-        cls = UniqueDimBackward0
-    out = record(cls, vals, (input,))
-    if not (return_inverse or return_counts):
-        return out
-    res = (out,)
-    if return_inverse:
-        res += (Tensor._make_plain(inv.astype(np.int64)),)
-    if return_counts:
-        res += (Tensor._make_plain(counts.astype(np.int64)),)
-    return res
-
-
 @defop("take_along_dim", out=True)
 def take_along_dim(input, indices, dim=None):
     if dim is None:
@@ -405,41 +202,6 @@ def take_along_dim(input, indices, dim=None):
     if tuple(xs) != x.shape:
         input = input.expand(xs)
     return gather(input, d, Tensor._make_plain(np.broadcast_to(idx, ids)))
-
-
-def _masked_fill_backward(ctx, g):
-    mask, value_is_tensor = ctx.args
-    ni, nv = ctx.needs_input_grad
-    gi = g.masked_fill(mask, 0.0) if ni else None
-    gv = select(mask, g).sum() if nv else None     # where(mask, grad, 0).sum(), as PyTorch
-    return gi, gv
-
-
-MaskedFillBackward0 = node("MaskedFillBackward0", _masked_fill_backward, saves=False)
-# a tensor value: PyTorch's masked_fill.Tensor overload (the same rule)
-MaskedFillBackward1 = type("MaskedFillBackward1", (MaskedFillBackward0,), {"__slots__": ()})
-
-
-@defop("masked_fill", inplace=IW.masked_fill_)
-def masked_fill(input, mask, value):
-    """Copy of ``input`` with ``value`` where ``mask`` is True (mask broadcasts)."""
-    m = mask._data if isinstance(mask, Tensor) else np.asarray(mask)
-    if m.dtype != np.bool_:
-        raise RuntimeError("masked_fill_ only supports boolean masks, but got mask with dtype %s"
-                           % m.dtype)
-    x = input._data
-    vt = value if isinstance(value, Tensor) else None
-    v = value._data if vt is not None else value
-    try:
-        np.broadcast_shapes(m.shape, x.shape)
-    except ValueError:
-        raise _errors.broadcast(x.shape, m.shape) from None
-    out = np.where(m, np.asarray(v, dtype=x.dtype), x)
-    if out.shape != x.shape:
-        raise RuntimeError("The size of the mask %s must be broadcastable to the input %s"
-                           % (tuple(m.shape), tuple(x.shape)))
-    return record(MaskedFillBackward0 if vt is None else MaskedFillBackward1, out, (input, vt),
-                  args=(Tensor._make_plain(m), vt is not None))
 
 
 @defop("masked_select", out=True)
@@ -471,133 +233,84 @@ def argwhere(input):
     return nonzero(input)
 
 
-def _tril_backward(ctx, g):
-    k, upper = ctx.args
-    return (g.triu(k) if upper else g.tril(k),)
+def _long_index(index, name):
+    idx = index._data if isinstance(index, Tensor) else np.asarray(index)
+    if idx.dtype != np.int64:
+        raise RuntimeError("%s(): Expected a long tensor for index, but got %s. Fix: "
+                           "index.long()" % (name, _errors.type_name(idx.dtype)))
+    return idx
 
 
-TrilBackward0 = node("TrilBackward0", _tril_backward, saves=False)
-TriuBackward0 = node("TriuBackward0", _tril_backward, saves=False)
+def _take_backward(ctx, g):
+    shape, flat = ctx.args
+    n = int(np.prod(shape))
+    return (index_put_zeros(g.reshape(-1), (n,), (flat,)).reshape(shape),)
 
 
-def _check_matrix(input, name):
-    if input._data.ndim < 2:
-        raise RuntimeError("%s: input tensor must have at least 2 dimensions (got %d). Fix: "
-                           "reshape it to a matrix first (x.reshape(1, -1)), or build one with "
-                           "torch.diag(x)" % (name, input._data.ndim))
+TakeBackward0 = node("TakeBackward0", _take_backward, saves=False)
 
 
-@defop("tril", out=True, inplace=True)
-def tril(input, diagonal=0):
-    """The lower triangle of the last two dims (others zeroed). Raises RuntimeError below 2-D."""
-    _check_matrix(input, "tril")
-    return record(TrilBackward0, np.tril(input._data, diagonal), (input,), args=(diagonal, False))
-
-
-@defop("triu", out=True, inplace=True)
-def triu(input, diagonal=0):
-    """The upper triangle of the last two dims (others zeroed). Raises RuntimeError below 2-D."""
-    _check_matrix(input, "triu")
-    return record(TriuBackward0, np.triu(input._data, diagonal), (input,), args=(diagonal, True))
-
-
-
-# ------------------------------------------------------ index_add, unique_consecutive
-def _index_add_backward(ctx, g):
-    dim, idx, alpha, sshape = ctx.args
-    ns, nsrc = ctx.needs_input_grad
-    gsrc = None
-    if nsrc:
-        gsrc = index_select(g, dim, idx) if len(sshape) else index_select(g, dim, idx).reshape(())
-        if alpha != 1:
-            gsrc = gsrc * alpha
-    return (g if ns else None), gsrc
-
-
-IndexAddBackward0 = node("IndexAddBackward0", _index_add_backward, saves=False)
-
-
-@defop("index_add", out=True, inplace=IW.index_add_)
-def index_add(input, dim, index, source, *, alpha=1):
-    """``input`` with ``alpha * source`` added at ``index`` (1-D int) along ``dim``;
-    repeated indices accumulate (``np.add.at``). ``source`` has ``input``'s shape
-    with ``dim`` of size ``len(index)``; the result has ``input``'s dtype.
-
-    Gradients: ``g`` for ``input``; ``alpha * g.index_select(dim, index)`` for
-    ``source`` (PyTorch's derivatives.yaml).
+@defop("take", out=True)
+def take(input, index, *, out=None):
+    """``input.flatten()[index]``, shaped as ``index`` (int64; negative indices count from
+    the end).
 
     Raises:
-        IndexError: an index out of range; RuntimeError: wrong index or source shape,
-        or source and input dtypes that differ (as PyTorch).
+        RuntimeError: a non-int64 index. IndexError: an index out of range.
     """
-    from .._dispatch import to_tensor
-    from ..._core.errors import type_name
+    if out is not None:
+        return out_call("take", take, (input, index), {}, out)
+    idx = _long_index(index, "take")
     x = input._data
-    src = to_tensor(source)
-    s = src._data
-    d = _wrap_dim(dim, x.ndim) if x.ndim else 0
-    idx = np.asarray(index._data if isinstance(index, Tensor) else index)
-    if idx.ndim > 1 or idx.dtype.kind not in "iu":
-        raise RuntimeError("index_add_(): Index is supposed to be a vector of Long or Int")
-    idx = idx.reshape(-1).astype(np.int64)
-    if s.dtype != x.dtype:
-        raise RuntimeError("index_add_(): self (%s) and source (%s) must have the same scalar "
-                           "type" % (type_name(x.dtype), type_name(s.dtype)))
-    n = x.shape[d] if x.ndim else 1
+    n = x.size
     if idx.size and (idx.max() >= n or idx.min() < -n):
-        raise IndexError("index out of range in self")
-    want = x.shape[:d] + (idx.size,) + x.shape[d + 1:] if x.ndim else ()
-    if s.shape != want and not (x.ndim == 0 and s.size == 1):
-        raise RuntimeError("index_add_(): Source/destination tensor must have same slice "
-                           "shapes. Destination slice shape: %s at dimension %d and source "
-                           "slice shape: %s at dimension %d."
-                           % (list(x.shape), d, list(s.shape), d))
-    out = x.copy()
-    if x.ndim == 0:
-        out = out + alpha * s.reshape(())
-    else:
-        np.add.at(np.moveaxis(out, d, 0), idx, np.moveaxis(s * alpha if alpha != 1 else s, d, 0))
-    return record(IndexAddBackward0, np.asarray(out, dtype=x.dtype), (input, src),
-                  args=(d, idx, alpha, s.shape))
+        bad = int(idx.max() if idx.max() >= n else idx.min())
+        raise IndexError("out of range: tried to access index %d on a tensor of %d elements. "
+                         "Fix: indices in [-%d, %d)" % (bad, n, n, n))
+    flat = np.where(idx < 0, idx + n, idx).reshape(-1)
+    out = x.reshape(-1)[flat].reshape(idx.shape)
+    return record(TakeBackward0, out, (input,), args=(x.shape, flat))
 
 
-@defop("unique_consecutive")
-def unique_consecutive(input, return_inverse=False, return_counts=False, dim=None):
-    """Collapse runs of equal consecutive elements (of slices along ``dim``): like
-    ``unique`` without sorting. Returns the values, plus int64 ``inverse`` and
-    ``counts`` when asked (a tuple). Not differentiable (as ``unique``).
+# ------------------------------------------- scatter-add (gather's gradient)
+def _scatter_grid(dim, idx):
+    """Index arrays addressing, for every position of ``idx``, the element
+    ``idx[pos]`` along ``dim`` (the other coordinates as in ``pos``)."""
+    grid = list(np.indices(idx.shape, sparse=True))
+    grid[dim] = idx
+    return tuple(grid)
 
-    Raises:
-        IndexError: ``dim`` out of range.
-    """
-    x = input._data
-    if dim is None:
-        flat = x.reshape(-1)
-        start = np.ones(flat.shape[0], bool)
-        start[1:] = flat[1:] != flat[:-1]
-        vals = flat[start]
-        ishape = x.shape
-    else:
-        if x.ndim == 0:
-            raise IndexError("Dimension specified as %d but tensor has no dimensions" % dim)
-        d = _wrap_dim(dim, x.ndim)
-        m = np.moveaxis(x, d, 0).reshape(x.shape[d], -1)
-        start = np.ones(m.shape[0], bool)
-        start[1:] = (m[1:] != m[:-1]).any(axis=1)
-        vals = np.compress(start, x, axis=d)
-        ishape = (x.shape[d],)
-    out = record(UniqueConsecutiveBackward0, vals, (input,))
-    if not (return_inverse or return_counts):
-        return out
-    res = (out,)
-    if return_inverse:
-        res += (Tensor._make_plain((np.cumsum(start) - 1).reshape(ishape).astype(np.int64)),)
-    if return_counts:
-        res += (Tensor._make_plain(np.diff(np.append(np.flatnonzero(start), start.size))
-                                   .astype(np.int64)),)
-    return res
+
+def _src_grad(g, dim, idx, src_shape, name):
+    # derivatives.yaml: src: grad.gather(dim, index); a src larger than the index
+    # gets an index-shaped gradient, which PyTorch's engine refuses
+    if tuple(idx.shape) != (tuple(src_shape) or (1,) * idx.ndim):
+        raise RuntimeError("Function %s returned an invalid gradient at index 1 - got %s but "
+                           "expected shape compatible with %s. (src larger than index: only "
+                           "the first index.shape elements of src are used, so pass "
+                           "src[:index.shape] to backpropagate.)"
+                           % (name, list(idx.shape), list(src_shape)))
+    gs = gather(g, dim, Tensor._make_plain(idx))
+    return gs.reshape(()) if not src_shape else gs       # a 0-d src
+
+
+def _scatter_add_backward(ctx, g):
+    # self: grad; src: grad.gather(dim, index)
+    dim, idx, src_shape = ctx.args
+    ns, nsrc = ctx.needs_input_grad
+    return (g if ns else None,
+            _src_grad(g, dim, idx, src_shape, "ScatterAddBackward0") if nsrc else None)
+
+
+ScatterAddBackward0 = node("ScatterAddBackward0", _scatter_add_backward, saves=False)
+
+
+def scatter_add_zeros(g, shape, dim, idx):
+    """Zeros of ``shape`` with ``g`` added at ``idx`` along ``dim`` (gather's backward)."""
+    z = np.zeros(shape, g._data.dtype)
+    np.add.at(z, _scatter_grid(dim, idx), g._data)
+    return record(ScatterAddBackward0, z, (None, g), args=(dim, idx, g._data.shape))
 
 
 # the in-place forms and CopySlices run these
-_bind_ops(getitem=getitem, AsStridedBackward0=AsStridedBackward0, index_add=index_add,
-          scatter=scatter, scatter_add=scatter_add, masked_fill=masked_fill)
+_bind_ops(getitem=getitem, AsStridedBackward0=AsStridedBackward0)

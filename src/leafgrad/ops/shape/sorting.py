@@ -1,14 +1,16 @@
 """Sorting and order statistics: sort, argsort, topk, median (values and int64 indices;
 the values' gradient is scattered back to the positions they came from, as PyTorch's
-SortBackward0 / TopkBackward0 / MedianBackward1).
-"""
+SortBackward0 / TopkBackward0 / MedianBackward1), and unique / unique_consecutive
+(not differentiable, as PyTorch's)."""
+
 import numpy as np
 
 from ..._tensor.tensor import Tensor, _wrap_dim
 from .._dispatch import record
 from .._registry import defop, node
-from .indexing import SortBackward0, TopkBackward0, _take_along
-from ..reduce.reduction import _empty_check, _evenly_distribute_backward, _index_backward, _return_type
+from ..reduce.reduction import (_empty_check, _evenly_distribute_backward, _index_backward,
+                                _return_type)
+from .indexing import SortBackward0, _take_along, TopkBackward0
 
 
 def _argsort(x, dim, descending):
@@ -116,3 +118,104 @@ def median(input, dim=None, keepdim=False):
     v = record(MedianBackward1, values, (input,), args=(x.shape, d if x.ndim else 0, keepdim,
                                                          idx))
     return _return_type("median")(v, Tensor._make_plain(np.asarray(idx, dtype=np.int64)))
+
+
+# ----------------------------------------------------------------- unique
+def _no_derivative(op):
+    def backward(ctx, g):
+        raise NotImplementedError("the derivative for '%s' is not implemented. (unique is not "
+                                  "differentiable: detach its input, or compute the gradient "
+                                  "through the op that produced the values.)" % op)
+    return backward
+
+
+Unique2Backward0 = node("Unique2Backward0", _no_derivative("_unique2"), saves=False)
+
+
+UniqueDimBackward0 = node("UniqueDimBackward0", _no_derivative("unique_dim"), saves=False)
+
+
+UniqueConsecutiveBackward0 = node("UniqueConsecutiveBackward0",
+                                  _no_derivative("unique_consecutive"), saves=False)
+
+
+@defop("unique")
+def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):
+    """The distinct elements of ``input`` (of its slices along ``dim``), sorted.
+
+    Returns the values (1-D, or ``input`` with ``dim`` shortened), plus the int64
+    ``inverse`` (input's shape, or ``(input.shape[dim],)``; ``values[inverse]``
+    rebuilds the input) and ``counts`` when asked, as a tuple. nan values are all
+    distinct. The result is sorted also for ``sorted=False``, as PyTorch's CPU
+    kernel. Not differentiable: backward through it raises NotImplementedError.
+
+    Raises:
+        IndexError: ``dim`` out of range.
+        RuntimeError: a zero-sized dimension other than ``dim``.
+    """
+    x = input._data
+    if dim is None:
+        vals, inv, counts = np.unique(x.reshape(-1), return_inverse=True, return_counts=True,
+                                      equal_nan=False)
+        inv = inv.reshape(x.shape)
+        cls = Unique2Backward0
+    else:
+        if x.ndim == 0:
+            raise IndexError("Dimension specified as %d but tensor has no dimensions" % dim)
+        d = _wrap_dim(dim, x.ndim)
+        if any(n == 0 for i, n in enumerate(x.shape) if i != d):
+            raise RuntimeError("There are 0 sized dimensions, and they aren't selected, so "
+                               "unique cannot be applied")
+        if x.shape[d] == 0:
+            vals, inv, counts = x.copy(), np.zeros(0, np.int64), np.zeros(0, np.int64)
+        else:
+            vals, inv, counts = np.unique(x, axis=d, return_inverse=True, return_counts=True,
+                                          equal_nan=False)
+            inv = inv.reshape(-1)
+        cls = UniqueDimBackward0
+    out = record(cls, vals, (input,))
+    if not (return_inverse or return_counts):
+        return out
+    res = (out,)
+    if return_inverse:
+        res += (Tensor._make_plain(inv.astype(np.int64)),)
+    if return_counts:
+        res += (Tensor._make_plain(counts.astype(np.int64)),)
+    return res
+
+
+@defop("unique_consecutive")
+def unique_consecutive(input, return_inverse=False, return_counts=False, dim=None):
+    """Collapse runs of equal consecutive elements (of slices along ``dim``): like
+    ``unique`` without sorting. Returns the values, plus int64 ``inverse`` and
+    ``counts`` when asked (a tuple). Not differentiable (as ``unique``).
+
+    Raises:
+        IndexError: ``dim`` out of range.
+    """
+    x = input._data
+    if dim is None:
+        flat = x.reshape(-1)
+        start = np.ones(flat.shape[0], bool)
+        start[1:] = flat[1:] != flat[:-1]
+        vals = flat[start]
+        ishape = x.shape
+    else:
+        if x.ndim == 0:
+            raise IndexError("Dimension specified as %d but tensor has no dimensions" % dim)
+        d = _wrap_dim(dim, x.ndim)
+        m = np.moveaxis(x, d, 0).reshape(x.shape[d], -1)
+        start = np.ones(m.shape[0], bool)
+        start[1:] = (m[1:] != m[:-1]).any(axis=1)
+        vals = np.compress(start, x, axis=d)
+        ishape = (x.shape[d],)
+    out = record(UniqueConsecutiveBackward0, vals, (input,))
+    if not (return_inverse or return_counts):
+        return out
+    res = (out,)
+    if return_inverse:
+        res += (Tensor._make_plain((np.cumsum(start) - 1).reshape(ishape).astype(np.int64)),)
+    if return_counts:
+        res += (Tensor._make_plain(np.diff(np.append(np.flatnonzero(start), start.size))
+                                   .astype(np.int64)),)
+    return res

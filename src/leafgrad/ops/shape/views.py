@@ -1,5 +1,6 @@
-"""Shape ops: views (reshape, transpose, permute, expand, ...) and copies (clone,
-contiguous, to_dtype); joins and splits are in ``ops.shape.joins``.
+"""Shape ops: views (reshape, view, transpose, permute, expand, select, narrow, Tensor.unfold,
+meshgrid, ...) and copies (clone, contiguous, to_dtype); joins are in ``joins.py``,
+splits in ``splits.py``, diagonals in ``diagonals.py``.
 
 Views share the input's array and version counter, as in PyTorch: an
 in-place change through a view is seen by its base. Every rule here is a
@@ -9,9 +10,9 @@ re-arrangement of the gradient (the inverse view, or a sum for expand).
 import numpy as np
 
 from ..._core import errors as _errors
-from ..._tensor.aten import WrapperArray, dispatch as _dispatch
-from ..._tensor.tensor import Tensor, _wrap_dim
 from ..._core.quiet import quiet as _quiet
+from ..._tensor.aten import dispatch as _dispatch, WrapperArray
+from ..._tensor.tensor import Tensor, _wrap_dim
 from .._dispatch import mark_view, record
 from .._registry import defop, node
 
@@ -435,3 +436,135 @@ def _cast(x, npd):
         with _quiet():
             return np.trunc(x).astype(npd)
     return x.astype(npd)
+
+
+def _no_0d(x, msg):
+    if x.ndim == 0:
+        raise RuntimeError("%s: a 0-d tensor has no dim to take parts of. Fix: x.reshape(1) "
+                           "first, or use the tensor itself" % msg)
+
+
+def _narrow_backward(ctx, g):
+    shape, dim, start = ctx.args
+    pad = [(0, 0)] * len(shape)
+    pad[dim] = (start, shape[dim] - start - g.shape[dim])
+    return (g.pad_nd(pad),)
+
+
+SliceBackward0 = node("SliceBackward0", _narrow_backward, saves=False)
+
+
+@defop("select")
+def select(input, dim, index):
+    """``input[..., index, ...]`` at ``dim``: that dim removed (a view, SelectBackward0).
+
+    Raises:
+        IndexError: for an index out of range (PyTorch's message).
+    """
+    x = input._data
+    d = _wrap_dim(dim, x.ndim)
+    n = x.shape[d]
+    if not -n <= index < n:
+        raise IndexError("select(): index %d out of range for tensor of size %s at dimension "
+                         "%d" % (index, list(x.shape), d))
+    return input[(slice(None),) * d + (int(index),)]
+
+
+@defop("narrow")
+def narrow(input, dim, start, length):
+    """The slice [start, start+length) of ``dim`` (a view)."""
+    x = input._data
+    _no_0d(x, "narrow() cannot be applied to a 0-dim tensor.")
+    d = _wrap_dim(dim, x.ndim)
+    if start < 0:
+        start += x.shape[d]
+    if start < 0 or start + length > x.shape[d]:
+        raise RuntimeError("start (%d) + length (%d) exceeds dimension size (%d)."
+                           % (start, length, x.shape[d]))
+    out = x[(slice(None),) * d + (slice(start, start + length),)]
+    return _as_view(record(SliceBackward0, out, (input,), args=(x.shape, d, start)), input)
+
+
+@defop("meshgrid", method=False)
+def meshgrid(*tensors, indexing=None):
+    """Coordinate grids from 1-D (or 0-d) tensors: ``indexing='ij'`` gives shape
+    (len0, len1, ...); ``'xy'`` swaps the first two. Each grid is an expanded view
+    (grad_fn ExpandBackward0). Without ``indexing``, 'ij' with PyTorch's UserWarning.
+
+    Raises:
+        RuntimeError: for an input of more than one dim, or mixed dtypes.
+    """
+    if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
+        tensors = tuple(tensors[0])
+    if indexing is None:
+        _errors.warn("torch.meshgrid: in an upcoming release, it will be required to pass the "
+                     "indexing argument.", UserWarning)
+        indexing = "ij"
+    if indexing not in ("ij", "xy"):
+        raise RuntimeError('torch.meshgrid: indexing must be one of "xy" or "ij", but '
+                           'received: %s' % indexing)
+    for t in tensors:
+        if t._data.ndim > 1:
+            raise RuntimeError("torch.meshgrid: Expected 0D or 1D tensor in the tensor list "
+                               "but got: %s" % (t,))
+    if len({t._data.dtype for t in tensors}) > 1:
+        raise RuntimeError("torch.meshgrid: Expected all tensors in the tensor list to have the "
+                           "same dtype.")
+    ts = [reshape(t, -1) for t in tensors]
+    swap = indexing == "xy" and len(ts) >= 2
+    if swap:
+        ts[0], ts[1] = ts[1], ts[0]
+    shape = tuple(t._data.shape[0] for t in ts)
+    n = len(ts)
+    grids = [expand(reshape(t, (1,) * i + (-1,) + (1,) * (n - i - 1)), shape)
+             for i, t in enumerate(ts)]
+    if swap:
+        grids[0], grids[1] = grids[1], grids[0]
+    return tuple(grids)
+
+
+# ------------------------------------------------------------------- unfold
+def _unfold_backward(ctx, g):
+    from ..._tensor.creation import zeros
+    shape, d, idx = ctx.args
+    if d is None:       # a 0-d input: (size,) windows of its one element
+        return (g.sum(),)
+    nw, size = idx.shape
+    gm = g.movedim(-1, d + 1)
+    gm = gm.reshape(shape[:d] + (nw * size,) + shape[d + 1:])
+    z = zeros(shape, dtype=g.dtype)
+    return (z.index_add(d, Tensor._make_plain(idx.reshape(-1)), gm),)
+
+
+UnfoldBackward0 = node("UnfoldBackward0", _unfold_backward, saves=False)
+
+
+@defop("unfold", function=False)
+def unfold(self, dimension, size, step):
+    """``Tensor.unfold``: the windows of length ``size`` along ``dimension``, ``step``
+    apart, as a view: that dim becomes the number of windows ``(n - size) // step + 1``
+    and a last dim of length ``size`` is added.
+
+    Raises:
+        RuntimeError: ``size`` larger than the dim, or ``step`` not positive.
+    """
+    x = self._data
+    n = x.shape[_wrap_dim(dimension, x.ndim)] if x.ndim else 1
+    d = _wrap_dim(dimension, x.ndim) if x.ndim else None
+    if size > n:
+        raise RuntimeError("maximum size for tensor at dimension %d is %d but size is %d. "
+                           "Fix: size <= x.shape[dim]" % (d or 0, n, size))
+    if step <= 0:
+        raise RuntimeError("step is %d but must be > 0. Fix: a positive step" % step)
+    if size < 0:
+        raise RuntimeError("size is %d but must be >= 0" % size)
+    if d is None:
+        out = x.reshape(1)[:size]
+        return mark_view(record(UnfoldBackward0, out, (self,), args=((), None, None)), self)
+    nw = (n - size) // step + 1
+    st = x.strides
+    out = np.lib.stride_tricks.as_strided(
+        x, x.shape[:d] + (nw,) + x.shape[d + 1:] + (size,),
+        st[:d] + (st[d] * step,) + st[d + 1:] + (st[d],), writeable=x.flags.writeable)
+    idx = np.arange(nw)[:, None] * step + np.arange(size)[None, :]
+    return mark_view(record(UnfoldBackward0, out, (self,), args=(x.shape, d, idx)), self)

@@ -1,13 +1,15 @@
-"""More indexing: take, index_fill(_), index_copy(_), masked_scatter(_).
+"""Indexed writes (out of place; the in-place forms derive from them): scatter,
+scatter_add, scatter_reduce, index_add, index_copy, index_fill, masked_fill,
+masked_scatter.
 
-Gradients (PyTorch's derivatives.yaml): ``take``: the gradient added back at the
-flat indices (repeats accumulate); ``index_fill``: ``g`` with the filled rows zeroed,
+Gradients (PyTorch's derivatives.yaml): ``index_fill``: ``g`` with the filled rows zeroed,
 a tensor value gets the sum over the filled rows (as ``masked_fill``, which it is:
 the rows along ``dim`` form the mask); ``index_copy``: ``input: g.index_fill(dim, index,
 0)``, ``source: g.index_select(dim, index)``; ``masked_scatter``: ``input: g`` zeroed at
 the mask, ``source``: the masked elements of ``g`` in order, zeros after them. With
 repeated indices, which copy ``index_copy`` keeps is not specified (PyTorch's neither).
 """
+
 import numpy as np
 
 from ..._core import errors as _errors
@@ -15,46 +17,47 @@ from ..._tensor.tensor import Tensor, _wrap_dim
 from .._dispatch import record, to_tensor
 from .._out import out_call
 from .._registry import defop, node
-from .indexing import MaskedFillBackward0, index_put_zeros, index_select, masked_fill
+from .._select import select
+from ..inplace import writes as IW
+from ..inplace.arithmetic import _bind_ops
+from .indexing import index_select, _long_index, _scatter_grid, ScatterAddBackward0, _src_grad
 
 
-def _long_index(index, name):
-    idx = index._data if isinstance(index, Tensor) else np.asarray(index)
-    if idx.dtype != np.int64:
-        raise RuntimeError("%s(): Expected a long tensor for index, but got %s. Fix: "
-                           "index.long()" % (name, _errors.type_name(idx.dtype)))
-    return idx
+def _masked_fill_backward(ctx, g):
+    mask, value_is_tensor = ctx.args
+    ni, nv = ctx.needs_input_grad
+    gi = g.masked_fill(mask, 0.0) if ni else None
+    gv = select(mask, g).sum() if nv else None     # where(mask, grad, 0).sum(), as PyTorch
+    return gi, gv
 
 
-def _take_backward(ctx, g):
-    shape, flat = ctx.args
-    n = int(np.prod(shape))
-    return (index_put_zeros(g.reshape(-1), (n,), (flat,)).reshape(shape),)
+MaskedFillBackward0 = node("MaskedFillBackward0", _masked_fill_backward, saves=False)
 
 
-TakeBackward0 = node("TakeBackward0", _take_backward, saves=False)
+# a tensor value: PyTorch's masked_fill.Tensor overload (the same rule)
+MaskedFillBackward1 = type("MaskedFillBackward1", (MaskedFillBackward0,), {"__slots__": ()})
 
 
-@defop("take", out=True)
-def take(input, index, *, out=None):
-    """``input.flatten()[index]``, shaped as ``index`` (int64; negative indices count from
-    the end).
-
-    Raises:
-        RuntimeError: a non-int64 index. IndexError: an index out of range.
-    """
-    if out is not None:
-        return out_call("take", take, (input, index), {}, out)
-    idx = _long_index(index, "take")
+@defop("masked_fill", inplace=IW.masked_fill_)
+def masked_fill(input, mask, value):
+    """Copy of ``input`` with ``value`` where ``mask`` is True (mask broadcasts)."""
+    m = mask._data if isinstance(mask, Tensor) else np.asarray(mask)
+    if m.dtype != np.bool_:
+        raise RuntimeError("masked_fill_ only supports boolean masks, but got mask with dtype %s"
+                           % m.dtype)
     x = input._data
-    n = x.size
-    if idx.size and (idx.max() >= n or idx.min() < -n):
-        bad = int(idx.max() if idx.max() >= n else idx.min())
-        raise IndexError("out of range: tried to access index %d on a tensor of %d elements. "
-                         "Fix: indices in [-%d, %d)" % (bad, n, n, n))
-    flat = np.where(idx < 0, idx + n, idx).reshape(-1)
-    out = x.reshape(-1)[flat].reshape(idx.shape)
-    return record(TakeBackward0, out, (input,), args=(x.shape, flat))
+    vt = value if isinstance(value, Tensor) else None
+    v = value._data if vt is not None else value
+    try:
+        np.broadcast_shapes(m.shape, x.shape)
+    except ValueError:
+        raise _errors.broadcast(x.shape, m.shape) from None
+    out = np.where(m, np.asarray(v, dtype=x.dtype), x)
+    if out.shape != x.shape:
+        raise RuntimeError("The size of the mask %s must be broadcastable to the input %s"
+                           % (tuple(m.shape), tuple(x.shape)))
+    return record(MaskedFillBackward0 if vt is None else MaskedFillBackward1, out, (input, vt),
+                  args=(Tensor._make_plain(m), vt is not None))
 
 
 def _dim_mask(x, dim, idx, name, negative=True):
@@ -232,7 +235,6 @@ def _identity(reduce, dt):
 
 def _scatter_reduce_backward(ctx, g):
     # PyTorch's scatter_reduce_backward (FunctionsManual.cpp), with leafgrad ops
-    from .indexing import _src_grad, _scatter_grid
     from ..elementwise.pointwise import where
     x, src = ctx.saved_tensors
     res = ctx.result
@@ -291,7 +293,6 @@ def scatter_reduce(input, dim, index, src, reduce, *, include_self=True, out=Non
     if out is not None:
         return out_call("scatter_reduce", scatter_reduce, (input, dim, index, src, reduce),
                         {"include_self": include_self}, out)
-    from .indexing import _scatter_args, _scatter_grid
     reduce = {"max": "amax", "min": "amin"}.get(reduce, reduce)     # PyTorch's aliases
     if reduce not in _REDUCE_UFUNC:
         raise RuntimeError("reduce argument must be either sum, prod, mean, amax or amin, got "
@@ -313,3 +314,177 @@ def scatter_reduce(input, dim, index, src, reduce, *, include_self=True, out=Non
             view[...] = (view / n if x.dtype.kind in "fc" else view // n).astype(x.dtype)
     return record(ScatterReduceBackward0, out, (input, src), saved=(input, src),
                   save_result=True, args=(d, idx, reduce, include_self))
+
+
+def _scatter_src_backward(ctx, g):
+    # self: grad.scatter(dim, index, 0); src: grad.gather(dim, index)
+    dim, idx, src_shape = ctx.args
+    ns, nsrc = ctx.needs_input_grad
+    return (_scatter_value(g, dim, idx, 0) if ns else None,
+            _src_grad(g, dim, idx, src_shape, "ScatterBackward0") if nsrc else None)
+
+
+def _scatter_value_backward(ctx, g):
+    dim, idx = ctx.args
+    return (_scatter_value(g, dim, idx, 0),)
+
+
+ScatterBackward0 = node("ScatterBackward0", _scatter_src_backward, saves=False)
+
+
+ScatterBackward1 = node("ScatterBackward1", _scatter_value_backward, saves=False)
+
+
+def _scatter_args(input, dim, index, src, name):
+    """Checked (x, dim, index array, src array) for scatter/scatter_add, with PyTorch's
+    errors; a 0-d input or index counts as one element."""
+    x = input._data
+    d = _wrap_dim(dim, x.ndim)
+    idx = index._data if isinstance(index, Tensor) else np.asarray(index)
+    if idx.dtype.kind not in "iu":
+        raise RuntimeError("%s(): Expected dtype int32/int64 for index (got %s). Fix: "
+                           "index.long()" % (name, idx.dtype))
+    nd = max(x.ndim, 1)
+    if idx.ndim == 0:
+        idx = idx.reshape((1,) * nd)
+    if idx.ndim != nd:
+        raise RuntimeError("Index tensor must have the same number of dimensions as self "
+                           "tensor (%d vs %d)" % (idx.ndim, nd))
+    if src is not None:
+        sd = src._data
+        if sd.dtype != x.dtype:
+            raise RuntimeError("%s(): Expected self.dtype to be equal to src.dtype (%s vs %s). "
+                               "Fix: src.to(self.dtype)" % (name, x.dtype, sd.dtype))
+        if sd.ndim == 0:
+            sd = sd.reshape((1,) * nd)
+        if sd.ndim != nd:
+            raise RuntimeError("Index tensor must have the same number of dimensions as src "
+                               "tensor")
+    xs = x.shape if x.ndim else (1,)
+    too_big = any(idx.shape[i] > xs[i] for i in range(nd) if i != d) or (
+        src is not None and any(i > s for i, s in zip(idx.shape, sd.shape)))
+    if too_big:
+        raise RuntimeError("Expected index %s to be no larger than self %s apart from dimension "
+                           "%d%s" % (list(idx.shape), list(x.shape), d,
+                                     "" if src is None else " and to be no larger size than "
+                                     "src %s" % list(src._data.shape)))
+    if idx.size and (idx.max() >= xs[d] or idx.min() < 0):
+        bad = idx.max() if idx.max() >= xs[d] else idx.min()
+        raise RuntimeError("index %d is out of bounds for dimension %d with size %d"
+                           % (bad, d, xs[d]))
+    if src is not None:
+        sd = sd[tuple(slice(0, n) for n in idx.shape)]
+    return x, d, idx, (sd if src is not None else None)
+
+
+def _scatter_value(input, dim, idx, value):
+    x = input._data
+    out = x.copy()
+    out.reshape(x.shape if x.ndim else (1,))[_scatter_grid(dim, idx)] = value
+    return record(ScatterBackward1, out, (input,), args=(dim, idx))
+
+
+@defop("scatter", out=True, inplace=IW.scatter_)
+def scatter(input, dim, index, src=None, *, value=None, reduce=None):
+    """Copy of ``input`` with ``src`` (a tensor) or ``value`` (a number) written at
+    ``index`` along ``dim``: ``out[i][index[i][j]] = src[i][j]`` for dim=1.
+
+    Shapes: ``index`` has input's number of dims and is no larger than ``src``
+    (only ``src[:index.shape]`` is used), nor than ``input`` outside ``dim``.
+    Where ``index`` repeats a position, one of the writes wins (as PyTorch: use
+    scatter_add to sum). Gradients (derivatives.yaml): input gets
+    ``grad.scatter(dim, index, 0)``, src gets ``grad.gather(dim, index)``.
+
+    Raises:
+        RuntimeError: an index out of bounds or of a non-integer dtype, mismatched
+            dims or sizes, src of another dtype.
+        NotImplementedError: ``reduce`` (use scatter_add for sums).
+    """
+    if reduce is not None:
+        raise NotImplementedError("scatter(reduce=%r) is not supported in leafgrad. Fix: use "
+                                  "scatter_add for 'add'." % (reduce,))
+    if src is None:
+        src = value
+    if not isinstance(src, Tensor):
+        x, d, idx, _ = _scatter_args(input, dim, index, None, "scatter")
+        return _scatter_value(input, d, idx, src)
+    x, d, idx, sd = _scatter_args(input, dim, index, src, "scatter")
+    out = x.copy()
+    out.reshape(x.shape if x.ndim else (1,))[_scatter_grid(d, idx)] = sd
+    return record(ScatterBackward0, out, (input, src), args=(d, idx, src._data.shape))
+
+
+@defop("scatter_add", out=True, inplace=IW.scatter_add_)
+def scatter_add(input, dim, index, src):
+    """Copy of ``input`` with ``src`` added at ``index`` along ``dim``; repeated
+    positions accumulate. Shapes and errors as ``scatter``. Gradients: input gets
+    ``grad``, src gets ``grad.gather(dim, index)``."""
+    x, d, idx, sd = _scatter_args(input, dim, index, src, "scatter_add")
+    out = x.copy()
+    np.add.at(out.reshape(x.shape if x.ndim else (1,)), _scatter_grid(d, idx), sd)
+    return record(ScatterAddBackward0, out, (input, src), args=(d, idx, src._data.shape))
+
+
+
+
+# ---------------------------------------------------------------- index_add
+def _index_add_backward(ctx, g):
+    dim, idx, alpha, sshape = ctx.args
+    ns, nsrc = ctx.needs_input_grad
+    gsrc = None
+    if nsrc:
+        gsrc = index_select(g, dim, idx) if len(sshape) else index_select(g, dim, idx).reshape(())
+        if alpha != 1:
+            gsrc = gsrc * alpha
+    return (g if ns else None), gsrc
+
+
+IndexAddBackward0 = node("IndexAddBackward0", _index_add_backward, saves=False)
+
+
+@defop("index_add", out=True, inplace=IW.index_add_)
+def index_add(input, dim, index, source, *, alpha=1):
+    """``input`` with ``alpha * source`` added at ``index`` (1-D int) along ``dim``;
+    repeated indices accumulate (``np.add.at``). ``source`` has ``input``'s shape
+    with ``dim`` of size ``len(index)``; the result has ``input``'s dtype.
+
+    Gradients: ``g`` for ``input``; ``alpha * g.index_select(dim, index)`` for
+    ``source`` (PyTorch's derivatives.yaml).
+
+    Raises:
+        IndexError: an index out of range; RuntimeError: wrong index or source shape,
+        or source and input dtypes that differ (as PyTorch).
+    """
+    from .._dispatch import to_tensor
+    from ..._core.errors import type_name
+    x = input._data
+    src = to_tensor(source)
+    s = src._data
+    d = _wrap_dim(dim, x.ndim) if x.ndim else 0
+    idx = np.asarray(index._data if isinstance(index, Tensor) else index)
+    if idx.ndim > 1 or idx.dtype.kind not in "iu":
+        raise RuntimeError("index_add_(): Index is supposed to be a vector of Long or Int")
+    idx = idx.reshape(-1).astype(np.int64)
+    if s.dtype != x.dtype:
+        raise RuntimeError("index_add_(): self (%s) and source (%s) must have the same scalar "
+                           "type" % (type_name(x.dtype), type_name(s.dtype)))
+    n = x.shape[d] if x.ndim else 1
+    if idx.size and (idx.max() >= n or idx.min() < -n):
+        raise IndexError("index out of range in self")
+    want = x.shape[:d] + (idx.size,) + x.shape[d + 1:] if x.ndim else ()
+    if s.shape != want and not (x.ndim == 0 and s.size == 1):
+        raise RuntimeError("index_add_(): Source/destination tensor must have same slice "
+                           "shapes. Destination slice shape: %s at dimension %d and source "
+                           "slice shape: %s at dimension %d."
+                           % (list(x.shape), d, list(s.shape), d))
+    out = x.copy()
+    if x.ndim == 0:
+        out = out + alpha * s.reshape(())
+    else:
+        np.add.at(np.moveaxis(out, d, 0), idx, np.moveaxis(s * alpha if alpha != 1 else s, d, 0))
+    return record(IndexAddBackward0, np.asarray(out, dtype=x.dtype), (input, src),
+                  args=(d, idx, alpha, s.shape))
+
+
+# the in-place forms run these
+_bind_ops(index_add=index_add, scatter=scatter, scatter_add=scatter_add, masked_fill=masked_fill)

@@ -1,5 +1,4 @@
-"""``torch.linalg``'s tensor forms and LDL: ``tensorinv``, ``tensorsolve``, ``diagonal``,
-``ldl_factor``, ``ldl_factor_ex``, ``ldl_solve``.
+"""``torch.linalg``'s LDL factorisation: ``ldl_factor``, ``ldl_factor_ex``, ``ldl_solve``.
 
 ``tensorinv`` / ``tensorsolve``: PyTorch's composites (ATen's LinearAlgebra.cpp): a
 reshape to a square matrix, ``linalg.inv`` / ``linalg.solve``, a reshape back; their
@@ -12,6 +11,7 @@ holds L's strict lower part and D, ``pivots`` LAPACK's 1-based interchanges (neg
 for a 2x2 block), as PyTorch returns them. ``ldl_solve``: LAPACK's ``sytrs``. Neither
 has a derivative in PyTorch (their nodes raise in backward, as there).
 """
+
 import math
 
 import numpy as np
@@ -19,70 +19,11 @@ import numpy as np
 from ..._core import errors as _errors
 from ..._tensor.tensor import Tensor
 from .._dispatch import record
-from .._named import _named
 from .._out import with_out
 from .._registry import node
-from .inverse_det_norms import _float_matrices, inv, solve
+from ._lapack import _float_matrices
 
 _ALPHA = (1.0 + math.sqrt(17.0)) / 8.0
-
-
-def _prod(shape):
-    return int(np.prod(shape, dtype=np.int64))
-
-
-# ------------------------------------------------------------ tensorinv / tensorsolve
-@with_out("linalg_tensorinv")
-def tensorinv(A, ind=2):
-    """The inverse of A for ``tensordot(A, X, ind)``: A reshaped to
-    (prod(A.shape[:ind]), prod(A.shape[ind:])), inverted, reshaped to
-    ``A.shape[ind:] + A.shape[:ind]``. Gradient: that of ``linalg.inv``.
-
-    Raises:
-        RuntimeError: ``ind <= 0``, or the two products differ; LinAlgError: a singular
-            reshaped A (as ``linalg.inv``).
-    """
-    if ind <= 0:
-        raise RuntimeError("Expected a strictly positive integer for 'ind', but got %d. Fix: "
-                           "ind >= 1 (the number of leading dims of the result's inverse)"
-                           % ind)
-    shape = tuple(A.shape)
-    start, end = _prod(shape[:ind]), _prod(shape[ind:])
-    if start != end:
-        raise RuntimeError("Expected self to satisfy the requirement prod(self.shape[ind:]) == "
-                           "prod(self.shape[:ind]), but got %d != %d. Fix: choose ind so that "
-                           "the two products are equal" % (end, start))
-    res = inv(A.reshape(start, end))
-    return _named(res.reshape(shape[ind:] + shape[:ind]), "ReshapeAliasBackward0")
-
-
-@with_out("linalg_tensorsolve")
-def tensorsolve(A, B, dims=None):
-    """X with ``tensordot(A, X, X.ndim) == B``: X's shape is ``A.shape[B.ndim:]``; ``dims``
-    (A's dims moved to the end first). Gradient: that of ``linalg.solve``.
-
-    Raises:
-        RuntimeError: ``prod(A.shape[B.ndim:]) != prod(B.shape)``; LinAlgError: singular.
-    """
-    a = A
-    nd = A.dim()
-    if dims is not None:
-        dims = list(dims)
-        a = a.movedim(dims, list(range(nd - len(dims), nd)))
-    res_shape = tuple(a.shape[B.dim():])
-    rp, op = _prod(res_shape), _prod(B.shape)
-    if rp != op:
-        raise RuntimeError("Expected self to satisfy the requirement prod(self.shape[other.ndim:])"
-                           " == prod(self.shape[:other.ndim]), but got %d != %d. Fix: A's "
-                           "leading dims are B's shape" % (rp, op))
-    res = solve(a.reshape(rp, rp), B.flatten())
-    return _named(res.reshape(res_shape), "ViewBackward0")
-
-
-def diagonal(A, *, offset=0, dim1=-2, dim2=-1):
-    """``torch.diagonal(A, offset, dim1, dim2)`` with the matrix dims last by default
-    (keyword-only arguments, as PyTorch). A view; gradient: DiagonalBackward0."""
-    return A.diagonal(offset, dim1, dim2)
 
 
 # ------------------------------------------------------------ no derivative

@@ -1,69 +1,15 @@
-"""nn.functional's instance_norm, local_response_norm and embedding_bag, built from
-differentiable ops (no rule of their own; declared below, so ``nn.functional`` and
-docs/ops.md get them from the declarations)."""
+"""``nn.functional.embedding_bag``: sums, means or maxima of bags of embedding rows,
+built from ``embedding`` and reductions (no rule of its own), with PyTorch's
+``offsets``, ``per_sample_weights``, ``padding_idx`` and ``include_last_offset``.
+"""
+
 import numpy as np
 
 from ..._tensor.tensor import Tensor
 from .. import elementwise as E
 from .._named import _named
 from .._registry import functional_ops
-
-
-# ------------------------------------------------------------------ norms
-def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=None,
-                  use_input_stats=True, momentum=0.1, eps=1e-5):
-    """Normalise each (sample, channel) over its spatial dims, as PyTorch: batch norm of
-    the input viewed as (1, N C, *spatial), with the per-channel weight/bias/running stats
-    repeated N times; the running stats then take the mean over the N copies.
-
-    Raises:
-        ValueError: a single spatial element with ``use_input_stats``.
-    """
-    from .normalization import batch_norm
-    shape = tuple(input.shape)
-    if use_input_stats and int(np.prod(shape[2:])) == 1:
-        raise ValueError("Expected more than 1 spatial element when training, got input size "
-                         "torch.Size(%s). Fix: give a larger spatial size, or use eval mode "
-                         "with track_running_stats=True." % list(shape))
-    if not use_input_stats:
-        return batch_norm(input, running_mean, running_var, weight, bias, False, momentum, eps)
-    n, c = shape[:2]
-
-    def rep(t):
-        return None if t is None else t.repeat(n)
-
-    rm = None if running_mean is None else Tensor._make_plain(np.tile(running_mean._data, n))
-    rv = None if running_var is None else Tensor._make_plain(np.tile(running_var._data, n))
-    out = batch_norm(input.reshape(1, n * c, *shape[2:]), rm, rv, rep(weight), rep(bias), True,
-                     momentum, eps)
-    for buf, new in ((running_mean, rm), (running_var, rv)):
-        if buf is not None:
-            buf._data[...] = new._data.reshape(n, c).mean(0)
-            buf._bump_version()
-    return out.view(*shape)
-
-
-def local_response_norm(input, size, alpha=1e-4, beta=0.75, k=1.0):
-    """x / (k + alpha / size * sum of x^2 over ``size`` neighbouring channels)^beta
-    (Krizhevsky et al. 2012; PyTorch's formula: the channel window is zero-padded,
-    size // 2 before and (size - 1) // 2 after).
-
-    Raises:
-        ValueError: an input under 3-D.
-    """
-    from .pooling import avg_pool2d
-    from .padding import pad
-    dim = input.dim()
-    if dim < 3:
-        raise ValueError("Expected 3D or higher dimensionality input (got %d dimensions). Fix: "
-                         "give (N, C, *spatial)." % dim)
-    if input.numel() == 0:
-        return input
-    sizes = tuple(input.shape)
-    div = (input * input).reshape(sizes[0], 1, sizes[1], -1)      # (N, 1, C, rest)
-    div = pad(div, (0, 0, size // 2, (size - 1) // 2))
-    div = avg_pool2d(div, (size, 1), stride=1).squeeze(1).reshape(*sizes)
-    return input / (div * alpha + k) ** beta
+from .embedding import embedding
 
 
 # ------------------------------------------------------------------ embedding bag
@@ -163,6 +109,4 @@ def _bag_max(rows, bag, n_bags, d, dtype):
     table = cat([rows, fill]).index_select(0, Tensor._make_plain(slot.reshape(-1)))
     best = table.reshape(n_bags, longest, d).max(1)[0]
     return E.where((counts == 0)[:, None], 0.0, best)
-
-
-functional_ops(globals(), ("instance_norm", "local_response_norm", "embedding_bag"))
+functional_ops(globals(), ("embedding_bag",))

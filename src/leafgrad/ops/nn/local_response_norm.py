@@ -1,4 +1,5 @@
-"""The computation of ``nn.CrossMapLRN2d`` (Lua Torch's SpatialCrossMapLRN, as PyTorch's
+"""``nn.functional.local_response_norm`` (built from differentiable ops) and the
+computation of ``nn.CrossMapLRN2d`` (Lua Torch's SpatialCrossMapLRN, as PyTorch's
 ``nn/modules/_functions.py`` CrossMapLRN2d keeps it), not a public op.
 
 Forward: ``y = x * scale ** -beta`` with ``scale = k + alpha / size * S``, S a running
@@ -10,11 +11,12 @@ numbers are PyTorch's). Backward: PyTorch's own formula (``scale ** -beta * g`` 
 exact derivative of that forward; it is computed on arrays (no second order, as PyTorch's
 Function, whose backward is not differentiable).
 """
+
 import numpy as np
 
 from ..._tensor.tensor import Tensor
 from .._dispatch import record
-from .._registry import node
+from .._registry import functional_ops, node
 
 
 def _scale(x, size, alpha, k):
@@ -77,3 +79,27 @@ def cross_map_lrn2d(input, size, alpha=1e-4, beta=0.75, k=1):
     scale = _scale(x, size, alpha, k)
     y = scale ** x.dtype.type(-beta) * x
     return record(CrossMapLRN2dBackward, y, (input,), args=(x, y, scale, size, alpha, beta))
+
+
+def local_response_norm(input, size, alpha=1e-4, beta=0.75, k=1.0):
+    """x / (k + alpha / size * sum of x^2 over ``size`` neighbouring channels)^beta
+    (Krizhevsky et al. 2012; PyTorch's formula: the channel window is zero-padded,
+    size // 2 before and (size - 1) // 2 after).
+
+    Raises:
+        ValueError: an input under 3-D.
+    """
+    from .pooling import avg_pool2d
+    from .padding import pad
+    dim = input.dim()
+    if dim < 3:
+        raise ValueError("Expected 3D or higher dimensionality input (got %d dimensions). Fix: "
+                         "give (N, C, *spatial)." % dim)
+    if input.numel() == 0:
+        return input
+    sizes = tuple(input.shape)
+    div = (input * input).reshape(sizes[0], 1, sizes[1], -1)      # (N, 1, C, rest)
+    div = pad(div, (0, 0, size // 2, (size - 1) // 2))
+    div = avg_pool2d(div, (size, 1), stride=1).squeeze(1).reshape(*sizes)
+    return input / (div * alpha + k) ** beta
+functional_ops(globals(), ("local_response_norm",))
