@@ -77,7 +77,7 @@ def _linalg_norm(fn):
                 raise Unbatchable()     # PyTorch's error: per sample
             pd = _all_dims(nd)
             if ord is None and nd > 2:  # the flattened 2-norm
-                from ...ops.linalg.inverse_det_norms import vector_norm
+                from ...ops.linalg.norms import vector_norm
                 return _wrap(vector_norm(A._bv, 2, pd, keepdim, **kwargs), A._bb)
         else:
             pd = _dims(dim, nd)

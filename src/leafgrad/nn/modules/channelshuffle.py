@@ -1,5 +1,5 @@
 """``ChannelShuffle`` (as ``torch.nn``); the computation is ``nn.functional.channel_shuffle``
-(``leafgrad.ops.nn.composites``)."""
+(``leafgrad.ops.nn.channel_shuffle``)."""
 from .. import functional as F
 from .module import Module
 

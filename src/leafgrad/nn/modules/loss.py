@@ -4,7 +4,7 @@ https://pytorch.org/docs/stable/nn.html#loss-functions).
 ``reduction`` is 'mean' (default), 'sum' or 'none'; the legacy ``size_average`` /
 ``reduce`` arguments are translated as PyTorch does. Class weights (``weight``,
 ``pos_weight``) are buffers, as in PyTorch. Formulas of the composite losses are in
-``ops.nn.loss_composite``; ``LinearCrossEntropyLoss`` is a linear layer fused with the
+``ops.nn.loss_margin`` and ``ops.nn.loss_likelihood``; ``LinearCrossEntropyLoss`` is a linear layer fused with the
 cross-entropy loss (``nn.functional.linear_cross_entropy``).
 """
 import math

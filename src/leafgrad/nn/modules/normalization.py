@@ -163,12 +163,12 @@ class LocalResponseNorm(_LRN):
 
 
 class CrossMapLRN2d(_LRN):
-    """Lua Torch's cross-channel LRN over (N, C, H, W) (``ops.nn.cross_map_lrn``: PyTorch's
+    """Lua Torch's cross-channel LRN over (N, C, H, W) (``ops.nn.local_response_norm``: PyTorch's
     numbers, and its backward formula)."""
 
     def __init__(self, size, alpha=1e-4, beta=0.75, k=1):
         super().__init__(size, alpha, beta, k)
 
     def forward(self, input):
-        from ...ops.nn.cross_map_lrn import cross_map_lrn2d
+        from ...ops.nn.local_response_norm import cross_map_lrn2d
         return cross_map_lrn2d(input, self.size, self.alpha, self.beta, self.k)
