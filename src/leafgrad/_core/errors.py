@@ -488,6 +488,16 @@ def not_a_checkpoint(reason):
         "another kind or a damaged download all read as this); nothing was loaded." % reason)
 
 
+def checkpoint_over_budget(needed, budget, what):
+    """``load`` of a file whose tensors would need more memory than its budget."""
+    return NotACheckpointError(
+        "not a leafgrad/safetensors checkpoint: its %s brings the tensor memory it needs to %d "
+        "bytes, more than the load's budget of %d bytes (by default the file's own size, "
+        "which a checkpoint written by torch.save, leafgrad.save or safetensors never "
+        "exceeds). Fix: if you trust the file, pass memory_budget=%d (or more) to "
+        "leafgrad.load; nothing was loaded." % (what, needed, budget, needed))
+
+
 class CheckpointDtypeError(TypeError):
     """A valid checkpoint holding a dtype leafgrad has no equivalent of (bfloat16)."""
 
