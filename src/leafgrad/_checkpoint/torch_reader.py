@@ -421,7 +421,8 @@ class _Full(pickle.Unpickler):
 # -- reading -------------------------------------------------------------------------------
 
 _DAMAGED = (EOFError, ValueError, IndexError, KeyError, struct.error, OverflowError,
-            UnicodeDecodeError, MemoryError, TypeError, AttributeError, RecursionError)
+            UnicodeDecodeError, MemoryError, TypeError, AttributeError, RecursionError,
+            LookupError)        # LookupError: bytearray(text, "an unknown codec")
 
 
 def _run(stream, persistent_load, weights_only, encoding):
@@ -439,7 +440,11 @@ def _run(stream, persistent_load, weights_only, encoding):
         if not weights_only and not isinstance(exc, (EOFError, struct.error)):
             raise
         raise _errors.not_a_checkpoint("its pickle is damaged (%s: %s)"
-                                       % (type(exc).__name__, exc)) from None
+                                       % (type(exc).__name__, exc),
+                                       _errors.CheckpointCodecError if isinstance(
+                                           exc, LookupError) and not isinstance(
+                                           exc, (IndexError, KeyError)) else
+                                       _errors.NotACheckpointError) from None
 
 
 def _storage_kind(kind, key):

@@ -481,8 +481,13 @@ class NotACheckpointError(LeafgradError, pickle.UnpicklingError):
     zip archive) and a ``pickle.UnpicklingError`` (what it raises for a broken pickle)."""
 
 
-def not_a_checkpoint(reason):
-    return NotACheckpointError(
+class CheckpointCodecError(NotACheckpointError, LookupError):
+    """A pickle naming a codec Python does not know (``bytearray(text, "no-such-codec")``):
+    a NotACheckpointError that is also the LookupError ``torch.load`` raises there."""
+
+
+def not_a_checkpoint(reason, cls=NotACheckpointError):
+    return cls(
         "not a leafgrad/safetensors checkpoint: %s. Fix: check that the file was written "
         "completely by leafgrad.save, torch.save or safetensors (a copy cut short, a file of "
         "another kind or a damaged download all read as this); nothing was loaded." % reason)
