@@ -15,8 +15,10 @@ Formats (``load`` tells them apart by their first bytes, never by the name):
   ``torch.load`` in real PyTorch reads it), and for objects safetensors cannot hold
   (a whole module, say). Read with a restricted unpickler unless ``weights_only=False``.
 
-Saving to a path writes a temporary file in the same directory, fsyncs it and renames it
-over the target: a crash or a kill mid-save leaves the old file as it was. Loading checks
+Saving to a path writes a temporary file in the same directory
+(``.<name>.leafgrad-save.<host>-<pid>.<random>.tmp``), fsyncs it and renames it over the
+target: a crash or a kill mid-save leaves the old file as it was, and the next save to the
+same path removes the temporary file the killed one left (its process no longer runs). Loading checks
 the file before trusting any of it and raises :class:`~leafgrad._core.errors.NotACheckpointError`
 ("not a leafgrad/safetensors checkpoint: <reason>") for anything else.
 
@@ -104,12 +106,55 @@ def _name_of(f):
     return name if isinstance(name, str) else ""
 
 
+_TEMP = ".%s.leafgrad-save.%s-%d.%s.tmp"       # target name, host, pid, random
+
+
+def _host():
+    import platform
+    return platform.node().replace("/", "_") or "localhost"
+
+
+def _reclaim_temps(folder, base):
+    """Remove the temporary files that earlier saves to ``base`` left when they were killed
+    before their rename: those named for this host and a process that no longer runs (a
+    save in progress elsewhere keeps its file)."""
+    head, host = ".%s.leafgrad-save." % base, _host()
+    try:
+        names = os.listdir(folder or ".")
+    except OSError:
+        return
+    for name in names:
+        if not (name.startswith(head) and name.endswith(".tmp")):
+            continue
+        parts = name[len(head):-len(".tmp")].rsplit(".", 1)
+        owner = parts[0].rsplit("-", 1)
+        if len(parts) != 2 or len(owner) != 2 or owner[0] != host or not owner[1].isdigit():
+            continue
+        pid = int(owner[1])
+        if pid == os.getpid():
+            continue                    # another thread of this process may be saving
+        try:
+            os.kill(pid, 0)
+            continue                    # still running
+        except ProcessLookupError:
+            pass
+        except (PermissionError, OverflowError, OSError):
+            continue                    # someone else's process, or not a pid
+        try:
+            os.unlink(os.path.join(folder, name))
+        except OSError:
+            pass
+
+
 def _atomic_write(f, write):
-    """``write(tmp_path)`` to a new file beside ``f``, fsync it, rename it over ``f``."""
+    """``write(tmp_path)`` to a new file beside ``f``, fsync it, rename it over ``f``; the
+    temporary files of earlier saves to ``f`` that were killed are removed first."""
     target = os.path.realpath(os.fspath(f))      # through a symlink: replace what it names
     folder, base = os.path.split(target)
+    _reclaim_temps(folder, base)
     while True:
-        tmp = os.path.join(folder, ".%s.%s.tmp" % (base, secrets.token_hex(6)))
+        tmp = os.path.join(folder, _TEMP % (base, _host(), os.getpid(),
+                                            secrets.token_hex(6)))
         try:
             # 0o666 and the umask, as open(f, "wb") would create it
             os.close(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
