@@ -61,6 +61,20 @@ for _cls in (LeafgradError, GraphFreedError, NoGradError, UnusedInputError, NonS
 del _cls
 
 
+def arg_type(obj):
+    """How PyTorch's argument parser names the type of a wrong argument: a builtin by its
+    name (``list``), anything else with its module (``numpy.ndarray``)."""
+    t = type(obj)
+    return t.__name__ if t.__module__ == "builtins" else "%s.%s" % (t.__module__,
+                                                                   t.__qualname__)
+
+
+def not_a_tensor(fname, arg, position, obj):
+    """``fname(): argument 'arg' (position n) must be Tensor, not <type>`` (PyTorch's words)."""
+    return TypeError("%s(): argument '%s' (position %d) must be Tensor, not %s"
+                     % (fname, arg, position, arg_type(obj)))
+
+
 def graph_freed(node_name, freed_by=None):
     by = freed_by if isinstance(freed_by, str) else (
         "an earlier backward() or autograd.grad() call on this graph")
