@@ -290,3 +290,53 @@ def test_sigkill_during_save_never_destroys_the_old_file(name, tmp_path):
         for n in temps:
             os.unlink(tmp_path / n)
     assert mid_save >= 1
+
+
+KILLED_MID_SAVE = r"""
+import sys, time
+sys.path.insert(0, %(src)r)
+import leafgrad as lg
+from leafgrad._checkpoint import save_load
+real = save_load._atomic_write
+
+
+def stuck(f, write):            # writes the temporary file, then never gets to the rename
+    def write_and_wait(tmp):
+        write(tmp)
+        print("written", flush=True)
+        time.sleep(600)
+    real(f, write_and_wait)
+
+
+save_load._atomic_write = stuck
+lg.save({"w": lg.full((1000,), 2.0)}, %(path)r)
+"""
+
+
+@pytest.mark.parametrize("name", ["ck.safetensors", "ck.pt"])
+def test_next_save_removes_a_killed_saves_temp_file(name, tmp_path):
+    path = str(tmp_path / name)
+    lg.save({"w": lg.zeros(3)}, path)
+    proc = subprocess.Popen([sys.executable, "-c", KILLED_MID_SAVE % dict(src=SRC, path=path)],
+                            stdout=subprocess.PIPE)
+    assert proc.stdout.readline().strip() == b"written"
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    proc.stdout.close()
+    temps = [n for n in os.listdir(tmp_path) if n.endswith(".tmp")]
+    assert len(temps) == 1 and temps[0].startswith("." + name + ".leafgrad-save.")
+    np.testing.assert_array_equal(lg.load(path)["w"].numpy(), np.zeros(3))   # old file intact
+    # a save in progress (a live process, or another host) keeps its temporary file
+    live = "." + name + ".leafgrad-save.%s-%d.abcdef012345.tmp"
+    from leafgrad._checkpoint.save_load import _host
+    sleeper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        kept = [live % (_host(), sleeper.pid), live % ("elsewhere", 1)]
+        for n in kept:
+            (tmp_path / n).write_bytes(b"partial")
+        lg.save({"w": lg.ones(3)}, path)
+        assert sorted(os.listdir(tmp_path)) == sorted([name] + kept)
+    finally:
+        sleeper.kill()
+        sleeper.wait()
+    np.testing.assert_array_equal(lg.load(path)["w"].numpy(), np.ones(3))

@@ -15,11 +15,22 @@ Formats (``load`` tells them apart by their first bytes, never by the name):
   ``torch.load`` in real PyTorch reads it), and for objects safetensors cannot hold
   (a whole module, say). Read with a restricted unpickler unless ``weights_only=False``.
 
-Saving to a path writes a temporary file in the same directory, fsyncs it and renames it
-over the target: a crash or a kill mid-save leaves the old file as it was. Loading checks
+Saving to a path writes a temporary file in the same directory
+(``.<name>.leafgrad-save.<host>-<pid>.<random>.tmp``), fsyncs it and renames it over the
+target: a crash or a kill mid-save leaves the old file as it was, and the next save to the
+same path removes the temporary file the killed one left (its process no longer runs). Loading checks
 the file before trusting any of it and raises :class:`~leafgrad._core.errors.NotACheckpointError`
-("not a leafgrad/safetensors checkpoint: <reason>") for anything else; it never reserves
-more memory than the file holds.
+("not a leafgrad/safetensors checkpoint: <reason>") for anything else.
+
+Memory: a loaded tensor is a view of its storage's bytes, as ``torch.load`` keeps it (an
+``expand(3000, 3000)`` stays one element with stride 0, ``x[2:5]`` stays a view at offset 2,
+and tensors saved from one storage share memory again), so ``load`` allocates at most what
+the file holds; a view whose elements overlap (stride 0) is read-only, and an in-place write
+to it raises PyTorch's "more than one element of the written-to tensor refers to a single
+memory location". Every storage is charged to a budget before it is allocated:
+``memory_budget`` bytes, by default the file's size; a file that would need more is refused
+with ``NotACheckpointError`` naming the bytes it needs (``memory_budget=`` raises the budget
+for a trusted file).
 """
 import json
 import os
@@ -95,12 +106,55 @@ def _name_of(f):
     return name if isinstance(name, str) else ""
 
 
+_TEMP = ".%s.leafgrad-save.%s-%d.%s.tmp"       # target name, host, pid, random
+
+
+def _host():
+    import platform
+    return platform.node().replace("/", "_") or "localhost"
+
+
+def _reclaim_temps(folder, base):
+    """Remove the temporary files that earlier saves to ``base`` left when they were killed
+    before their rename: those named for this host and a process that no longer runs (a
+    save in progress elsewhere keeps its file)."""
+    head, host = ".%s.leafgrad-save." % base, _host()
+    try:
+        names = os.listdir(folder or ".")
+    except OSError:
+        return
+    for name in names:
+        if not (name.startswith(head) and name.endswith(".tmp")):
+            continue
+        parts = name[len(head):-len(".tmp")].rsplit(".", 1)
+        owner = parts[0].rsplit("-", 1)
+        if len(parts) != 2 or len(owner) != 2 or owner[0] != host or not owner[1].isdigit():
+            continue
+        pid = int(owner[1])
+        if pid == os.getpid():
+            continue                    # another thread of this process may be saving
+        try:
+            os.kill(pid, 0)
+            continue                    # still running
+        except ProcessLookupError:
+            pass
+        except (PermissionError, OverflowError, OSError):
+            continue                    # someone else's process, or not a pid
+        try:
+            os.unlink(os.path.join(folder, name))
+        except OSError:
+            pass
+
+
 def _atomic_write(f, write):
-    """``write(tmp_path)`` to a new file beside ``f``, fsync it, rename it over ``f``."""
+    """``write(tmp_path)`` to a new file beside ``f``, fsync it, rename it over ``f``; the
+    temporary files of earlier saves to ``f`` that were killed are removed first."""
     target = os.path.realpath(os.fspath(f))      # through a symlink: replace what it names
     folder, base = os.path.split(target)
+    _reclaim_temps(folder, base)
     while True:
-        tmp = os.path.join(folder, ".%s.%s.tmp" % (base, secrets.token_hex(6)))
+        tmp = os.path.join(folder, _TEMP % (base, _host(), os.getpid(),
+                                            secrets.token_hex(6)))
         try:
             # 0o666 and the umask, as open(f, "wb") would create it
             os.close(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
@@ -247,12 +301,20 @@ def _st_error(exc):
     return _errors.not_a_checkpoint("the safetensors reader refuses it (%s)" % msg)
 
 
-def _load_safetensors(fh, start, size, path):
+def _load_safetensors(fh, start, size, path, memory_budget):
     import safetensors
     header = _read_header(fh, size)
+    needed = 0
     for name, info in header.items():
-        if name != "__metadata__" and isinstance(info, dict) and info.get("dtype") == "BF16":
-            raise _errors.no_bfloat16(name)
+        if name != "__metadata__" and isinstance(info, dict):
+            if info.get("dtype") == "BF16":
+                raise _errors.no_bfloat16(name)
+            offsets = info.get("data_offsets")
+            if isinstance(offsets, list) and len(offsets) == 2 and all(
+                    type(v) is int for v in offsets):
+                needed += max(offsets[1] - offsets[0], 0)
+    if needed > memory_budget:
+        raise _errors.checkpoint_over_budget(needed, memory_budget, "tensors' data")
     try:
         if path is not None:
             with safetensors.safe_open(path, framework="numpy") as st:
@@ -268,6 +330,9 @@ def _load_safetensors(fh, start, size, path):
     except KeyError as exc:          # a dtype the NumPy side has no type for
         raise _errors.not_a_checkpoint("it holds a tensor of dtype %s, which leafgrad cannot "
                                        "hold" % exc) from None
+    except ValueError as exc:        # a shape NumPy cannot hold ([0, 2**62]: "array is too big")
+        raise _errors.not_a_checkpoint("it holds a tensor leafgrad cannot hold (%s)"
+                                       % exc) from None
     tensors = {k: Tensor._make_plain(a.astype(a.dtype.newbyteorder("="), copy=False))
                for k, a in arrays.items()}
     text = meta.get("leafgrad")
@@ -314,7 +379,7 @@ def _decode(node, tensors):
 
 
 def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=None,
-         **pickle_load_args):
+         memory_budget=None, **pickle_load_args):
     """Read a checkpoint written by ``save``, ``torch.save`` or ``safetensors``.
 
     Args:
@@ -325,13 +390,18 @@ def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=No
             code; ``False`` unpickles anything -- only for files you trust.
         map_location, mmap, pickle_module, pickle_load_args: accepted as ``torch.load``
             accepts them (everything loads to the CPU).
+        memory_budget: the most bytes of tensor memory the load may allocate (leafgrad's
+            own keyword; ``None``: the file's size, which no file written by ``torch.save``,
+            ``save`` or ``safetensors`` exceeds, since loaded tensors are views of the
+            file's storages). Raise it only for a trusted file.
 
     Returns:
         What was saved; a safetensors file written by another tool gives a dict of tensors.
 
     Raises:
         NotACheckpointError (a RuntimeError and a pickle.UnpicklingError): the file is not a
-            valid checkpoint (truncated, corrupt, hostile, or something else), with the reason.
+            valid checkpoint (truncated, corrupt, hostile, or something else), with the reason;
+            or it would need more than ``memory_budget`` bytes (named in the message).
         pickle.UnpicklingError: ``weights_only`` and the file holds other objects (names the
             refused global, with PyTorch's advice).
         TypeError: a bfloat16 tensor (leafgrad has no bfloat16 dtype).
@@ -341,20 +411,25 @@ def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=No
         weights_only = True
     if weights_only and pickle_module is not None:
         raise RuntimeError("Can not safely load weights when explicit pickle_module is specified")
+    if memory_budget is not None and (type(memory_budget) is not int or memory_budget < 0):
+        raise TypeError("load(): memory_budget must be a non-negative int (bytes) or None, got "
+                        "%r" % (memory_budget,))
     if hasattr(f, "read"):
-        return _load_from(f, None, weights_only, pickle_load_args)
+        return _load_from(f, None, weights_only, pickle_load_args, memory_budget)
     path = os.fspath(f)
     with open(path, "rb") as fh:
         if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
             raise _errors.not_a_checkpoint("%r is not a regular file" % os.fsdecode(path))
-        return _load_from(fh, path, weights_only, pickle_load_args)
+        return _load_from(fh, path, weights_only, pickle_load_args, memory_budget)
 
 
-def _load_from(fh, path, weights_only, pickle_load_args):
+def _load_from(fh, path, weights_only, pickle_load_args, memory_budget):
     start = fh.tell()
     end = fh.seek(0, os.SEEK_END)
     fh.seek(start)
     size = end - start
+    if memory_budget is None:
+        memory_budget = size
     head = fh.read(9)
     fh.seek(start)
     # a safetensors file: a length that fits, then its JSON header; its first byte can be
@@ -364,5 +439,6 @@ def _load_from(fh, path, weights_only, pickle_load_args):
                                                                     b"\x05")
     if head[:4] in _ZIP_MAGIC or pickled:
         from . import torch_reader as _torch_format
-        return _torch_format.load(fh, start, size, weights_only, pickled, pickle_load_args)
-    return _load_safetensors(fh, start, size, path if start == 0 else None)
+        return _torch_format.load(fh, start, size, weights_only, pickled, pickle_load_args,
+                                  memory_budget)
+    return _load_safetensors(fh, start, size, path if start == 0 else None, memory_budget)

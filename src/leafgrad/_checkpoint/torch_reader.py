@@ -56,22 +56,33 @@ class _StorageType:
 
 
 class _Storage:
-    """One storage of the file: a flat array (``None`` until a legacy file's bytes are read;
-    the tensors made from it meanwhile wait in ``waiting``)."""
-    __slots__ = ("array", "key", "dtype", "numel", "waiting")
+    """One storage of the file: a flat, writeable array that the file's tensors view (as
+    ``torch.load`` keeps them: a tensor and its views share memory). A legacy file's
+    storages are allocated empty when the object pickle names them and filled (``fill``)
+    once the bytes after it have been read."""
+    __slots__ = ("array", "key", "dtype", "numel")
 
-    def __init__(self, array, key, dtype=None, numel=None):
+    def __init__(self, array, key):
         self.array = array
         self.key = key
-        self.dtype = array.dtype if array is not None else dtype
-        self.numel = array.size if array is not None else numel
-        self.waiting = []
+        self.dtype = array.dtype
+        self.numel = array.size
 
-    def fill(self, array):
-        self.array = array.astype(self.dtype, copy=False)
-        for data, offset, size, stride in self.waiting:
-            np.copyto(data, _view(self, offset, size, stride))
-        self.waiting = []
+
+class _Budget:
+    """The bytes of tensor memory a load may allocate (``load(..., memory_budget=)``): every
+    storage is charged when it is allocated, before any byte of it is read. Tensors are views
+    of the storages, so a legal file needs at most its own size."""
+    __slots__ = ("limit", "used")
+
+    def __init__(self, limit):
+        self.limit = limit
+        self.used = 0
+
+    def charge(self, nbytes, what):
+        self.used += nbytes
+        if self.used > self.limit:
+            raise _errors.checkpoint_over_budget(self.used, self.limit, what)
 
 
 def _int_tuple(x, what):
@@ -98,38 +109,48 @@ def _rebuild_tensor(storage, storage_offset, size, stride, requires_grad=False,
                 "a tensor of size %s (offset %d, stride %s) reaches element %d of storage "
                 "%r, which holds %d" % (list(size), storage_offset, list(stride), last,
                                         storage.key, storage.numel))
-        if numel * storage.dtype.itemsize > max(4 * storage.numel * storage.dtype.itemsize,
-                                                1 << 24):
-            raise _errors.not_a_checkpoint(
-                "a tensor of size %s repeats its storage %r of %d elements too often to copy"
-                % (list(size), storage.key, storage.numel))
-    if storage.array is None:
-        data = np.zeros(size, dtype=storage.dtype)
-        storage.waiting.append((data, storage_offset, size, stride))
-    else:
-        data = _view(storage, storage_offset, size, stride) if numel else \
-            np.zeros(size, dtype=storage.dtype)
-    t = Tensor._make_plain(data)
+    t = Tensor._make_plain(_view(storage, storage_offset, size, stride, numel))
     if requires_grad:
         t.requires_grad_(True)
     return t
 
 
-def _view(storage, offset, size, stride):
+def _overlaps(size, stride):
+    """Whether two elements of the view share memory (a stride-0 expand, say): checked from
+    the smallest stride up, each must step past everything the smaller ones reach. Such a
+    view is made read-only, so that an in-place write is refused as PyTorch refuses it."""
+    reach = 0
+    for s, n in sorted((s, n) for n, s in zip(size, stride) if n > 1):
+        if s <= reach:
+            return True
+        reach += s * (n - 1)
+    return False
+
+
+def _view(storage, offset, size, stride, numel):
+    """The tensor's array: a view of the storage's memory (never a copy, so a file of
+    ``expand(3000, 3000)`` tensors costs what the file holds), read-only where it overlaps
+    itself."""
     arr = storage.array
-    if not arr.size or 0 in size:
-        return np.zeros(size, dtype=arr.dtype)
-    view = np.lib.stride_tricks.as_strided(arr[offset:], size, [s * arr.itemsize for s in stride],
-                                           writeable=False)
-    return np.array(view, copy=True)
+    itemsize = arr.itemsize
+    try:
+        if not numel:
+            return np.ndarray(size, arr.dtype, buffer=arr[:0] if arr.size else
+                              np.zeros(0, arr.dtype))
+        view = np.ndarray(size, arr.dtype, buffer=arr, offset=offset * itemsize,
+                          strides=[s * itemsize for s in stride])
+    except ValueError as exc:      # a shape NumPy cannot hold ([0, 2**62]: "array is too big")
+        raise _errors.not_a_checkpoint("a tensor of size %s, which leafgrad cannot hold (%s)"
+                                       % (list(size), exc)) from None
+    if _overlaps(size, stride):
+        view.flags.writeable = False
+    return view
 
 
 def _rebuild_tensor_v3(storage, storage_offset, size, stride, requires_grad, backward_hooks,
                        dtype, metadata=None):
     if not isinstance(storage, _Storage) or not isinstance(dtype, _dtype.dtype):
         raise pickle.UnpicklingError("_rebuild_tensor_v3 needs a storage and a dtype")
-    if storage.array is None:
-        raise pickle.UnpicklingError("_rebuild_tensor_v3 in a legacy file")
     raw = storage.array.view(np.uint8)
     usable = raw.size - raw.size % dtype.itemsize
     return _rebuild_tensor(_Storage(raw[:usable].view(dtype.np), storage.key), storage_offset,
@@ -400,7 +421,8 @@ class _Full(pickle.Unpickler):
 # -- reading -------------------------------------------------------------------------------
 
 _DAMAGED = (EOFError, ValueError, IndexError, KeyError, struct.error, OverflowError,
-            UnicodeDecodeError, MemoryError, TypeError, AttributeError, RecursionError)
+            UnicodeDecodeError, MemoryError, TypeError, AttributeError, RecursionError,
+            LookupError)        # LookupError: bytearray(text, "an unknown codec")
 
 
 def _run(stream, persistent_load, weights_only, encoding):
@@ -418,7 +440,11 @@ def _run(stream, persistent_load, weights_only, encoding):
         if not weights_only and not isinstance(exc, (EOFError, struct.error)):
             raise
         raise _errors.not_a_checkpoint("its pickle is damaged (%s: %s)"
-                                       % (type(exc).__name__, exc)) from None
+                                       % (type(exc).__name__, exc),
+                                       _errors.CheckpointCodecError if isinstance(
+                                           exc, LookupError) and not isinstance(
+                                           exc, (IndexError, KeyError)) else
+                                       _errors.NotACheckpointError) from None
 
 
 def _storage_kind(kind, key):
@@ -433,7 +459,7 @@ def _storage_kind(kind, key):
     return np.dtype(kind.dtype)
 
 
-def _storage_loader(read_bytes, byteorder):
+def _storage_loader(read_into, byteorder, budget):
     cache = {}
 
     def load(pid):
@@ -443,14 +469,24 @@ def _storage_loader(read_bytes, byteorder):
         key = key.decode("ascii") if isinstance(key, bytes) else str(key)
         np_dtype = _storage_kind(kind, key)
         if key not in cache:
-            raw = read_bytes(key, numel * np_dtype.itemsize)
-            arr = np.frombuffer(raw, dtype=np_dtype.newbyteorder(byteorder))
-            cache[key] = _Storage(arr.astype(np_dtype, copy=False), key)
+            cache[key] = _Storage(read_into(key, numel, np_dtype, budget, byteorder), key)
+        elif cache[key].numel != numel or cache[key].dtype != np_dtype:
+            # PyTorch keeps the first id's storage; a file naming one key two ways is refused
+            raise _errors.not_a_checkpoint(
+                "its pickle names storage %r twice, as %d x %s and as %d x %s"
+                % (key, cache[key].numel, cache[key].dtype, numel, np_dtype))
         return cache[key]
     return load
 
 
-def _load_zip(fh, start, size, weights_only, encoding):
+def _native(arr, byteorder):
+    """``arr`` (read in the file's byte order) in the machine's, swapped in place."""
+    if byteorder != ("<" if np.little_endian else ">") and arr.dtype.itemsize > 1:
+        arr.byteswap(inplace=True)
+    return arr
+
+
+def _load_zip(fh, start, size, weights_only, encoding, budget):
     fh.seek(start)
     try:
         zf = zipfile.ZipFile(io.BytesIO(fh.read(size)) if start else fh)
@@ -458,6 +494,13 @@ def _load_zip(fh, start, size, weights_only, encoding):
     except (zipfile.BadZipFile, ValueError, OSError, EOFError, struct.error) as exc:
         raise _errors.not_a_checkpoint("a damaged zip archive (%s)" % exc) from None
     names = {i.filename: i for i in infos}
+    if len(names) != len(infos):
+        # zipfile reads the last of two same-named records, PyTorch's reader the first
+        twice = sorted({n for n in (i.filename for i in infos)
+                        if sum(j.filename == n for j in infos) > 1})
+        raise _errors.not_a_checkpoint("its zip archive holds %d records named %r (PyTorch's "
+                                       "reader and others can read different ones)"
+                                       % (sum(i.filename == twice[0] for i in infos), twice[0]))
     if any(n.endswith("/constants.pkl") or "/code/" in n for n in names):
         raise RuntimeError("Cannot use ``weights_only=True`` with TorchScript archives passed to "
                            "``torch.load``: this is a TorchScript archive (torch.jit.save), "
@@ -468,6 +511,10 @@ def _load_zip(fh, start, size, weights_only, encoding):
                                        "torch.save writes")
     prefix = pkls[0][:-len("data.pkl")]
     for i in infos:
+        if not i.filename.startswith(prefix):
+            # PyTorch takes the archive's name from its first record, not from data.pkl's
+            raise _errors.not_a_checkpoint("its record %r is outside the archive folder %r "
+                                           "that holds data.pkl" % (i.filename, prefix))
         if i.compress_type != zipfile.ZIP_STORED:
             raise _errors.not_a_checkpoint("its record %r is compressed (torch.save stores "
                                            "records uncompressed)" % i.filename)
@@ -488,23 +535,45 @@ def _load_zip(fh, start, size, weights_only, encoding):
             raise _errors.not_a_checkpoint("its byteorder record says %r" % order)
         byteorder = "<" if order == b"little" else ">"
 
-    def read_bytes(key, nbytes):
+    def read_into(key, numel, np_dtype, budget, byteorder):
+        """Storage ``key``'s record, read into a new writeable array in 1 MiB pieces (the
+        whole record, so that zipfile checks its CRC)."""
         name = prefix + "data/" + key
         if name not in names:
             raise _errors.not_a_checkpoint("its pickle names storage %r, which has no record"
                                            % key)
-        if names[name].file_size < nbytes:
+        info = names[name]
+        nbytes = numel * np_dtype.itemsize
+        if info.file_size < nbytes:
             raise _errors.not_a_checkpoint("storage %r holds %d bytes, its tensor needs %d"
-                                           % (key, names[name].file_size, nbytes))
-        return read(name)[:nbytes]
+                                           % (key, info.file_size, nbytes))
+        budget.charge(info.file_size, "storage %r" % key)
+        buf = bytearray(info.file_size)
+        view = memoryview(buf)
+        try:
+            with zf.open(info) as rec:
+                done = 0
+                while done < len(buf):
+                    piece = rec.read(min(1 << 20, len(buf) - done))
+                    if not piece:
+                        raise EOFError("the record ends after %d of %d bytes"
+                                       % (done, len(buf)))
+                    view[done:done + len(piece)] = piece
+                    done += len(piece)
+                rec.read(1)                 # at the end: zipfile checks the CRC
+        except (zipfile.BadZipFile, OSError, EOFError, struct.error, ValueError) as exc:
+            raise _errors.not_a_checkpoint("record %r is damaged (%s)" % (name, exc)) from None
+        arr = np.frombuffer(buf, dtype=np_dtype, count=numel)
+        return _native(arr, byteorder)
 
-    return _run(io.BytesIO(read(pkls[0])), _storage_loader(read_bytes, byteorder),
+    return _run(io.BytesIO(read(pkls[0])), _storage_loader(read_into, byteorder, budget),
                 weights_only, encoding)
 
 
-def _load_legacy(fh, start, size, weights_only, encoding):
-    """Five pickles, then the storages' bytes: the object pickle's tensors are made from
-    storages still empty and filled once the bytes after it have been read."""
+def _load_legacy(fh, start, size, weights_only, encoding, budget):
+    """Five pickles, then the storages' bytes: the object pickle's tensors are views of
+    storages allocated empty (charged to ``budget``) and filled once the bytes after it have
+    been read."""
     fh.seek(start)
     data = fh.read(size)
     stream = io.BytesIO(data)
@@ -537,32 +606,42 @@ def _load_legacy(fh, start, size, weights_only, encoding):
         key = str(pid[2])
         np_dtype = _storage_kind(pid[1], key)
         if key not in pending:
-            if pid[4] * np_dtype.itemsize > size:
-                raise _errors.not_a_checkpoint("storage %r claims %d bytes in a %d-byte file"
-                                               % (key, pid[4] * np_dtype.itemsize, size))
-            pending[key] = _Storage(None, key, np_dtype, pid[4])
+            claimed = pid[4] * np_dtype.itemsize + sum(st.array.nbytes for st in
+                                                       pending.values())
+            if claimed > size:
+                raise _errors.not_a_checkpoint("its storages claim %d bytes in a %d-byte file"
+                                               % (claimed, size))
+            budget.charge(pid[4] * np_dtype.itemsize, "storage %r" % key)
+            pending[key] = _Storage(np.empty(pid[4], np_dtype), key)
+        elif pending[key].numel != pid[4] or pending[key].dtype != np_dtype:
+            raise _errors.not_a_checkpoint(
+                "its pickle names storage %r twice, as %d x %s and as %d x %s"
+                % (key, pending[key].numel, pending[key].dtype, pid[4], np_dtype))
         return pending[key]
 
     obj = _run(stream, storage, weights_only, encoding)
     keys = _run(stream, nothing, weights_only, encoding)
     if type(keys) is not list:
         raise _errors.not_a_checkpoint("its storage key list is damaged")
+    if len(set(map(str, keys))) != len(keys):
+        # PyTorch reads a key listed twice twice, the second bytes over the first
+        raise _errors.not_a_checkpoint("its storage key list names a storage twice")
     for key in keys:
         st = pending.get(str(key))
         head = stream.read(8)
         if st is None or len(head) != 8 or struct.unpack("<q", head)[0] != st.numel:
             raise _errors.not_a_checkpoint("storage %r is missing or does not match" % (key,))
-        nbytes = st.numel * st.dtype.itemsize
-        raw = stream.read(nbytes)
-        if len(raw) != nbytes:
+        if stream.readinto(st.array.view(np.uint8)) != st.array.nbytes:
             raise _errors.not_a_checkpoint("storage %r is truncated" % (key,))
-        st.fill(np.frombuffer(raw, dtype=st.dtype.newbyteorder(byteorder)))
-    if any(st.array is None for st in pending.values()):
+        _native(st.array, byteorder)
+    if len(keys) != len(pending):
         raise _errors.not_a_checkpoint("a storage's bytes are missing")
     return obj
 
 
-def load(fh, start, size, weights_only, legacy, pickle_load_args):
-    """Read a ``torch.save`` file (zip or, when ``legacy``, the pre-1.6 format)."""
+def load(fh, start, size, weights_only, legacy, pickle_load_args, memory_budget):
+    """Read a ``torch.save`` file (zip or, when ``legacy``, the pre-1.6 format), allocating
+    at most ``memory_budget`` bytes of tensor memory."""
     encoding = pickle_load_args.get("encoding", "utf-8")
-    return (_load_legacy if legacy else _load_zip)(fh, start, size, weights_only, encoding)
+    return (_load_legacy if legacy else _load_zip)(fh, start, size, weights_only, encoding,
+                                                   _Budget(memory_budget))

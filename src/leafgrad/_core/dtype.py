@@ -134,6 +134,23 @@ def to_dtype(d):
     return from_numpy_dtype(d)
 
 
+def dtype_arg(d, fname):
+    """A ``dtype=`` argument as PyTorch's argument parser reads it: a dtype, ``None``, or
+    Python's ``float``/``int``/``bool``/``complex`` (float64, int64, bool, complex128).
+
+    Raises:
+        TypeError: anything else (a string, ``str``, a NumPy type), with PyTorch's message."""
+    if d is None or isinstance(d, dtype):
+        return d
+    import builtins
+    if d is builtins.complex:
+        return complex128
+    if d in (builtins.float, builtins.int, builtins.bool):
+        return to_dtype(d)
+    raise TypeError("%s(): argument 'dtype' must be torch.dtype, not %s"
+                    % (fname, type(d).__name__))
+
+
 def promote_types(a, b):
     """PyTorch's ``promote_types``: the higher category wins outright (int64 with
     float32 gives float32, unlike NumPy); within a category the wider type wins."""

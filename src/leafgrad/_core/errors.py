@@ -61,6 +61,20 @@ for _cls in (LeafgradError, GraphFreedError, NoGradError, UnusedInputError, NonS
 del _cls
 
 
+def arg_type(obj):
+    """How PyTorch's argument parser names the type of a wrong argument: a builtin by its
+    name (``list``), anything else with its module (``numpy.ndarray``)."""
+    t = type(obj)
+    return t.__name__ if t.__module__ == "builtins" else "%s.%s" % (t.__module__,
+                                                                   t.__qualname__)
+
+
+def not_a_tensor(fname, arg, position, obj):
+    """``fname(): argument 'arg' (position n) must be Tensor, not <type>`` (PyTorch's words)."""
+    return TypeError("%s(): argument '%s' (position %d) must be Tensor, not %s"
+                     % (fname, arg, position, arg_type(obj)))
+
+
 def graph_freed(node_name, freed_by=None):
     by = freed_by if isinstance(freed_by, str) else (
         "an earlier backward() or autograd.grad() call on this graph")
@@ -481,11 +495,26 @@ class NotACheckpointError(LeafgradError, pickle.UnpicklingError):
     zip archive) and a ``pickle.UnpicklingError`` (what it raises for a broken pickle)."""
 
 
-def not_a_checkpoint(reason):
-    return NotACheckpointError(
+class CheckpointCodecError(NotACheckpointError, LookupError):
+    """A pickle naming a codec Python does not know (``bytearray(text, "no-such-codec")``):
+    a NotACheckpointError that is also the LookupError ``torch.load`` raises there."""
+
+
+def not_a_checkpoint(reason, cls=NotACheckpointError):
+    return cls(
         "not a leafgrad/safetensors checkpoint: %s. Fix: check that the file was written "
         "completely by leafgrad.save, torch.save or safetensors (a copy cut short, a file of "
         "another kind or a damaged download all read as this); nothing was loaded." % reason)
+
+
+def checkpoint_over_budget(needed, budget, what):
+    """``load`` of a file whose tensors would need more memory than its budget."""
+    return NotACheckpointError(
+        "not a leafgrad/safetensors checkpoint: its %s brings the tensor memory it needs to %d "
+        "bytes, more than the load's budget of %d bytes (by default the file's own size, "
+        "which a checkpoint written by torch.save, leafgrad.save or safetensors never "
+        "exceeds). Fix: if you trust the file, pass memory_budget=%d (or more) to "
+        "leafgrad.load; nothing was loaded." % (what, needed, budget, needed))
 
 
 class CheckpointDtypeError(TypeError):

@@ -445,7 +445,19 @@ def _np_pow(a, b):
     return np.power(a, b)
 
 
-_pow0 = _binary(None, _np_pow, "PowBackward0", _pow_da, None, scalar_overload=True)
+def _np_pow_scalar(a, b):
+    # PyTorch's pow(tensor, number) computes x ** 0.5 as sqrt and x ** -0.5 as rsqrt, so
+    # (-0.) ** 0.5 is -0. and (-0.) ** -0.5 is -inf (IEEE pow gives +0. and +inf)
+    xa = np.asarray(a)
+    if xa.dtype.kind == "f" and np.ndim(b) == 0 and b in (0.5, -0.5) and not isinstance(
+            b, (bool, np.bool_)):
+        with _quiet():
+            root = np.sqrt(xa)
+            return root if b == 0.5 else np.asarray(1, xa.dtype) / root
+    return _np_pow(a, b)
+
+
+_pow0 = _binary(None, _np_pow_scalar, "PowBackward0", _pow_da, None, scalar_overload=True)
 _pow1 = _binary(None, _np_pow, "PowBackward1", _pow_da, _pow_db)
 _pow2 = _binary(None, _np_pow, "PowBackward2", None, _pow_db, scalar_overload=True)
 

@@ -87,8 +87,7 @@ def _unary(name, fwd, node_name, vjp, save="x", floating=True, doc="", np_ok=Fal
                     raise TypeError(_errors.method_out(op.__name__))
                 return out_call(op.__name__, op, (input,), {}, out)
             if not isinstance(input, Tensor):
-                raise TypeError("%s(): argument 'input' (position 1) must be Tensor, not %s"
-                                % (op.__name__, type(input).__name__))
+                raise _errors.not_a_tensor(op.__name__, "input", 1, input)
             x = input._data
             if floating:
                 if x.dtype.kind not in "fc":

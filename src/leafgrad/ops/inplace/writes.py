@@ -61,7 +61,12 @@ def fill_(self, value, _name="fill_"):
         if isinstance(value, Tensor) and value._data.ndim:
             raise RuntimeError("fill_ only supports 0-dimension value tensor but got tensor "
                                "with %d dimensions." % value._data.ndim)
-        self._data[...] = value._data if isinstance(value, Tensor) else value
+        dst = self._data
+        if not dst.flags.writeable:
+            # an expanded view (stride 0): PyTorch fills its memory, each element once
+            dst = dst.view()
+            dst.flags.writeable = True
+        dst[...] = value._data if isinstance(value, Tensor) else value
         self._bump_version()
         return self
     if _name == "zero_":

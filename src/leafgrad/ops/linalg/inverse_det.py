@@ -64,6 +64,8 @@ def _det_slope(a, d, cofactor):
     """d det / dA as an array: det A^{-T} where det != 0; at singular matrices the
     cofactor matrix (``cofactor``) or 0 (PyTorch's two answers there)."""
     n = a.shape[-1]
+    if n == 1:              # d det / da of a 1x1 matrix is 1, singular or not (PyTorch too)
+        return np.ones_like(a)
     singular = (d == 0)[..., None, None]
     with _quiet():
         res = d[..., None, None] * _swap(np.linalg.inv(np.where(singular, np.eye(n, dtype=a.dtype),

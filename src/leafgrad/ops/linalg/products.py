@@ -353,6 +353,9 @@ def linear(input, weight, bias=None):
     Raises:
         RuntimeError: when input's last dim is not ``in`` (both shapes named).
     """
+    for pos, (arg, t) in enumerate((("input", input), ("weight", weight), ("bias", bias)), 1):
+        if not isinstance(t, Tensor) and (t is not None or arg != "bias"):
+            raise _errors.not_a_tensor("linear", arg, pos, t)
     x, w = input._data, weight._data
     if x.ndim == 0 or w.ndim not in (1, 2):
         return matmul(input, weight.t()) + (bias if bias is not None else 0)

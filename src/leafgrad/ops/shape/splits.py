@@ -83,6 +83,8 @@ def split(input, split_size_or_sections, dim=0):
 @defop("chunk")
 def chunk(input, chunks, dim=0):
     _no_0d(input._data, "chunk expects at least a 1-dimensional tensor")
+    if chunks <= 0:
+        raise RuntimeError("chunk expects `chunks` to be greater than 0, got: %d" % chunks)
     n = input._data.shape[_wrap_dim(dim, input._data.ndim)]
     size = -(-n // chunks) if n else 1
     return split(input, max(size, 1), dim)
