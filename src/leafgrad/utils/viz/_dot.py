@@ -31,12 +31,25 @@ def _digraph_class():
         """The drawing ``make_dot`` returns: a ``graphviz.Digraph`` (``.source`` is
         the DOT text) that also shows itself in a notebook and saves as DOT, SVG or PNG."""
 
+        def __init__(self, *args, **kwargs):
+            self._boxes, self._arrows = {}, []     # what draw_png needs without `dot`
+            super().__init__(*args, **kwargs)
+
+        def node(self, name, label=None, _attributes=None, **attrs):
+            self._boxes[name] = (label, attrs.get("fillcolor"))
+            super().node(name, label, _attributes, **attrs)
+
+        def edge(self, tail_name, head_name, label=None, _attributes=None, **attrs):
+            self._arrows.append((tail_name, head_name, label or attrs.get("label")))
+            super().edge(tail_name, head_name, label, _attributes, **attrs)
+
         def to_svg(self):
             """The picture as SVG text (needs Graphviz's ``dot``)."""
             return self._pipe("svg").decode("utf-8")
 
         def to_png(self):
-            """The picture as PNG bytes (needs Graphviz's ``dot``)."""
+            """The picture as PNG bytes (Graphviz's ``dot``; without it, matplotlib's
+            plainer layout, with a warning)."""
             return self._pipe("png")
 
         def _pipe(self, fmt):
@@ -44,21 +57,34 @@ def _digraph_class():
             try:
                 return self.pipe(format=fmt)
             except ExecutableNotFound as exc:
-                raise RuntimeError(_NO_DOT) from exc
+                if fmt != "png":
+                    raise RuntimeError(_NO_DOT) from exc
+            import warnings
+            from ._matplotlib_png import draw_png
+            warnings.warn("Graphviz's `dot` program is not installed: the PNG is drawn with "
+                          "matplotlib (a plainer layout). Install `dot` for Graphviz's drawing "
+                          "(apt-get install graphviz, brew install graphviz).", stacklevel=3)
+            return draw_png(self._boxes, self._arrows)
 
-        def save(self, path, format=None):
-            """Write the picture to ``path``: ``format`` 'dot', 'svg' or 'png'
-            (default: from the file name's extension). Returns ``path``."""
-            fmt = (format or str(path).rsplit(".", 1)[-1]).lower()
-            if fmt in ("dot", "gv"):
-                data = self.source.encode("utf-8")
-            elif fmt in ("svg", "png"):
-                data = self._pipe(fmt)
-            else:
-                raise ValueError("save(): format must be 'dot', 'svg' or 'png', got %r" % fmt)
-            with open(path, "wb") as f:
+        def save(self, filename=None, directory=None, *, skip_existing=False, format=None):
+            """Write the picture to ``filename``: ``format`` 'dot', 'svg' or 'png'
+            (default: from the file name's extension; DOT text for any other name).
+            Returns the path written.
+
+            Called as ``graphviz.Digraph.save`` (with ``directory``, or by
+            ``render()``, which passes ``skip_existing=None``) it is that method: it
+            writes the DOT source, to ``directory/filename``.
+            """
+            if format is not None and format.lower() not in ("dot", "gv", "svg", "png"):
+                raise ValueError("save(): format must be 'dot', 'svg' or 'png', got %r" % format)
+            ext = str(filename).rsplit(".", 1)[-1].lower() if filename is not None else ""
+            fmt = (format or ext).lower()
+            if directory is not None or skip_existing is not False or fmt not in ("svg", "png"):
+                return super().save(filename, directory, skip_existing=skip_existing)
+            data = self._pipe(fmt)
+            with open(filename, "wb") as f:
                 f.write(data)
-            return path
+            return filename
 
         def _repr_svg_(self):
             try:
