@@ -2,6 +2,8 @@
 by default, and with ``show_values``/``show_grads`` the numbers a learner
 traces by hand: each node's output (shape, dtype, value), the gradient sent
 along each edge, and each leaf's ``.grad``."""
+import os
+
 import numpy as np
 
 from . import _graph as G
@@ -68,19 +70,21 @@ def _digraph_class():
 
         def save(self, filename=None, directory=None, *, skip_existing=False, format=None):
             """Write the picture to ``filename``: ``format`` 'dot', 'svg' or 'png'
-            (default: from the file name's extension; DOT text for any other name).
+            (default: from the file name's extension; DOT text for a name without one).
             Returns the path written.
 
             Called as ``graphviz.Digraph.save`` (with ``directory``, or by
             ``render()``, which passes ``skip_existing=None``) it is that method: it
             writes the DOT source, to ``directory/filename``.
             """
-            if format is not None and format.lower() not in ("dot", "gv", "svg", "png"):
-                raise ValueError("save(): format must be 'dot', 'svg' or 'png', got %r" % format)
-            ext = str(filename).rsplit(".", 1)[-1].lower() if filename is not None else ""
-            fmt = (format or ext).lower()
-            if directory is not None or skip_existing is not False or fmt not in ("svg", "png"):
-                return super().save(filename, directory, skip_existing=skip_existing)
+            if directory is not None or skip_existing is not False:
+                return super().save(filename, directory=directory, skip_existing=skip_existing)
+            name = os.path.basename(str(filename)) if filename is not None else ""
+            fmt = (format or (name.rsplit(".", 1)[-1] if "." in name else "dot")).lower()
+            if fmt not in ("dot", "gv", "svg", "png"):
+                raise ValueError("save(): format must be 'dot', 'svg' or 'png', got %r" % fmt)
+            if fmt in ("dot", "gv"):
+                return super().save(filename)
             data = self._pipe(fmt)
             with open(filename, "wb") as f:
                 f.write(data)
