@@ -30,7 +30,7 @@ from leafgrad.ops import elementwise
 from leafgrad.ops.shape import (indexed_writes as index_extra, indexing, joins, views as shape,
                                 rearrange, sorting, splits, diagonals, combinations)
 from leafgrad.ops.inplace import arithmetic as inplace, writes as inplace_write
-from leafgrad.ops.nn import (activation_inplace, grid_sample, channel_shuffle,
+from leafgrad.ops.nn import (activation_inplace, grid_sample, channel_shuffle, dropout,
                              pooling_lp_unpool as pool_extra,
                              pooling_fractional as pool_fractional)
 
@@ -258,7 +258,7 @@ _MODULES = {"elementwise": (elementwise, unary, binary, comparison, pointwise),
             "indexing": (indexing, index_extra),
             "linalg": (linalg, linalg_fns, norms, blas),
             "inplace": (inplace, inplace_write), "functional": (F_lg, activation, loss, distance, normalization,
-                                         embedding, functional_pad, activation_inplace, channel_shuffle,
+                                         embedding, functional_pad, activation_inplace, channel_shuffle, dropout,
                                          grid_sample),
             "conv": (conv, pooling, pool_extra, pool_fractional), "special": (special, special_binary,
                                                              special_bessel, special_poly)}

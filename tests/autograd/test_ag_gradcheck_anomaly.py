@@ -181,3 +181,29 @@ def test_anomaly_warnings_point_at_user_code():
     errs = [w for w in ws if str(w.message).startswith("Error detected in SqrtBackward0")]
     assert len(errs) == 1 and "No forward pass information available" in str(errs[0].message)
     assert all(w.filename == __file__ for w in ws), [(w.filename, w.lineno) for w in ws]
+
+
+def test_anomaly_traceback_keeps_a_script_in_a_folder_named_leafgrad(tmp_path):
+    # issue 25: the forward-call traceback dropped every frame whose path contained
+    # "/leafgrad/", so a script in a folder of that name (or in this repository, cloned
+    # under its name) got an empty traceback; leafgrad's own frames are known by its folder
+    import os
+    import subprocess
+    import sys
+    folder = tmp_path / "leafgrad"
+    folder.mkdir()
+    script = folder / "train.py"
+    script.write_text(
+        "import leafgrad\n"
+        "x = leafgrad.tensor([-1.0], requires_grad=True)\n"
+        "with leafgrad.autograd.detect_anomaly():\n"
+        "    y = leafgrad.sqrt(x) * 0  # THE FORWARD LINE\n"
+        "    try:\n"
+        "        y.sum().backward()\n"
+        "    except RuntimeError as e:\n"
+        "        print(e)\n")
+    src = os.path.dirname(os.path.dirname(leafgrad.__file__))
+    env = dict(os.environ, PYTHONPATH=src + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                         env=env, cwd=str(folder), timeout=120)
+    assert "THE FORWARD LINE" in out.stdout and "train.py" in out.stdout, out.stdout + out.stderr

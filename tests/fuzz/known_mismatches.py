@@ -31,6 +31,8 @@ class Known:
     #                                  these rows / in-place ops (_program.INPLACE names)
     when: Optional[Callable] = None  # with at: only when when(inputs) is true (the failing
     #                                  step's input arrays, as torch computed them)
+    cpu_dependent: bool = False      # PyTorch's result depends on its CPU kernel (vector
+    #                                  width: AVX2 vs AVX-512): on some machines it agrees
 
     def differs(self):
         import torch
@@ -92,6 +94,12 @@ def _hardtanh_grad_at_nan(T):
 
 def _gelu_float32_inf(T):
     return T.nn.functional.gelu(T.tensor([float("inf")] * 16))
+
+
+def _hardswish_grad_at_nan(T):
+    x = T.full((16,), float("nan"), requires_grad=True)
+    T.nn.functional.hardswish(x).backward(T.ones(16))
+    return x.grad
 
 
 def _var_mean_mean_at_inf(T):
@@ -272,7 +280,13 @@ KNOWN = {
         "PyTorch's vectorized float32 gelu kernel gives nan at +inf (its erf approximation; "
         "a 1-element tensor takes the scalar path and gives inf); leafgrad gives the limit "
         "inf in every case. The fuzzer gives gelu fresh leaves of its own domain while listed",
-        _gelu_float32_inf, fragile=("gelu",)),
+        _gelu_float32_inf, fragile=("gelu",), cpu_dependent=True),
+    "hardswish_grad_at_nan": Known(
+        "PyTorch's hardswish_backward at a nan input is nan in its vectorized loop and g in "
+        "its scalar tail (16 elements: nan; 1 element: 1, and where the tail starts depends "
+        "on the vector width: AVX2 8 lanes, AVX-512 16); leafgrad passes g (the scalar rule). "
+        "The fuzzer gives hardswish fresh leaves of its own domain (no nan) while listed",
+        _hardswish_grad_at_nan, fragile=("hardswish",)),
     "inplace_on_size0_view": Known(
         "issue 10 item 6 (owner: correct): an in-place op through a view of a tensor "
         "expanded along a dim of size > 1 raises 'more than one element' where the view "

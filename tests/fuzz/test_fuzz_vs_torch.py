@@ -353,6 +353,8 @@ def test_known_mismatches_still_differ(name):
     """Each listed mismatch still reproduces (when it is fixed, remove it from the list)."""
     entry = KNOWN[name]
     assert entry.reason
+    if entry.cpu_dependent and not entry.differs():
+        pytest.skip("%s: PyTorch's kernel on this CPU agrees with leafgrad" % name)
     assert entry.differs(), "%s no longer differs from torch: remove it from known_mismatches.py" % name
 
 

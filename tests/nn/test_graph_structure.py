@@ -66,8 +66,11 @@ def test_weight_gradient_is_kept_not_copied():
     lin.zero_grad()
     lin(leafgrad.from_numpy(x)).pow(2).sum().backward()
     tl(torch.from_numpy(x)).pow(2).sum().backward()
-    np.testing.assert_allclose(lin.weight.grad.numpy(), tl.weight.grad.numpy(), rtol=1e-5)
-    np.testing.assert_allclose(lin.bias.grad.numpy(), tl.bias.grad.numpy(), rtol=1e-5)
+    # float32 GEMM sums: elements near 0 differ in relative terms between CPU kernels
+    # (PyTorch's own MKL paths included), so the tolerance is scaled by the largest entry
+    for a, b in ((lin.weight.grad, tl.weight.grad), (lin.bias.grad, tl.bias.grad)):
+        ref = b.numpy()
+        np.testing.assert_allclose(a.numpy(), ref, rtol=1e-5, atol=1e-5 * np.abs(ref).max())
 
 
 def test_second_order_through_linear_matches_torch():

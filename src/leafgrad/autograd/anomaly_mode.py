@@ -7,9 +7,13 @@ that caused the error: ...`` (a UserWarning, as PyTorch) and the NaN error
 names the node, shows that traceback and says what to look for.
 """
 
+import os
+
 import numpy as np
 
 from .._core import errors as _errors
+
+_PKG_DIR = _errors._PKG_DIR          # leafgrad/ itself, with a trailing separator
 
 __all__ = ["detect_anomaly", "set_detect_anomaly", "is_anomaly_enabled",
            "is_anomaly_check_nan_enabled"]
@@ -23,9 +27,10 @@ class _State:
 def _forward_stack():
     """The user's part of the current stack (leafgrad's own frames dropped)."""
     import traceback                   # here: the module costs ~1 ms of `import leafgrad`
-    pkg = __name__.rsplit(".", 2)[0].replace(".", "/")
+    # by the package's real folder: a user's script in a folder named "leafgrad" (or this
+    # repository, cloned under its name) keeps its frames
     frames = [f for f in traceback.extract_stack()[:-2]
-              if "/%s/" % pkg not in f.filename.replace("\\", "/")]
+              if not os.path.abspath(f.filename).startswith(_PKG_DIR)]
     return "".join(traceback.format_list(frames))
 
 
