@@ -28,8 +28,18 @@ def _np(x):
     return np.asarray(x)
 
 
+# PyTorch's own spread: on its generic kernels (ATEN_CPU_CAPABILITY=default, as .ci/run's
+# second pass sets) its float32 normals (randn, normal_, the inits built on them) are
+# computed by the scalar Box-Muller instead of the AVX2 one and differ from its own AVX2
+# numbers by up to 2.03e-6 * max(1, |x|) (measured, 10**4 draws); leafgrad gives the AVX2
+# numbers, so there the bound is that spread, with margin.
+_GENERIC_KERNELS = torch.backends.cpu.get_cpu_capability() == "DEFAULT"
+_GENERIC_SPREAD = 4e-6
+
+
 def assert_same(a, b, ulps=1):
-    """Integers/bools equal; floats within ``ulps`` of b's spacing (NaN where NaN)."""
+    """Integers/bools equal; floats within ``ulps`` of b's spacing (NaN where NaN);
+    float32 on PyTorch's generic kernels within its own spread (above)."""
     a, b = np.asarray(a), np.asarray(b)
     assert a.shape == b.shape and a.dtype == b.dtype, (a.shape, b.shape, a.dtype, b.dtype)
     if a.dtype.kind != "f":
@@ -38,6 +48,8 @@ def assert_same(a, b, ulps=1):
     assert (np.isnan(a) == np.isnan(b)).all()
     ok = ~np.isnan(b)
     tol = ulps * np.spacing(np.abs(b[ok]).astype(b.dtype)).astype(np.float64)
+    if _GENERIC_KERNELS and ulps and b.dtype == np.float32:
+        tol = np.maximum(tol, _GENERIC_SPREAD * np.maximum(1.0, np.abs(b[ok])))
     err = np.abs(a[ok].astype(np.float64) - b[ok].astype(np.float64))
     assert (err <= tol).all(), "max error %s ulp" % (err / np.maximum(tol, 1e-300)).max()
 

@@ -250,7 +250,7 @@ class _Report:
         self.monitor = GradientMonitor(model, optimizer)
         self.first = True
         self.start_health = None
-        self.graph_path = None
+        self.graph_path = self.dot_path = None
 
     def first_batch(self, loss_fn, xb, yb):
         """Forward and backward of the first mini-batch, recorded for the graph."""
@@ -269,8 +269,12 @@ class _Report:
             return pred, loss           # no graphviz package: no graph.svg
         try:
             self.graph_path = dot.save(os.path.join(self.dir, "graph.svg"))
-        except RuntimeError:            # no `dot` program: the DOT source instead
-            self.graph_path = dot.save(os.path.join(self.dir, "graph.dot"))
+        except RuntimeError:            # no `dot` program: the DOT source and matplotlib's PNG
+            self.dot_path = dot.save(os.path.join(self.dir, "graph.dot"))
+            import warnings
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")     # the report says which drawing it is
+                self.graph_path = dot.save(os.path.join(self.dir, "graph.png"))
         return pred, loss
 
     def finish(self, health, args, history, test_loss, test_acc):
@@ -302,7 +306,7 @@ class _Report:
                       "[%s](%s)" % (graph, graph), ""]
         with open(md, "w", encoding="utf-8") as f:
             f.write("\n".join(lines))
-        return [p for p in (loss_png, norms_png, self.graph_path, md) if p]
+        return [p for p in (loss_png, norms_png, self.dot_path, self.graph_path, md) if p]
 
 
 # ---------------------------------------------------------------- the plot

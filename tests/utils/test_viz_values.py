@@ -274,3 +274,43 @@ def test_tensor_repr_html():
     big = lg.arange(100.0)
     assert "constant (requires_grad=False)" in big._repr_html_()
     assert "mean 49.5 std 28.87 min 0 max 99" in big._repr_html_()
+
+
+@needs_graphviz
+@needs_dot
+def test_render_as_the_readme_calls_it(tmp_path):
+    """graphviz's render() calls save(filename, directory=..., skip_existing=None):
+    leafgrad's save keeps that signature, so render writes the DOT file and the picture."""
+    loss, w1, b = logistic(lg)
+    loss.backward()
+    dot = viz.make_dot(loss, params={"w1": w1, "b": b})
+    out = dot.render(str(tmp_path / "graph"), format="png")
+    assert out == str(tmp_path / "graph.png")
+    assert open(out, "rb").read()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert open(str(tmp_path / "graph")).read() == dot.source
+
+
+@needs_graphviz
+def test_save_keeps_graphviz_signature(tmp_path):
+    loss, w1, b = logistic(lg)
+    dot = viz.make_dot(loss, params={"w1": w1, "b": b})
+    path = dot.save("g.gv", directory=str(tmp_path))
+    assert open(path).read() == dot.source and path.endswith("g.gv")
+    assert open(dot.save(str(tmp_path / "g"))).read() == dot.source
+    with pytest.raises(ValueError, match="format must be 'dot', 'svg' or 'png'"):
+        dot.save(str(tmp_path / "g.x"), format="jpeg")
+
+
+@needs_graphviz
+def test_png_without_dot_is_drawn_by_matplotlib(tmp_path, monkeypatch):
+    pytest.importorskip("matplotlib")
+    loss, w1, b = logistic(lg)
+    loss.backward()
+    dot = viz.make_dot(loss, params={"w1": w1, "b": b}, show_values=True, show_grads=True)
+    monkeypatch.setenv("PATH", str(tmp_path))          # no `dot` on the PATH
+    with pytest.warns(UserWarning, match="`dot` program is not installed: the PNG is drawn"):
+        png = dot.save(str(tmp_path / "g.png"))
+    data = open(png, "rb").read()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 1000
+    with pytest.raises(RuntimeError, match="apt-get install graphviz"):
+        dot.save(str(tmp_path / "g.svg"))

@@ -2,6 +2,8 @@
 by default, and with ``show_values``/``show_grads`` the numbers a learner
 traces by hand: each node's output (shape, dtype, value), the gradient sent
 along each edge, and each leaf's ``.grad``."""
+import os
+
 import numpy as np
 
 from . import _graph as G
@@ -31,12 +33,25 @@ def _digraph_class():
         """The drawing ``make_dot`` returns: a ``graphviz.Digraph`` (``.source`` is
         the DOT text) that also shows itself in a notebook and saves as DOT, SVG or PNG."""
 
+        def __init__(self, *args, **kwargs):
+            self._boxes, self._arrows = {}, []     # what draw_png needs without `dot`
+            super().__init__(*args, **kwargs)
+
+        def node(self, name, label=None, _attributes=None, **attrs):
+            self._boxes[name] = (label, attrs.get("fillcolor"))
+            super().node(name, label, _attributes, **attrs)
+
+        def edge(self, tail_name, head_name, label=None, _attributes=None, **attrs):
+            self._arrows.append((tail_name, head_name, label or attrs.get("label")))
+            super().edge(tail_name, head_name, label, _attributes, **attrs)
+
         def to_svg(self):
             """The picture as SVG text (needs Graphviz's ``dot``)."""
             return self._pipe("svg").decode("utf-8")
 
         def to_png(self):
-            """The picture as PNG bytes (needs Graphviz's ``dot``)."""
+            """The picture as PNG bytes (Graphviz's ``dot``; without it, matplotlib's
+            plainer layout, with a warning)."""
             return self._pipe("png")
 
         def _pipe(self, fmt):
@@ -44,21 +59,36 @@ def _digraph_class():
             try:
                 return self.pipe(format=fmt)
             except ExecutableNotFound as exc:
-                raise RuntimeError(_NO_DOT) from exc
+                if fmt != "png":
+                    raise RuntimeError(_NO_DOT) from exc
+            import warnings
+            from ._matplotlib_png import draw_png
+            warnings.warn("Graphviz's `dot` program is not installed: the PNG is drawn with "
+                          "matplotlib (a plainer layout). Install `dot` for Graphviz's drawing "
+                          "(apt-get install graphviz, brew install graphviz).", stacklevel=3)
+            return draw_png(self._boxes, self._arrows)
 
-        def save(self, path, format=None):
-            """Write the picture to ``path``: ``format`` 'dot', 'svg' or 'png'
-            (default: from the file name's extension). Returns ``path``."""
-            fmt = (format or str(path).rsplit(".", 1)[-1]).lower()
-            if fmt in ("dot", "gv"):
-                data = self.source.encode("utf-8")
-            elif fmt in ("svg", "png"):
-                data = self._pipe(fmt)
-            else:
+        def save(self, filename=None, directory=None, *, skip_existing=False, format=None):
+            """Write the picture to ``filename``: ``format`` 'dot', 'svg' or 'png'
+            (default: from the file name's extension; DOT text for a name without one).
+            Returns the path written.
+
+            Called as ``graphviz.Digraph.save`` (with ``directory``, or by
+            ``render()``, which passes ``skip_existing=None``) it is that method: it
+            writes the DOT source, to ``directory/filename``.
+            """
+            if directory is not None or skip_existing is not False:
+                return super().save(filename, directory=directory, skip_existing=skip_existing)
+            name = os.path.basename(str(filename)) if filename is not None else ""
+            fmt = (format or (name.rsplit(".", 1)[-1] if "." in name else "dot")).lower()
+            if fmt not in ("dot", "gv", "svg", "png"):
                 raise ValueError("save(): format must be 'dot', 'svg' or 'png', got %r" % fmt)
-            with open(path, "wb") as f:
+            if fmt in ("dot", "gv"):
+                return super().save(filename)
+            data = self._pipe(fmt)
+            with open(filename, "wb") as f:
                 f.write(data)
-            return path
+            return filename
 
         def _repr_svg_(self):
             try:
