@@ -13,7 +13,7 @@ import collections
 
 import numpy as np
 
-from ..._core import dtype as _dtype, errors as _errors
+from ..._core import dtype as _dtype, errors as _errors, scalars as _scalars
 from ..._tensor.meta import asarray as _asarray
 from ..._tensor.tensor import Tensor, _wrap_dim
 from .._dispatch import record, to_tensor
@@ -84,7 +84,7 @@ def _sum_np(ctx, g):
 
 def _mean_np(ctx, g):
     shape, dims, keepdim, n = ctx.args
-    return (_unreduce_np(g / n, shape, dims, keepdim),)
+    return (_unreduce_np(_scalars.divide_by_count(g, n), shape, dims, keepdim),)
 
 
 SumBackward0.np_backward = SumBackward1.np_backward = _sum_np
