@@ -88,3 +88,13 @@ def test_half_by_one_value(op, other):
         got = run(leafgrad)
     assert got.dtype == want.dtype
     np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("shape,dim", [((N,), None), ((2, N), 1), ((N, 2), 0)])
+@pytest.mark.parametrize("value", [1.0, -2.5, 1e-3])
+def test_half_mean_of_many_is_summed_in_float32(shape, dim, value):
+    # PyTorch's CPU mean_out sums float16 in float32, divides, then rounds
+    want = torch.full(shape, value, dtype=torch.float16).mean(dim).numpy()
+    got = leafgrad.full(shape, value, dtype=leafgrad.float16).mean(dim).numpy()
+    assert got.dtype == want.dtype
+    np.testing.assert_array_equal(got, want)

@@ -182,7 +182,11 @@ def mean(input, dim=None, keepdim=False, *, dtype=None, out=None):
         n *= x.shape[d]
     with _quiet():
         # sum / n, not np.mean: NumPy warns "Mean of empty slice" where PyTorch gives nan quietly
-        out = (x.sum(axis=dims, keepdims=keepdim) / n if n else
+        # float16: summed and divided in float32, then rounded (PyTorch's mean_out on CPU
+        # "for accuracy": 66000 halves sum past 65504 but their mean is finite)
+        # (the float32 sum taken as float64's rounded: PyTorch's cascade sum is that exact)
+        out = ((x.sum(axis=dims, keepdims=keepdim, dtype=np.float64).astype(np.float32)
+                if x.dtype == np.float16 else x.sum(axis=dims, keepdims=keepdim)) / n if n else
                np.full(np.sum(x, axis=dims, keepdims=keepdim).shape, np.nan, x.dtype)) \
             if x.ndim else x.copy()
     cls = MeanBackward0 if dim is None else MeanBackward1
