@@ -337,7 +337,6 @@ FINDINGS = {
     "i0": "second-order grad nan at other places (inf input)",
     "polygamma": "grad differs (polygamma(n + 1, x) at large / negative x)",
     "nextafter": "grad differs",
-    "pdist": "grad nan at other places (inf / nan rows, equal rows)",
     "quantile:method": "value nan at other places / grad differs (inf inputs)",
     # found by the default run of session 6, not diagnosed in time
     "grid_sample": "value nan / 0 where PyTorch gives inf / finite: 5-D input (trilinear), "

@@ -12,6 +12,9 @@ PyTorch reads a Python int in one of two ways, and each has its own error:
   convert") beyond that. In arithmetic on an integer tensor the Scalar is then
   wrapped into the tensor's dtype (int8 + 300 is 47); written into a tensor it
   must fit (RuntimeError otherwise, with the same unsigned exception).
+
+A float16 tensor times (divided by) one value is computed in float32 on that value
+as given (``by_scalar_in_float32``), as PyTorch's CPU kernels do for reduced floats.
 """
 import numpy as np
 
@@ -122,3 +125,26 @@ def setitem_value(v, npd):
     if isinstance(v, int) and not isinstance(v, bool) and not I64_MIN <= v <= I64_MAX:
         raise too_big_for_data(v)
     return check_scalar_write(v, npd)
+
+
+_F16 = np.dtype(np.float16)
+
+
+def by_scalar_in_float32(fwd, x, b):
+    """``fwd(x, b)`` for a float16 array ``x`` and one value ``b`` (a Python number or a
+    one-element array of any dtype), computed in float32 on b's own value and rounded to
+    float16: PyTorch's ``iter.original_scalar_value<opmath_t>(2)`` path in mul_kernel and
+    div_true_kernel (aten/src/ATen/native/cpu/BinaryOpsKernel.cpp), so ``half / 66000`` is
+    1.514e-05 where casting 66000 to float16 first (inf) would give 0."""
+    if isinstance(b, complex) or getattr(b, "dtype", _F16).kind == "c":
+        return fwd(x, np.asarray(b).astype(_F16))
+    b32 = b.astype(np.float32) if isinstance(b, np.ndarray) else np.float32(b)
+    return fwd(x.astype(np.float32), b32).astype(_F16)
+
+
+def divide_by_count(g, n):
+    """``g / n`` for a gradient array ``g`` and a Python count ``n`` (PyTorch's
+    ``grad / n`` with n a Scalar): float16 in float32, so a count beyond 65504 is no inf."""
+    if g.dtype is _F16:
+        return by_scalar_in_float32(np.true_divide, g, n)
+    return g / n

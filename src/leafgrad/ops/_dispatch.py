@@ -10,6 +10,7 @@ import numpy as np
 
 from .._core import dtype as _dtype, errors as _errors, scalars as _scalars
 from .._core.dtype import _FROM_NP, result_type
+from .._core.quiet import quiet as _quiet
 from .._tensor.meta import MetaArray as _Meta, same_device
 from .._tensor.tensor import InferenceTensor, Tensor, _make_inference
 from .._tensor.tensor import _sync_view as _sync
@@ -445,8 +446,9 @@ def binary_operands(a, b, floating=False):
         a = _scalars.scalar_operand(a, npd)
     if type(b) is int:
         b = _scalars.scalar_operand(b, npd)
-    xa = ta._data.astype(npd, copy=False) if ta is not None else npd.type(a)
-    xb = tb._data.astype(npd, copy=False) if tb is not None else npd.type(b)
+    with _quiet():     # a value beyond the dtype becomes inf silently, as in PyTorch's cast
+        xa = ta._data.astype(npd, copy=False) if ta is not None else npd.type(a)
+        xb = tb._data.astype(npd, copy=False) if tb is not None else npd.type(b)
     if ta is not None and xa.dtype != ta._data.dtype and type(xa) is not _Meta:
         xa = _asarray(xa)
     return ta, tb, xa, xb

@@ -13,7 +13,7 @@ import math
 import numpy as np
 
 from ..._tensor.tensor import Tensor
-from ..._core import errors as _errors
+from ..._core import errors as _errors, scalars as _scalars
 from ..._core.fma import fma32, fma64
 from .._dispatch import _fw_level, binary_operands, broadcast_error, own_recorders
 from .._select import select
@@ -26,6 +26,7 @@ from ..._core.quiet import quiet as _quiet
 from ..._core.quiet import _IGNORE, _reset, _set
 
 _BOOL = np.dtype(np.bool_)
+_F16 = np.dtype(np.float16)
 _ndarray = np.ndarray
 
 
@@ -59,7 +60,7 @@ def _div_mode(input, other, *, rounding_mode=None):
 # --------------------------------------------------------------- binary ops
 def _binary(name, fwd, node_name, da, db, save=True, floating=False, doc="", np_ok=False,
             a_for="ab", b_for="ab", scalar_overload=False, numbers="both", bool_pair=None,
-            scalar_name=None, **forms):
+            scalar_name=None, opmath_scalar=False, **forms):
     """Declare the two-input op ``name`` (None for a private helper); ``da``/``db`` give
     d(out)/d(a) and d(out)/d(b) times g.
 
@@ -75,6 +76,9 @@ def _binary(name, fwd, node_name, da, db, save=True, floating=False, doc="", np_
     and keeps the number in ``args``. ``scalar_name``: that one-edge node under another
     name than ``node_name`` (PyTorch's ``fmod(x, 2)`` is FmodBackward0, ``fmod(x, y)``
     FmodBackward1).
+    ``opmath_scalar``: a float16 result whose second operand is one value (a number or a
+    one-element tensor) is computed in float32 from that operand's own value, as PyTorch's
+    CPU mul/div kernels do for reduced floats (``half / 66000`` is 1.514e-05, not 0).
     """
     if scalar_name is not None:
         scalar_overload = True
@@ -116,7 +120,11 @@ def _binary(name, fwd, node_name, da, db, save=True, floating=False, doc="", np_
                 ta, tb, xa, xb = binary_operands(input, other, floating)
             tok = _set(_IGNORE)
             try:
-                out = fwd(xa, xb)
+                if opmath_scalar and xa.__class__ is _ndarray and xa.dtype is _F16 and (
+                        tb is None or tb._data.size == 1):
+                    out = _scalars.by_scalar_in_float32(fwd, xa, other if tb is None else tb._data)
+                else:
+                    out = fwd(xa, xb)
             except ValueError:
                 raise broadcast_error(xa, xb) from None
             finally:
@@ -283,7 +291,7 @@ def _sub_operator(binary):
 
 sub.operator, rsub.operator = _sub_operator(_sub), _sub_operator(_rsub)
 mul = _binary_np("mul", np.multiply, "MulBackward0", lambda g, a, b: g * b, lambda g, a, b: g * a,
-                 a_for="b", b_for="a",
+                 a_for="b", b_for="a", opmath_scalar=True,
               doc="a * b with broadcasting. d/da = b, d/db = a.", inplace=IP.mul_,
               aliases=("multiply",))
 # a Python number times (plus) a tensor inside a composite written as PyTorch's C++ (its
@@ -297,6 +305,7 @@ _add_scalar = _binary_np(None, np.add, "AddBackward0", lambda g, a, b: g, lambda
 # its own derivatives (second order at b = +-inf or -0) are PyTorch's
 div = _binary_np("div", np.true_divide, "DivBackward0", lambda g, a, b: g / b,
               lambda g, a, b: -g * ((a / b) / b), floating=True, a_for="b", b_for="ab",
+              opmath_scalar=True,
               doc="True division a / b (integers give floats). d/da = 1/b, d/db = -(a/b)/b.",
               method=_div_mode, inplace=IP.div_, aliases=("divide",))
 defop("true_divide", div, inplace=IP.div_)

@@ -38,7 +38,7 @@ def _norm_backward(ctx, g):
         mask = (ax == r) | ax.isnan()
         return (x.sign() * ((g / mask.sum(dims, keepdim=True)) * mask),)
     if p == 0:
-        return (select(False, g),)      # zeros_like(self), whatever g holds
+        return (None,)      # PyTorch's norm_backward returns an undefined gradient (grad None)
     # PyTorch's norm_backward op for op (the rounding of a second derivative that cancels
     # to 0 depends on it); its masked_fill_s select (an inf g stays out)
     ax = x.abs()

@@ -483,23 +483,69 @@ def tensordot(a, b, dims=2, out=None):
     return mm(am, bm).reshape(tuple(sa + sb))
 
 
+def distance_np(diff, p):
+    """``||diff||_p`` over the last dim, in diff's dtype (p = 0: the nonzero count)."""
+    diff = np.abs(diff)
+    with _quiet():
+        if p == 0:
+            out = (diff != 0).sum(-1)
+        elif p == float("inf"):
+            out = diff.max(-1) if diff.shape[-1] else np.zeros(diff.shape[:-1])
+        elif p == 2:
+            out = np.sqrt((diff * diff).sum(-1))
+        else:
+            out = (diff ** p).sum(-1) ** (1.0 / p) if p != 1 else diff.sum(-1)
+    return np.asarray(out, dtype=diff.dtype)
+
+
+def distance_backward_np(diff, dist, g, p):
+    """d dist / d x1 times g for ``dist = ||diff||_p`` over the last dim, ``diff = x1 - x2``
+    (..., M) and ``dist``, ``g`` (...): PyTorch's CPU distance kernels' backward rules
+    (aten/src/ATen/native/cpu/DistanceOpsKernel.cpp: zdist, odist, lttdist, tdist, pdist,
+    idist), so a zero coordinate difference or a zero distance gives 0, never nan."""
+    dd, gg = dist[..., None], g[..., None]
+    sign = np.sign(diff)
+    with _quiet():
+        if p == 0:
+            return np.zeros_like(diff)
+        if p == 1:
+            return gg * sign
+        if p == float("inf"):   # full g to every coordinate that attains the max
+            return gg * sign * (1 - np.minimum(1, np.ceil(np.abs(np.abs(diff) - dd))))
+        if p < 2:
+            w = np.where(dd == 0, 0, sign * np.abs(diff) ** (p - 1) * gg / dd ** (p - 1))
+            return np.where((diff == 0) & (p < 1), 0, w).astype(diff.dtype, copy=False)
+        if p == 2:
+            return np.where(dd == 0, 0, gg * diff / dd).astype(diff.dtype, copy=False)
+        return np.where(dd == 0, 0, diff * np.abs(diff) ** (p - 2) * gg / dd ** (p - 1)
+                        ).astype(diff.dtype, copy=False)
+
+
+class _NoDoubleBackward(Node):
+    """Under a distance kernel's gradient: PyTorch has no derivative for it."""
+    __slots__ = ()
+    saves = False
+
+    def backward(ctx, g):
+        raise NotImplementedError("the derivative for '%s' is not implemented. Fix: for a "
+                                  "second derivative write the distance with differentiable "
+                                  "ops, e.g. (x1[:, None] - x2).norm(p, -1)" % ctx.args)
+
+
+def no_double_backward(out, inputs, kernel):
+    """``out`` (an ndarray) as the gradient of ``inputs``: with create_graph it is
+    recorded under a node that refuses to be differentiated, as PyTorch's NotImplemented."""
+    return record(_NoDoubleBackward, out, inputs, args=kernel)
+
+
 def _cdist_backward(ctx, g):
     x1, x2 = ctx.saved_tensors
     p = ctx.args
-    r = ctx.result
     n1, n2 = ctx.needs_input_grad
-    diff = x1.unsqueeze(-2) - x2.unsqueeze(-3)          # (..., P, R, M)
-    dd = r.unsqueeze(-1)
-    from ..elementwise import where
-    if p == 1:
-        w = diff.sign() * g.unsqueeze(-1)
-    elif p == 2:
-        w = where(dd == 0, 0.0, diff * (g.unsqueeze(-1) / dd))
-    else:
-        w = where(dd == 0, 0.0, diff * diff.abs() ** (p - 2) * (g.unsqueeze(-1)
-                                                                   / dd ** (p - 1)))
-    g1 = w.sum(-2) if n1 else None
-    g2 = -w.sum(-3) if n2 else None
+    diff = x1._data[..., :, None, :] - x2._data[..., None, :, :]      # (..., P, R, M)
+    w = distance_backward_np(diff, ctx.result_array(), g._data, p)
+    g1 = no_double_backward(w.sum(-2), (g, x1, x2), "_cdist_backward") if n1 else None
+    g2 = no_double_backward(-w.sum(-3), (g, x1, x2), "_cdist_backward") if n2 else None
     return g1, g2
 
 
@@ -512,10 +558,12 @@ class CdistBackward0(Node):
 @defop("cdist", method=False)
 def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
     """p-norm distances between the rows of ``x1`` (..., P, M) and ``x2`` (..., R, M):
-    shape (..., P, R), batch dims broadcast. ``p`` > 0 finite (p = inf, 0: not here).
+    shape (..., P, R), batch dims broadcast; ``p`` >= 0, inf included (p = 0 counts the
+    nonzero coordinate differences).
 
-    Gradient (PyTorch's _cdist_backward): ``sum_j g_ij * d|x1_i - x2_j|_p``, zero where
-    a distance is 0; it is not differentiable twice (as PyTorch).
+    Gradient (PyTorch's _cdist_backward, ``distance_backward_np``): zero where a distance
+    or (p < 1) a coordinate difference is 0; differentiating it again raises
+    NotImplementedError (as PyTorch).
 
     Raises:
         RuntimeError: non-float inputs, fewer than 2 dims, mismatched last dims, or
@@ -533,14 +581,7 @@ def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
                            % (a.shape[-1], b.shape[-1]))
     if p < 0:
         raise RuntimeError("cdist only supports non-negative p values")
-    if p == 0 or p == float("inf"):
-        raise NotImplementedError("leafgrad's cdist supports finite p > 0")
-    diff = np.abs(a[..., :, None, :] - b[..., None, :, :])
-    with _quiet():
-        out = (diff ** p).sum(-1) ** (1.0 / p) if p != 1 else diff.sum(-1)
-        if p == 2:
-            out = np.sqrt((diff * diff).sum(-1))
-    out = np.asarray(out, dtype=np.result_type(a, b))
+    out = distance_np(a[..., :, None, :] - b[..., None, :, :], p)
     return record(CdistBackward0, out, (x1, x2), saved=(x1, x2), save_result=True, args=p)
 
 

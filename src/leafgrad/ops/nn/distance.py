@@ -3,10 +3,11 @@
 
 import numpy as np
 
-from ..._tensor.tensor import Tensor
-from .._named import grad_fn_named, _named, _tname
+from .._dispatch import record
+from .._named import _named, _tname
+from ..linalg.products import distance_backward_np, distance_np, no_double_backward
 from .._out import with_out
-from .._registry import add_form, defop, functional_ops
+from .._registry import add_form, defop, functional_ops, node
 
 
 @with_out("normalize")
@@ -49,11 +50,27 @@ functional_ops(globals(), ("normalize",))
 functional_ops(globals(), ("cosine_similarity", "pairwise_distance"), function=True)
 
 
+def _pdist_backward(ctx, g):
+    (x,) = ctx.saved_tensors
+    p, i, j = ctx.args
+    xd = x._data
+    w = distance_backward_np(xd[i] - xd[j], ctx.result_array(), g._data, p)
+    out = np.zeros_like(xd)
+    np.add.at(out, i, w)
+    np.subtract.at(out, j, w)
+    return (no_double_backward(out, (g, x), "_pdist_backward"),)
+
+
+PdistBackward0 = node("PdistBackward0", _pdist_backward, saves=True)
+
+
 @defop("pdist", method=False)
-@grad_fn_named("PdistBackward0")
 def pdist(input, p=2):
     """The ``p``-norm distances between the rows of the 2-D ``input`` (N, M), for each
-    pair i < j in row-major order: a vector of N (N - 1) / 2.
+    pair i < j in row-major order: a vector of N (N - 1) / 2. Gradient: PyTorch's
+    _pdist_backward (the distance kernels' rules, ``distance_backward_np``: 0 at a zero
+    distance, at a zero coordinate difference for p < 1, the full g to every coordinate
+    attaining the max for p = inf); not differentiable twice (NotImplementedError).
 
     Raises:
         RuntimeError: ``input`` not 2-D, or a negative ``p``.
@@ -63,13 +80,13 @@ def pdist(input, p=2):
                            % input.dim())
     if p < 0:
         raise RuntimeError("pdist only supports non-negative p values. Fix: p >= 0")
-    n = input.shape[0]
-    i, j = np.triu_indices(n, 1)
-    if not i.size:
-        return Tensor._make_plain(np.zeros(0, input._data.dtype)) + input.sum() * 0
-    diff = input[Tensor._make_plain(i.astype(np.int64))] - input[Tensor._make_plain(
-        j.astype(np.int64))]
-    return diff.norm(p, 1)
+    if input._data.dtype.kind != "f":
+        raise RuntimeError("pdist only supports floating-point dtypes")
+    i, j = np.triu_indices(input.shape[0], 1)
+    xd = input._data
+    out = distance_np(xd[i] - xd[j], p)
+    return record(PdistBackward0, out, (input,), saved=(input,), save_result=True,
+                  args=(p, i, j))
 
 
 # ------------------------------------------------------------------ pdist

@@ -13,7 +13,7 @@ import collections
 
 import numpy as np
 
-from ..._core import dtype as _dtype, errors as _errors
+from ..._core import dtype as _dtype, errors as _errors, scalars as _scalars
 from ..._tensor.meta import asarray as _asarray
 from ..._tensor.tensor import Tensor, _wrap_dim
 from .._dispatch import record, to_tensor
@@ -84,7 +84,7 @@ def _sum_np(ctx, g):
 
 def _mean_np(ctx, g):
     shape, dims, keepdim, n = ctx.args
-    return (_unreduce_np(g / n, shape, dims, keepdim),)
+    return (_unreduce_np(_scalars.divide_by_count(g, n), shape, dims, keepdim),)
 
 
 SumBackward0.np_backward = SumBackward1.np_backward = _sum_np
@@ -183,7 +183,11 @@ def mean(input, dim=None, keepdim=False, *, dtype=None, out=None):
         n *= x.shape[d]
     with _quiet():
         # sum / n, not np.mean: NumPy warns "Mean of empty slice" where PyTorch gives nan quietly
-        out = (x.sum(axis=dims, keepdims=keepdim) / n if n else
+        # float16: summed and divided in float32, then rounded (PyTorch's mean_out on CPU
+        # "for accuracy": 66000 halves sum past 65504 but their mean is finite)
+        # (the float32 sum taken as float64's rounded: PyTorch's cascade sum is that exact)
+        out = ((x.sum(axis=dims, keepdims=keepdim, dtype=np.float64).astype(np.float32)
+                if x.dtype == np.float16 else x.sum(axis=dims, keepdims=keepdim)) / n if n else
                np.full(np.sum(x, axis=dims, keepdims=keepdim).shape, np.nan, x.dtype)) \
             if x.ndim else x.copy()
     cls = MeanBackward0 if dim is None else MeanBackward1
