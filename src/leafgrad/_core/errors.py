@@ -377,11 +377,14 @@ def ndarray_compare():
 
 
 class LinAlgError(RuntimeError):
-    """``torch.linalg.LinAlgError``: a matrix that the decomposition cannot handle
-    (a singular matrix given to inv or solve)."""
+    """``torch.linalg.LinAlgError``, which is ``torch._C._LinAlgError`` (one class under both
+    names, as in PyTorch): a matrix that the decomposition cannot handle (a singular matrix
+    given to inv or solve)."""
 
 
-LinAlgError.__module__ = "torch.linalg"
+# PyTorch's own name for it: <class 'torch._C._LinAlgError'>
+LinAlgError.__module__, LinAlgError.__name__, LinAlgError.__qualname__ = (
+    "torch._C", "_LinAlgError", "_LinAlgError")
 
 
 def _x(sizes):
