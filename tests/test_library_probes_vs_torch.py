@@ -38,3 +38,67 @@ def test_compare_with_none(lib):
                                         "and 'NoneType'"):
         x < None                                                # noqa: B015
     assert (x == x).all()
+
+
+# --------------------------------------------------------------- as_strided
+AS_STRIDED = [  # (view of a leaf arange(12), size, stride, offset)
+    (lambda t: t, (3, 3), (3, 1), None),
+    (lambda t: t, (3, 3), (1, 1), 2),                          # overlapping windows
+    (lambda t: t.reshape(3, 4).t(), (2, 3), (2, 1), 1),
+    (lambda t: t[3:], (2, 2), (1, 2), None),                  # the view's own offset
+    (lambda t: t[3:].reshape(3, 3).t(), (2, 2), (1, 2), None),
+    (lambda t: t.reshape(3, 4), (4,), (0,), 5),                # stride 0
+    (lambda t: t[:6], (0, 2), (1, 1), 1),
+]
+
+
+@pytest.mark.parametrize("case", range(len(AS_STRIDED)))
+def test_as_strided_values_and_gradient(case):
+    view, size, stride, offset = AS_STRIDED[case]
+    outs = []
+    for L in (torch, leafgrad):
+        x = L.arange(12.0, dtype=L.float64, requires_grad=True)
+        v = view(x)
+        y = v.as_strided(size, stride) if offset is None else \
+            L.as_strided(v, size, stride, offset)
+        w = L.arange(float(y.numel()), dtype=L.float64).reshape(y.shape) + 1
+        (y * w).sum().backward()
+        outs.append((y.detach().numpy().copy(), x.grad.numpy().copy(), type(y.grad_fn).__name__,
+                     y.stride(), y.storage_offset()))
+    (ty, tg, tn, ts, to), (ly, lg, ln, ls, lo) = outs
+    assert ln == tn == "AsStridedBackward0"
+    assert (ly == ty).all() and (lg == tg).all() and ls == ts
+    if ty.size:
+        assert lo == to
+
+
+def test_as_strided_of_an_overlapping_input_and_double_backward():
+    grads = []
+    for L in (torch, leafgrad):
+        x = L.tensor([1.0, 2.0, 3.0], dtype=L.float64, requires_grad=True)
+        e = x.expand(2, 3)                  # stride 0: every element read twice
+        y = e.as_strided((2, 2), (1, 1))
+        g, = L.autograd.grad((y ** 3).sum(), x, create_graph=True)
+        gg, = L.autograd.grad(g.sum(), x)
+        grads.append((g.detach().numpy().copy(), gg.numpy().copy()))
+    assert (grads[0][0] == grads[1][0]).all() and (grads[0][1] == grads[1][1]).all()
+
+
+def test_as_strided_is_a_view_and_gradcheck():
+    x = leafgrad.arange(8.0)
+    y = x.as_strided((2, 2), (2, 1), 1)
+    y[0, 0] = 100.0
+    assert x[1].item() == 100.0 and y._version == x._version
+    z = leafgrad.randn(10, dtype=leafgrad.float64, requires_grad=True)
+    assert leafgrad.autograd.gradcheck(lambda t: t.as_strided((3, 3), (2, 1), 1), (z,))
+    assert leafgrad.autograd.gradgradcheck(lambda t: t.as_strided((3, 3), (2, 1), 1) ** 2, (z,))
+
+
+@pytest.mark.parametrize("args", [((3, 3), (1, 1)), ((2,), (-1,)), ((2, 2), (1,)),
+                                  ((2,), (1,), 5), ((2,), (1,), -1)])
+def test_as_strided_errors(args):
+    with pytest.raises(RuntimeError) as theirs:
+        torch.as_strided(torch.arange(4.0), *args)
+    with pytest.raises(RuntimeError) as ours:
+        leafgrad.as_strided(leafgrad.arange(4.0), *args)
+    assert str(ours.value).startswith(str(theirs.value))
