@@ -1,5 +1,7 @@
 """Names and behaviours that libraries' own test suites probe (issue 28: torchdiffeq,
-geoopt), each against PyTorch: torch.is_complex, torch._C._LinAlgError, ``t == None``."""
+geoopt), each against PyTorch: torch.is_complex, torch._C._LinAlgError, ``t == None``,
+torch.as_strided (with its gradient), torch.testing.assert_close (tolerances, messages)."""
+import numpy as np
 import pytest
 import torch
 
@@ -102,3 +104,90 @@ def test_as_strided_errors(args):
     with pytest.raises(RuntimeError) as ours:
         leafgrad.as_strided(leafgrad.arange(4.0), *args)
     assert str(ours.value).startswith(str(theirs.value))
+
+
+# ---------------------------------------------------- torch.testing.assert_close
+_nan, _inf = float("nan"), float("inf")
+ASSERT_CLOSE = {  # name: a call on the library L (torch or leafgrad), and np
+    "close_float32": lambda L: L.testing.assert_close(L.tensor([1.0, 2.0]),
+                                                      L.tensor([1.0, 2.000001])),
+    "far_float32": lambda L: L.testing.assert_close(L.tensor([1.0, 2.0, 3.0]),
+                                                    L.tensor([1.0, 2.5, 3.0])),
+    "2d_index": lambda L: L.testing.assert_close(L.tensor([[1.0, 2.0], [3.0, 4.0]]),
+                                                 L.tensor([[1.0, 2.0], [3.0, 5.0]])),
+    "float64": lambda L: L.testing.assert_close(L.tensor([1.0], dtype=L.float64),
+                                                L.tensor([1.0 + 1e-6], dtype=L.float64)),
+    "float16": lambda L: L.testing.assert_close(L.tensor([1.0], dtype=L.float16),
+                                                L.tensor([1.002], dtype=L.float16)),
+    "0d": lambda L: L.testing.assert_close(L.tensor(1.0), L.tensor(2.0)),
+    "ints": lambda L: L.testing.assert_close(L.tensor([1, 2]), L.tensor([1, 3])),
+    "uint8": lambda L: L.testing.assert_close(L.tensor([1], dtype=L.uint8),
+                                              L.tensor([3], dtype=L.uint8)),
+    "bools": lambda L: L.testing.assert_close(L.tensor([True]), L.tensor([False])),
+    "complex": lambda L: L.testing.assert_close(L.tensor([1 + 1j]), L.tensor([1 + 2j])),
+    "zero_expected": lambda L: L.testing.assert_close(L.tensor([0.0, 1.0]), L.tensor([1.0, 1.0])),
+    "nan": lambda L: L.testing.assert_close(L.tensor([_nan]), L.tensor([_nan])),
+    "nan_equal": lambda L: L.testing.assert_close(L.tensor([_nan]), L.tensor([_nan]),
+                                                  equal_nan=True),
+    "inf": lambda L: L.testing.assert_close(L.tensor([1.0, _inf]), L.tensor([1.0, -_inf])),
+    "inf_same": lambda L: L.testing.assert_close(L.tensor([_inf]), L.tensor([_inf])),
+    "shape": lambda L: L.testing.assert_close(L.zeros(2), L.zeros(3)),
+    "dtype": lambda L: L.testing.assert_close(L.zeros(2), L.zeros(2, dtype=L.float64)),
+    "dtype_unchecked": lambda L: L.testing.assert_close(
+        L.tensor([1.0]), L.tensor([1.000001], dtype=L.float64), check_dtype=False),
+    "stride": lambda L: L.testing.assert_close(L.zeros(2, 2).t(), L.zeros(2, 2),
+                                               check_stride=True),
+    "exact": lambda L: L.testing.assert_close(L.tensor([0.0, 1.0]), L.tensor([0.0, 2.0]),
+                                              rtol=0, atol=0),
+    "loose": lambda L: L.testing.assert_close(L.tensor([1.0]), L.tensor([1.5]), rtol=0.5,
+                                              atol=0),
+    "lone_rtol": lambda L: L.testing.assert_close(L.zeros(1), L.zeros(1), rtol=1e-3),
+    "lone_atol": lambda L: L.testing.assert_close(L.zeros(1), L.zeros(1), atol=1e-3),
+    "msg_str": lambda L: L.testing.assert_close(L.tensor([1.0]), L.tensor([2.0]), msg="custom"),
+    "msg_callable": lambda L: L.testing.assert_close(L.tensor([1.0]), L.tensor([2.0]),
+                                                     msg=lambda m: "X" + m[:12]),
+    "requires_grad": lambda L: L.testing.assert_close(L.tensor([1.0], requires_grad=True),
+                                                      L.tensor([1.0])),
+    "parameter": lambda L: L.testing.assert_close(L.nn.Parameter(L.zeros(1)), L.zeros(1)),
+    "no_subclasses": lambda L: L.testing.assert_close(L.nn.Parameter(L.zeros(1)), L.zeros(1),
+                                                      allow_subclasses=False),
+    "ndarrays": lambda L: L.testing.assert_close(np.zeros(2), np.ones(2)),
+    "tensor_vs_ndarray": lambda L: L.testing.assert_close(L.zeros(2), np.zeros(2)),
+    "tensor_vs_float": lambda L: L.testing.assert_close(L.zeros(()), 0.0),
+    "floats": lambda L: L.testing.assert_close(1.0, 2.0),
+    "float_zero": lambda L: L.testing.assert_close(0.0, 1.0),
+    "int_vs_float": lambda L: L.testing.assert_close(1, 1.0),
+    "int_vs_float_unchecked": lambda L: L.testing.assert_close(1, 1.0, check_dtype=False),
+    "ints_py": lambda L: L.testing.assert_close(1, 2),
+    "np_scalar": lambda L: L.testing.assert_close(np.float32(1.0), 1.0),
+    "py_bools": lambda L: L.testing.assert_close(True, False),
+    "none": lambda L: L.testing.assert_close(None, None),
+    "none_vs_1": lambda L: L.testing.assert_close(None, 1),
+    "strings": lambda L: L.testing.assert_close("a", "a"),
+    "list_item": lambda L: L.testing.assert_close([L.zeros(1), L.ones(1)],
+                                                  [L.zeros(1), L.zeros(1)]),
+    "nested_item": lambda L: L.testing.assert_close([[L.zeros(1)]], [[L.ones(1)]]),
+    "dict_item": lambda L: L.testing.assert_close({"a": L.zeros(1)}, {"a": L.ones(1)}),
+    "dict_keys": lambda L: L.testing.assert_close({"a": 1}, {"b": 1}),
+    "lengths": lambda L: L.testing.assert_close([1.0], [1.0, 2.0]),
+    "tuple_vs_list": lambda L: L.testing.assert_close((1.0, 2.0), [1.0, 2.0]),
+    "type_error_first": lambda L: L.testing.assert_close([L.zeros(1), L.zeros(1)],
+                                                         [L.ones(1), 0.0]),
+    "msg_not_for_lengths": lambda L: L.testing.assert_close([1], [1, 2], msg="m"),
+    "empty": lambda L: L.testing.assert_close(L.zeros(0), L.zeros(0)),
+}
+
+
+def _outcome_of(call, lib):
+    try:
+        call(lib)
+    except Exception as exc:                       # noqa: BLE001 - compared with torch's
+        return type(exc).__name__, str(exc).replace("leafgrad.", "torch.")
+    return "passed", ""
+
+
+@pytest.mark.parametrize("name", sorted(ASSERT_CLOSE))
+def test_assert_close_like_torch(name):
+    theirs = _outcome_of(ASSERT_CLOSE[name], torch)
+    ours = _outcome_of(ASSERT_CLOSE[name], leafgrad)
+    assert ours == theirs
