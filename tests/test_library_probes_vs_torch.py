@@ -191,3 +191,40 @@ def test_assert_close_like_torch(name):
     theirs = _outcome_of(ASSERT_CLOSE[name], torch)
     ours = _outcome_of(ASSERT_CLOSE[name], leafgrad)
     assert ours == theirs
+
+
+# ------------------------------------------------------------- matrix_power
+@pytest.mark.parametrize("n", [0, 1, 2, 3, 5, -1, -2])
+@pytest.mark.parametrize("shape", [(3, 3), (2, 3, 3)])
+def test_matrix_power_values_grad_fn_and_gradient(n, shape):
+    a = np.random.default_rng(0).standard_normal(shape) + 3 * np.eye(3)
+    outs = []
+    for L, f in ((torch, torch.matrix_power), (leafgrad, leafgrad.matrix_power),
+                 (leafgrad, lambda t, k: t.matrix_power(k)),
+                 (leafgrad, leafgrad.linalg.matrix_power)):
+        A = L.tensor(a, requires_grad=True)
+        r = f(A, n)
+        r.backward(L.ones_like(r))
+        outs.append((r.detach().numpy(), A.grad.numpy(), type(r.grad_fn).__name__, r.stride()))
+    ty, tg, tn, ts = outs[0]
+    for ly, lg, ln, ls in outs[1:]:
+        np.testing.assert_allclose(ly, ty, rtol=1e-12, atol=1e-12)
+        np.testing.assert_allclose(lg, tg, rtol=1e-10, atol=1e-10)
+        assert (ln, ls) == (tn, ts)
+
+
+def test_matrix_power_integers_and_errors():
+    ints = [[0, 1], [2, 3]]
+    assert leafgrad.matrix_power(leafgrad.tensor(ints), 3).tolist() == \
+        torch.matrix_power(torch.tensor(ints), 3).tolist()
+    assert leafgrad.matrix_power(leafgrad.tensor(ints), 0).dtype == leafgrad.int64
+    for args in ((lambda L: L.randn(2, 3), 2), (lambda L: L.randn(3), 2),
+                 (lambda L: L.tensor(ints), -1), (lambda L: L.zeros(2, 2), -1),
+                 (lambda L: L.eye(2), 1.5)):
+        with pytest.raises(Exception) as theirs:
+            torch.matrix_power(args[0](torch), args[1])
+        with pytest.raises(Exception) as ours:
+            leafgrad.matrix_power(args[0](leafgrad), args[1])
+        assert type(ours.value).__name__ == type(theirs.value).__name__
+        assert str(ours.value).split(".")[0].split(",")[0] == \
+            str(theirs.value).split(".")[0].split(",")[0]
