@@ -228,3 +228,27 @@ def test_matrix_power_integers_and_errors():
         assert type(ours.value).__name__ == type(theirs.value).__name__
         assert str(ours.value).split(".")[0].split(",")[0] == \
             str(theirs.value).split(".")[0].split(",")[0]
+
+
+# ------------------------------------------------- AccumulateGrad's layout contract
+def _first_grad_layouts(L, create_graph):
+    out = []
+    L.manual_seed(0)
+    lin = L.nn.Linear(4, 2)
+    lin(L.randn(3, 4)).pow(2).sum().backward(create_graph=create_graph)
+    g = lin.weight.grad
+    out.append((g.stride(), type(g.grad_fn).__name__ if g.grad_fn else None,
+                g.view(1, -1).shape))
+    w = L.randn(4, 3).t().detach().requires_grad_()      # a leaf with strides (1, 4)
+    (w @ L.randn(4, 2)).sum().backward(create_graph=create_graph)
+    out.append((w.stride(), w.grad.stride()))
+    e = L.randn(3).requires_grad_()
+    (e.expand(2, 3).t() @ L.randn(2, 3)).sum().backward(create_graph=create_graph)
+    out.append(e.grad.stride())
+    return out
+
+
+@pytest.mark.parametrize("create_graph", [False, True])
+@pytest.mark.filterwarnings("ignore:Using backward")
+def test_first_grad_is_laid_out_like_the_parameter(create_graph):
+    assert _first_grad_layouts(leafgrad, create_graph) == _first_grad_layouts(torch, create_graph)
