@@ -252,3 +252,31 @@ def _first_grad_layouts(L, create_graph):
 @pytest.mark.filterwarnings("ignore:Using backward")
 def test_first_grad_is_laid_out_like_the_parameter(create_graph):
     assert _first_grad_layouts(leafgrad, create_graph) == _first_grad_layouts(torch, create_graph)
+
+
+# ----------------------------------------------- an optimizer that skips __init__
+def _lookahead_run(L):
+    class Lookahead(L.optim.Optimizer):       # wraps another optimizer, as torch-optimizer's
+        def __init__(self, base):
+            self.optimizer, self.steps = base, 0
+            self.param_groups, self.state, self.defaults = (base.param_groups, base.state,
+                                                            base.defaults)
+
+        def step(self, closure=None):
+            self.steps += 1
+            return self.optimizer.step(closure)
+
+    w = L.nn.Parameter(L.ones(2))
+    base = L.optim.SGD([w], lr=0.1)
+    calls = []
+    base.register_step_pre_hook(lambda o, a, k: calls.append("base"))
+    opt = Lookahead(base)
+    for _ in range(2):
+        opt.zero_grad()
+        (w * w).sum().backward()
+        opt.step()
+    return w.tolist(), calls, opt.steps
+
+
+def test_optimizer_subclass_skipping_init_steps():
+    assert _lookahead_run(leafgrad) == _lookahead_run(torch)
