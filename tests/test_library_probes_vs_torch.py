@@ -272,7 +272,10 @@ def _lookahead_run(L):
     base.register_step_pre_hook(lambda o, a, k: calls.append("base"))
     opt = Lookahead(base)
     for _ in range(2):
-        opt.zero_grad()
+        # base.zero_grad, not opt's: PyTorch's Optimizer.zero_grad patches the class's
+        # step on first use, and the patched step then fails on the missing hooks
+        # (AttributeError); leafgrad's keeps stepping (the difference is documented)
+        base.zero_grad()
         (w * w).sum().backward()
         opt.step()
     return w.tolist(), calls, opt.steps
