@@ -283,3 +283,35 @@ def _lookahead_run(L):
 
 def test_optimizer_subclass_skipping_init_steps():
     assert _lookahead_run(leafgrad) == _lookahead_run(torch)
+
+
+# ---------------------------------------------- deprecated scalar-first call forms
+_DEPRECATED_SCRIPT = """
+import sys, warnings
+L = __import__(sys.argv[1])
+warnings.simplefilter("always")
+with warnings.catch_warnings(record=True) as seen:
+    warnings.simplefilter("always")
+    a = L.zeros(2)
+    a.%s
+    b = L.zeros(2)
+    b.%s
+print(a.tolist(), b.tolist())
+for w in seen:
+    print(w.category.__name__, repr(str(w.message).split(" (Triggered internally")[0]))
+"""
+
+
+@pytest.mark.parametrize("order", [
+    ("add_(2.0, L.ones(2))", "addcmul_(0.5, L.ones(2), L.ones(2))"),
+    ("addcmul_(0.5, L.ones(2), L.full((2,), 3.0))", "add_(-1.5, L.ones(2))")])
+def test_deprecated_scalar_first_forms_warn_once(order):
+    import subprocess
+    import sys
+    from test_examples import child_env
+    script = _DEPRECATED_SCRIPT % order
+    outs = [subprocess.run([sys.executable, "-c", script, lib], capture_output=True, text=True,
+                           env=child_env(), timeout=120) for lib in ("torch", "leafgrad")]
+    assert outs[0].returncode == 0 and outs[1].returncode == 0, outs[1].stderr
+    assert outs[1].stdout == outs[0].stdout
+    assert "UserWarning" in outs[0].stdout

@@ -557,6 +557,19 @@ def info_wrong_kind(fn_name, dt):
             "torch.%s(%r)" % (fn_name, kind, other, fn_name, other, dt))
 
 
+_DEPRECATED_WARNED = [False]
+
+
+def deprecated_overload(old, new):
+    """A deprecated scalar-first call form (``t.add_(2.0, b)``, ``t.addcmul_(0.5, a, b)``):
+    PyTorch's UserWarning, once per process as PyTorch's (one TORCH_WARN_ONCE for all)."""
+    if not _DEPRECATED_WARNED[0]:
+        _DEPRECATED_WARNED[0] = True
+        name = old.split("(")[0]
+        warn("This overload of %s is deprecated:\n\t%s\nConsider using one of the following "
+             "signatures instead:\n\t%s" % (name, old, new))
+
+
 def matrix_attr(name, ndim):
     """tensor.mT / tensor.mH below 2-D (PyTorch's wording)."""
     return ("tensor.%s is only supported on matrices or batches of matrices. Got %d-D tensor. "
