@@ -300,6 +300,85 @@ def test_run_with_python_m_and_system_exit_message(tmp_path):
     assert p.stderr.strip() == "bad input: leafgrad"
 
 
+def _module_tree(tmp_path):
+    """A package with a ``__main__`` and a plain module, both reporting what ``-m`` gives them."""
+    pkg = tmp_path / "probe_pkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    report = textwrap.dedent("""
+        import os, sys
+        import torch
+        print(sys.argv[1:], os.path.basename(sys.argv[0]), __name__, __spec__.name)
+        print(sys.path[0] == os.getcwd(), torch.__name__)
+        sys.exit(int(sys.argv[1]) if len(sys.argv) > 1 else 0)
+        """)
+    (pkg / "__main__.py").write_text(report)
+    (tmp_path / "probe_mod.py").write_text(report)
+    return tmp_path
+
+
+def test_run_m_is_python_m(tmp_path):
+    cwd = _module_tree(tmp_path)
+    for mod in ("probe_pkg", "probe_mod"):
+        ours = run(["run", "-m", mod, "5", "--flag", "x y"], cwd=cwd)
+        plain = subprocess.run([sys.executable, "-m", mod, "5", "--flag", "x y"],
+                               cwd=str(cwd), env=child_env(), capture_output=True, text=True,
+                               timeout=TIMEOUT)
+        assert ours.returncode == plain.returncode == 5, ours.stderr
+        # the same argv, __name__, spec and sys.path[0]; only torch differs: leafgrad here
+        assert plain.stdout.splitlines()[1].endswith(" torch"), plain.stdout
+        assert ours.stdout.splitlines()[1].endswith(" leafgrad"), ours.stdout
+        assert ours.stdout.splitlines()[0] == plain.stdout.splitlines()[0]
+        assert ours.stdout.split()[-2] == plain.stdout.split()[-2] == "True"
+
+
+def test_run_m_forms_and_errors(tmp_path):
+    cwd = _module_tree(tmp_path)
+    p = run(["run", "-mprobe_mod", "0"], cwd=cwd)            # -mNAME, as python takes it
+    assert p.returncode == 0 and "probe_mod" in p.stdout, p.stderr
+    p = run(["run", "--", "-m", "probe_mod", "0"], cwd=cwd)
+    assert p.returncode == 0, p.stderr
+    p = run(["run", "-m", "no_such_module_here"], cwd=cwd)
+    plain = subprocess.run([sys.executable, "-m", "no_such_module_here"], cwd=str(cwd),
+                           env=child_env(), capture_output=True, text=True, timeout=TIMEOUT)
+    assert p.returncode == plain.returncode == 1
+    assert p.stderr.strip().endswith("No module named no_such_module_here"), p.stderr
+    p = run(["run", "-m"], cwd=cwd)
+    assert p.returncode == 2 and "-m expects a module name" in p.stderr
+    (cwd / "boom_mod.py").write_text("import torch\n\ndef f():\n    return 1 / 0\n\nf()\n")
+    p = run(["run", "-m", "boom_mod"], cwd=cwd)
+    assert p.returncode == 1
+    assert 'boom_mod.py", line 4, in f' in p.stderr
+    assert p.stderr.rstrip().endswith("ZeroDivisionError: division by zero")
+    assert "cli.py" not in p.stderr
+
+
+def test_run_m_pytest_runs_a_suite_on_leafgrad(tmp_path):
+    (tmp_path / "test_lib.py").write_text(textwrap.dedent("""
+        import torch
+        import torch.nn as nn
+
+        def test_torch_is_leafgrad():
+            assert torch.__name__ == "leafgrad"
+            x = torch.ones(2, requires_grad=True)
+            (x * x).sum().backward()
+            assert x.grad.tolist() == [2.0, 2.0]
+
+        def test_module():
+            assert nn.Linear(2, 3).weight.shape == (3, 2)
+
+        def test_fails():
+            assert torch.zeros(1).item() == 1.0
+        """))
+    p = run(["run", "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_lib.py"],
+            cwd=tmp_path)
+    assert p.returncode == 1, p.stdout + p.stderr        # pytest's code: a test failed
+    assert re.search(r"1 failed, 2 passed", p.stdout), p.stdout
+    p = run(["run", "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_lib.py",
+             "-k", "not fails"], cwd=tmp_path)
+    assert p.returncode == 0, p.stdout + p.stderr
+
+
 # ------------------------------------------------------------------- alias
 def test_alias_install_uninstall():
     p = py("""

@@ -133,3 +133,18 @@ def test_like_requires_grad():
     for f in (leafgrad.zeros_like, leafgrad.randn_like, leafgrad.rand_like):
         y = f(x, requires_grad=True)
         assert y.is_leaf and y.requires_grad and y.stride() == (1, 3)
+
+
+@pytest.mark.parametrize("pytype", [float, int, bool, complex])
+@pytest.mark.parametrize("fn", ["finfo", "iinfo"])
+def test_info_of_a_python_type(fn, pytype):
+    """torch.finfo(float) / iinfo(int): the Python type stands for float64 / int64 ..."""
+    try:
+        theirs = getattr(torch, fn)(pytype)
+    except TypeError as exc:
+        with pytest.raises(TypeError) as ours:
+            getattr(leafgrad, fn)(pytype)
+        assert str(ours.value).startswith(str(exc))
+        return
+    ours = getattr(leafgrad, fn)(pytype)
+    assert repr(ours) == repr(theirs) and ours.dtype == theirs.dtype

@@ -1,11 +1,14 @@
 """``torch._C``: the few names of PyTorch's C extension that Python code reaches for
 around ``__torch_function__``: ``DisableTorchFunctionSubclass`` / ``DisableTorchFunction``
-(context managers) and ``_disabled_torch_function_impl``.
+(context managers) and ``_disabled_torch_function_impl``; ``_LinAlgError``, the class
+``torch.linalg`` raises (``torch.linalg.LinAlgError`` is the same class).
 
 leafgrad calls a subclass's ``__torch_function__`` only from ``Tensor.module_load`` (what
 ``load_state_dict`` calls under ``torch.__future__.set_swap_module_params_on_conversion``);
 inside these blocks it does not. Source: torch/csrc/utils/disable_torch_function.cpp.
 """
+
+from ._core.errors import LinAlgError as _LinAlgError  # noqa: F401 - linalg's error class
 
 _DISABLED = [0]
 

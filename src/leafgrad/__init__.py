@@ -44,7 +44,7 @@ from . import __future__  # noqa: E402,F401  (torch.__future__: conversion flags
 _LAZY = {name: ("leafgrad." + name, None) for name in (
     "nn", "optim", "utils", "serialization", "accelerator", "amp", "backends", "cuda", "func",
     "functional", "onnx", "profiler", "sparse", "special", "distributed", "distributions",
-    "version")}
+    "testing", "version")}
 _LAZY.update({"save": ("leafgrad._checkpoint.save_load", "save"),
               "load": ("leafgrad._checkpoint.save_load", "load"),
               "autocast": ("leafgrad.amp", "autocast"),
@@ -110,6 +110,14 @@ def compile(model=None, **kwargs):
 
 def is_floating_point(input):
     return input.is_floating_point()
+
+
+def is_complex(input):
+    """``torch.is_complex(t)``: whether ``t``'s dtype is complex. TypeError for a non-tensor."""
+    if not isinstance(input, Tensor):
+        from ._core import errors as _errors
+        raise _errors.not_tensor("is_complex", "input", 1, input)
+    return input.is_complex()
 
 from ._api import numpy_compat as _numpy_compat  # noqa: E402
 _numpy_compat.install(__import__("sys").modules[__name__], Tensor)

@@ -1,6 +1,7 @@
 """The ``leafgrad`` command.
 
     leafgrad run SCRIPT.py [ARGS...]   run a PyTorch script with ``torch`` -> leafgrad
+    leafgrad run -m MODULE [ARGS...]   run a module as ``python -m`` does (``-m pytest tests/``)
     leafgrad train [OPTIONS]           train the demo MLP (see ``leafgrad train --help``)
     leafgrad --version
 
@@ -22,6 +23,8 @@ Reverse-mode autodiff on NumPy with PyTorch's API.
 commands:
   run SCRIPT.py [ARGS...]   run an unmodified PyTorch script with `import torch`
                             answered by leafgrad (sys.argv = [SCRIPT.py, ARGS...])
+  run -m MODULE [ARGS...]   the same for a module, as `python -m MODULE` (e.g.
+                            `leafgrad run -m pytest tests/` runs a library's tests)
   train [OPTIONS]           train a small MLP on scikit-learn data (needs
                             `pip install leafgrad[demo]`); see `leafgrad train --help`
 
@@ -119,6 +122,36 @@ def _run_package(path, args):
     return 0
 
 
+def run_module(name, args=()):
+    """Run module ``name`` as ``python -m name args...`` with torch aliased; return an exit code.
+
+    As the interpreter's ``-m``: the current directory comes first on
+    ``sys.path``, ``sys.argv`` is ``[<the module's file>, *args]``, a package
+    runs its ``__main__``; ``sys.exit`` leaves with its code (the
+    ``SystemExit`` propagates); a module that cannot be found prints
+    ``No module named ...`` and gives 1, as ``python -m`` does.
+    """
+    import runpy
+    from ._compat import torch_alias as _torch_alias
+
+    _torch_alias.install()
+    sys.argv = [name, *args]      # runpy replaces argv[0] with the module's file
+    sys.path[0] = os.getcwd()
+    try:
+        runpy._run_module_as_main(name, alter_argv=True)
+    except SystemExit:
+        raise
+    except BaseException as exc:  # noqa: BLE001 - report it like the interpreter would
+        tb = exc.__traceback__
+        while tb is not None and tb.tb_frame.f_code.co_filename == __file__:
+            tb = tb.tb_next              # this runner's frames; runpy's stay, as with -m
+        exc.__traceback__ = tb
+        sys.stdout.flush()
+        sys.excepthook(type(exc), exc, tb)
+        return 130 if isinstance(exc, KeyboardInterrupt) else 1
+    return 0
+
+
 # ---------------------------------------------------------------------- main
 def main(argv=None):
     argv = list(sys.argv[1:] if argv is None else argv)
@@ -133,10 +166,13 @@ def main(argv=None):
         return 0
     if cmd == "run":
         if rest and rest[0] in ("-h", "--help"):
-            print("usage: %s run SCRIPT.py [ARGS...]\n\nRun a PyTorch script unchanged, "
+            print("usage: %s run SCRIPT.py [ARGS...]\n       %s run -m MODULE [ARGS...]\n\n"
+                  "Run a PyTorch script unchanged, "
                   "with `import torch` (and torch.nn, torch.optim, ...) answered by "
                   "leafgrad.\nThe script sees sys.argv == [SCRIPT.py, ARGS...] and "
-                  "__name__ == '__main__';\nits exit status is leafgrad's." % prog)
+                  "__name__ == '__main__';\nits exit status is leafgrad's. With -m, "
+                  "MODULE runs as `python -m MODULE` does:\n`%s run -m pytest tests/` "
+                  "runs a library's test suite on leafgrad." % (prog, prog, prog))
             return 0
         if not rest:
             sys.stderr.write("usage: %s run SCRIPT.py [ARGS...]\n%s run: error: missing "
@@ -144,6 +180,14 @@ def main(argv=None):
             return 2
         if rest[0] == "--":
             rest = rest[1:]
+        if rest and rest[0] == "-m":
+            if len(rest) < 2:
+                sys.stderr.write("usage: %s run -m MODULE [ARGS...]\n%s run: error: "
+                                 "argument -m expects a module name\n" % (prog, prog))
+                return 2
+            return run_module(rest[1], rest[2:])
+        if rest and rest[0].startswith("-m") and len(rest[0]) > 2:   # -mpytest, as python
+            return run_module(rest[0][2:], rest[1:])
         return run_script(rest[0], rest[1:])
     if cmd == "train":
         from . import train

@@ -4,6 +4,8 @@ Values are Python floats / ints (PyTorch's are too, not NumPy scalars). ``resolu
 ``10 ** -floor(-log10(eps))`` (PyTorch's ``torch/csrc/TypeInfo.cpp``: it is not NumPy's
 float32-rounded ``resolution``). bfloat16's limits are written out because NumPy has no
 such type: 8 exponent bits like float32, 7 mantissa bits.
+The Python types ``float``, ``int``, ``bool`` and ``complex`` stand for float64, int64, bool
+and complex128 (PyTorch's ``THPDtype`` parsing of a Python scalar type; not the default dtype).
 Errors: TypeError for a non-dtype argument or a dtype of the wrong kind (PyTorch's classes).
 """
 import math
@@ -18,11 +20,18 @@ _DEFAULT = object()  # finfo() is the default dtype's; finfo(None) is a TypeErro
 
 
 def _check(fn_name, dt, want_float):
+    """``dt`` as a dtype (a Python scalar type becomes its dtype), or TypeError."""
+    dt = _PYTHON_TYPES.get(dt, dt) if isinstance(dt, type) else dt
     if not isinstance(dt, _dtype.dtype):
         raise TypeError(_errors.info_not_dtype(fn_name, dt))
     ok = (dt.is_floating_point or dt.is_complex) if want_float else dt._category == 1
     if not ok:
         raise TypeError(_errors.info_wrong_kind(fn_name, dt))
+    return dt
+
+
+_PYTHON_TYPES = {float: _dtype.float64, int: _dtype.int64, bool: _dtype.bool,
+                 complex: _dtype.complex128}
 
 
 class finfo:
@@ -33,8 +42,7 @@ class finfo:
 
     def __init__(self, type=_DEFAULT):
         dt = _dtype.get_default_dtype() if type is _DEFAULT else type
-        _check("finfo", dt, True)
-        dt = dt.to_real()
+        dt = _check("finfo", dt, True).to_real()
         if dt is _dtype.bfloat16:
             bits, eps, big, tiny = _BFLOAT16
         else:
@@ -67,7 +75,7 @@ class iinfo:
     __module__ = "torch"
 
     def __init__(self, type):
-        _check("iinfo", type, False)
+        type = _check("iinfo", type, False)
         info = np.iinfo(type.np)
         for name, value in (("bits", int(info.bits)), ("max", int(info.max)),
                             ("min", int(info.min)), ("dtype", type.name)):

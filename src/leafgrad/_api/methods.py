@@ -81,6 +81,8 @@ def _no_ndarray_left(fn, symbol):
 
 def _no_ndarray_compare(fn):
     def op(self, other):
+        if other is None:
+            return NotImplemented   # Python's TypeError: '<' not supported between ... (as torch)
         if other.__class__ is _ndarray:
             raise _errors.ndarray_compare()
         return fn(self, other)
@@ -88,8 +90,16 @@ def _no_ndarray_compare(fn):
     return op
 
 
+def _eq(self, other):
+    # PyTorch's operators turn the argument parser's TypeError into NotImplemented, so
+    # ``t == None`` falls back to identity: False
+    if other is None:
+        return NotImplemented
+    return C.eq(self, other)
+
+
 def _ne(self, other):
-    if other.__class__ is _ndarray:
+    if other is None or other.__class__ is _ndarray:
         return NotImplemented       # Python's fallback: ``self is not other``, True
     return C.ne(self, other)
 
@@ -300,7 +310,7 @@ _METHODS = {
     "__rrshift__": _no_ndarray_left(lambda s, o: C.bitwise_right_shift(o, s), ">>"),
     "__ilshift__": _iop(lambda s, o: s.bitwise_left_shift_(o), "<<=", np.left_shift),
     "__irshift__": _iop(lambda s, o: s.bitwise_right_shift_(o), ">>=", np.right_shift),
-    "__eq__": C.eq, "__ne__": _ne, "__lt__": _no_ndarray_compare(C.lt),
+    "__eq__": _eq, "__ne__": _ne, "__lt__": _no_ndarray_compare(C.lt),
     "__le__": _no_ndarray_compare(C.le), "__gt__": _no_ndarray_compare(C.gt),
     "__ge__": _no_ndarray_compare(C.ge),
     "__iadd__": _iop(IP.add_, "+=", np.add), "__isub__": _iop(IP.sub_, "-=", np.subtract),

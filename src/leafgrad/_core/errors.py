@@ -391,11 +391,14 @@ def ndarray_compare():
 
 
 class LinAlgError(RuntimeError):
-    """``torch.linalg.LinAlgError``: a matrix that the decomposition cannot handle
-    (a singular matrix given to inv or solve)."""
+    """``torch.linalg.LinAlgError``, which is ``torch._C._LinAlgError`` (one class under both
+    names, as in PyTorch): a matrix that the decomposition cannot handle (a singular matrix
+    given to inv or solve)."""
 
 
-LinAlgError.__module__ = "torch.linalg"
+# PyTorch's own name for it: <class 'torch._C._LinAlgError'>
+LinAlgError.__module__, LinAlgError.__name__, LinAlgError.__qualname__ = (
+    "torch._C", "_LinAlgError", "_LinAlgError")
 
 
 def _x(sizes):
@@ -581,6 +584,19 @@ def info_wrong_kind(fn_name, dt):
                    else ("an integer", "finfo"))
     return ("torch.%s() requires %s input type. Use torch.%s to handle 'torch.%s'. Fix: call "
             "torch.%s(%r)" % (fn_name, kind, other, fn_name, other, dt))
+
+
+_DEPRECATED_WARNED = [False]
+
+
+def deprecated_overload(old, new):
+    """A deprecated scalar-first call form (``t.add_(2.0, b)``, ``t.addcmul_(0.5, a, b)``):
+    PyTorch's UserWarning, once per process as PyTorch's (one TORCH_WARN_ONCE for all)."""
+    if not _DEPRECATED_WARNED[0]:
+        _DEPRECATED_WARNED[0] = True
+        name = old.split("(")[0]
+        warn("This overload of %s is deprecated:\n\t%s\nConsider using one of the following "
+             "signatures instead:\n\t%s" % (name, old, new))
 
 
 def matrix_attr(name, ndim):

@@ -55,13 +55,15 @@ def _accumulate(var, grad, create_graph, owned):
     old = var._grad
     if old is None:
         if create_graph:
-            var._grad = grad
+            # PyTorch's AccumulateGrad with grad mode on: a copy laid out as the
+            # variable (clone_obey_contract), recorded (CopyBackwards)
+            var._grad = var._make_plain(_empty_like_layout(var._data, grad._data)).copy_(grad)
         else:
             arr = grad._data
-            if not owned or grad._grad_fn is not None:
+            if not owned or grad._grad_fn is not None or not _obeys_layout(arr, var._data):
                 # copy, so that .grad never shares an array with someone else's
                 # tensor (an in-place zero_() on one would clear both)
-                arr = np.array(arr, copy=True)
+                arr = _copy_like_layout(arr, var._data)
             var._grad = var._make_plain(arr)
     elif create_graph or old._grad_fn is not None or old._requires_grad:
         var._grad = old + grad
@@ -73,11 +75,47 @@ def _accumulate_array(var, arr, owned, wrap):
     """``_accumulate`` for a plain ndarray gradient on a leaf without hooks."""
     old = var._grad
     if old is None:
-        var._grad = wrap(arr if owned else np.array(arr, copy=True))
+        var._grad = wrap(arr if owned and _obeys_layout(arr, var._data)
+                         else _copy_like_layout(arr, var._data))
     elif old._grad_fn is not None or old._requires_grad:
         var._grad = old + wrap(arr)
     else:
         _add_into(old, arr)
+
+
+# PyTorch's "gradient layout contract" (torch/csrc/autograd/utils/grad_layout_contract.h):
+# a leaf's first .grad has the leaf's strides when the leaf is dense and non-overlapping,
+# else it is C-contiguous; so grad.view(...) works wherever param.view(...) does
+def _dense(v):
+    return v.__class__ is not _ndarray or np.empty_like(v, order="K").strides == v.strides
+
+
+def _obeys_layout(g, v):
+    if g.__class__ is not _ndarray or v.__class__ is not _ndarray:
+        return True
+    if not _dense(v):
+        return g.flags.c_contiguous
+    for n, gs, vs in zip(g.shape, g.strides, v.strides):
+        if n != 1:
+            if gs // g.itemsize != vs // v.itemsize:
+                return False
+        elif gs == 0 or vs == 0:
+            return False
+    return True
+
+
+def _empty_like_layout(v, g):
+    if v.__class__ is not _ndarray or g.__class__ is not _ndarray:
+        return np.empty_like(g)
+    return np.empty_like(v, dtype=g.dtype, order="K" if _dense(v) else "C")
+
+
+def _copy_like_layout(g, v):
+    if g.__class__ is not _ndarray:          # a meta array: no data to lay out
+        return np.array(g, copy=True)
+    out = _empty_like_layout(v, g)
+    out[...] = g
+    return out
 
 
 def _add_into(old, arr):

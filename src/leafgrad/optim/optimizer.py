@@ -54,6 +54,12 @@ class _Handle:
 def _wrap_step(step):
     @functools.wraps(step)
     def wrapper(self, *args, **kwargs):
+        if "_optimizer_step_pre_hooks" not in self.__dict__:
+            # a subclass that skips Optimizer.__init__ (a Lookahead-style wrapper of
+            # another optimizer): PyTorch does not patch its step, so no hooks, no flag.
+            # (PyTorch's zero_grad() on it patches the step lazily, which then raises
+            # AttributeError; leafgrad keeps stepping.)
+            return step(self, *args, **kwargs)
         self._opt_called = True
         pre = self._optimizer_step_pre_hooks
         if pre:

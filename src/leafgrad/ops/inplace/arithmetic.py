@@ -333,7 +333,16 @@ def _bind_ops(**fns):
     vars(PLAIN).update(fns)
 
 
-def add_(self, other, *, alpha=None):
+def add_(self, other, *deprecated, alpha=None):
+    if (deprecated and len(deprecated) == 1 and isinstance(other, (int, float, complex))
+            and not isinstance(other, bool)):
+        # PyTorch's deprecated add_(Number alpha, Tensor other), with its warning
+        _errors.deprecated_overload("add_(Number alpha, Tensor other)",
+                                    "add_(Tensor other, *, Number alpha = 1)")
+        alpha, other = other, deprecated[0]
+    elif deprecated:
+        raise TypeError("add_() takes 1 positional argument but %d were given. Fix: "
+                        "t.add_(other, alpha=a)" % (1 + len(deprecated)))
     return _add(self, other, alpha=alpha)
 
 

@@ -291,8 +291,17 @@ def index_put_(self, key, value, accumulate=False):
                  _index_put_acc if accumulate else _index_put, idx, value)
 
 
-def addcmul_(self, tensor1, tensor2, *, value=1):
-    """In-place ``addcmul``; returns self."""
+def addcmul_(self, tensor1, tensor2, *deprecated, value=1):
+    """In-place ``addcmul``; returns self. PyTorch's deprecated ``addcmul_(value, t1, t2)``
+    works, with its warning."""
+    if deprecated and len(deprecated) == 1 and isinstance(tensor1, (int, float, complex)):
+        _errors.deprecated_overload(
+            "addcmul_(Number value, Tensor tensor1, Tensor tensor2)",
+            "addcmul_(Tensor tensor1, Tensor tensor2, *, Number value = 1)")
+        value, tensor1, tensor2 = tensor1, tensor2, deprecated[0]
+    elif deprecated:
+        raise TypeError("addcmul_() takes 2 positional arguments but %d were given. Fix: "
+                        "t.addcmul_(tensor1, tensor2, value=v)" % (2 + len(deprecated)))
     return apply(self, "addcmul_", lambda a, t1, t2: PLAIN.addcmul(a, t1, t2, value=value),
                  tensor1, tensor2)
 

@@ -387,16 +387,29 @@ def _chain(ts, s, i, j):
 
 @with_out("linalg_matrix_power")
 def matrix_power(A, n, *, out=None):
-    """A to the integer power n (n < 0: of the inverse; n = 0: the identity)."""
+    """A to the integer power n of a square matrix (or batch): ``torch.linalg.matrix_power``,
+    ``torch.matrix_power``, ``Tensor.matrix_power``.
+
+    As PyTorch's: n = 0 gives the identity copied into a clone of A (``CopyBackwards``, a
+    zero gradient), n = 1 a clone, n < 0 powers of ``inv(A)``, else binary powering with
+    matrix products. Integer matrices work for n >= 0.
+
+    Raises:
+        TypeError: n not an int. RuntimeError: A below 2-D or not square; n < 0 on an
+        integer matrix. LinAlgError: n < 0 on a singular matrix.
+    """
     from .inverse_det import inv
     if not isinstance(n, int) or isinstance(n, bool):
-        raise TypeError("matrix_power(): argument 'n' must be int, not %s" % type(n).__name__)
+        raise TypeError("matrix_power(): argument 'n' (position 2) must be int, not %s. Fix: "
+                        "pass a Python int, e.g. int(n)" % type(n).__name__)
     _float_matrices(A, "linalg.matrix_power") if A._data.dtype.kind in "fc" else None
     if A.dim() < 2 or A.shape[-1] != A.shape[-2]:
         raise RuntimeError("linalg.matrix_power: A must be batches of square matrices")
     if n == 0:
         eye = _C.eye(A.shape[-1], dtype=A.dtype)
-        return eye.expand(A.shape).clone() if A.dim() > 2 else eye
+        return A.clone().copy_(eye.expand(A.shape) if A.dim() > 2 else eye)
+    if n == 1:
+        return A.clone()
     base = inv(A) if n < 0 else A
     n = abs(n)
     result = None
@@ -407,6 +420,9 @@ def matrix_power(A, n, *, out=None):
         if n:
             base = base @ base
     return result
+
+
+defop("matrix_power", matrix_power)
 
 
 @with_out("linalg_cross")

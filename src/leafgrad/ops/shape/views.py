@@ -568,3 +568,91 @@ def unfold(self, dimension, size, step):
         st[:d] + (st[d] * step,) + st[d + 1:] + (st[d],), writeable=x.flags.writeable)
     idx = np.arange(nw)[:, None] * step + np.arange(size)[None, :]
     return mark_view(record(UnfoldBackward0, out, (self,), args=(x.shape, d, idx)), self)
+
+
+# -------------------------------------------------------------- as_strided
+def _storage_positions(shape, strides, offset):
+    """The storage index (in elements) of every element of a (shape, strides, offset) view."""
+    idx = np.full(tuple(shape), offset, dtype=np.int64)
+    for d, (n, s) in enumerate(zip(shape, strides)):
+        step = [1] * len(shape)
+        step[d] = n
+        idx = idx + (np.arange(n, dtype=np.int64) * s).reshape(step)
+    return idx
+
+
+def _as_strided_backward(ctx, g):
+    # PyTorch's as_strided_backward (FunctionsManual.cpp): add the gradient into a zero
+    # storage at the output's positions, read it out at the input's, dividing where the
+    # input itself used one storage element several times (an expanded input)
+    from ..._tensor.creation import zeros
+    in_idx, out_idx, count = ctx.args
+    n = int(max(in_idx.max(initial=-1), out_idx.max(initial=-1))) + 1
+    storage = zeros(n, dtype=g.dtype).index_add(
+        0, Tensor._make_plain(out_idx.reshape(-1)), g.reshape(-1))
+    grad = storage[Tensor._make_plain(in_idx)]
+    return (grad if count is None else grad / Tensor._make_plain(count),)
+
+
+def _as_strided_np_backward(ctx, g):
+    in_idx, out_idx, count = ctx.args
+    n = int(max(in_idx.max(initial=-1), out_idx.max(initial=-1))) + 1
+    storage = np.zeros(n, dtype=g.dtype)
+    np.add.at(storage, out_idx.reshape(-1), np.asarray(g).reshape(-1))
+    grad = storage[in_idx]
+    return (grad if count is None else grad / count,)
+
+
+AsStridedBackward0 = node("AsStridedBackward0", _as_strided_backward, saves=False)
+AsStridedBackward0.np_backward = _as_strided_np_backward
+
+
+@defop("as_strided", inplace="view")
+def as_strided(input, size, stride, storage_offset=None):
+    """A view of ``input``'s storage with the given ``size``, ``stride`` (in elements) and
+    ``storage_offset`` (default: ``input``'s own), as ``torch.as_strided``: positions are
+    counted in the storage, not in ``input``'s own layout. Elements may overlap.
+
+    The gradient is PyTorch's ``AsStridedBackward0``: summed into the storage positions the
+    output reads, then taken at ``input``'s positions (divided by how many times ``input``
+    itself reads each one, where it overlaps).
+
+    Raises:
+        RuntimeError: ``size`` and ``stride`` of different lengths, a negative stride, a
+            negative offset, or a view that reaches past the end of the storage (PyTorch's
+            ``setStorage: ... out of bounds`` message).
+    """
+    from ..._tensor.storage import _root, _address
+    x = input._data
+    size, stride = tuple(int(s) for s in size), tuple(int(s) for s in stride)
+    if len(size) != len(stride):
+        raise RuntimeError("mismatch in length of strides and shape. Fix: give one stride per "
+                           "dimension (got %d sizes and %d strides)" % (len(size), len(stride)))
+    if any(s < 0 for s in stride):
+        raise RuntimeError("as_strided: Negative strides are not supported at the moment, got "
+                           "strides: %s. Fix: use .flip() for a reversed view" % list(stride))
+    item = x.itemsize
+    root = _root(x)
+    own_offset = (_address(x) - _address(root)) // item
+    offset = own_offset if storage_offset is None else int(storage_offset)
+    if offset < 0:
+        raise RuntimeError("Tensor: invalid storage offset %d. Fix: an offset >= 0" % offset)
+    have = root.nbytes // item
+    need = 0 if 0 in size else offset + 1 + sum((n - 1) * s for n, s in zip(size, stride))
+    if need > have:
+        raise RuntimeError(
+            "setStorage: sizes %s, strides %s, storage offset %d, and itemsize %d requiring a "
+            "storage size of %d are out of bounds for storage of size %d. Fix: keep "
+            "offset + sum((size - 1) * stride) below the storage's %d elements"
+            % (list(size), list(stride), offset, item, need * item, have * item, have))
+    flat = root.reshape(-1, order="A").view(np.uint8).view(x.dtype)
+    out = np.lib.stride_tricks.as_strided(flat[min(offset, have):], size,
+                                          tuple(s * item for s in stride),
+                                          writeable=x.flags.writeable)
+    args = None
+    if input.requires_grad:
+        in_idx = _storage_positions(x.shape, tuple(s // item for s in x.strides), own_offset)
+        count = np.bincount(in_idx.reshape(-1))[in_idx] if in_idx.size else None
+        count = None if count is None or (count == 1).all() else count.astype(x.dtype)
+        args = (in_idx, _storage_positions(size, stride, offset), count)
+    return mark_view(record(AsStridedBackward0, out, (input,), args=args), input)
