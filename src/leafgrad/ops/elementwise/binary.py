@@ -76,9 +76,8 @@ def _binary(name, fwd, node_name, da, db, save=True, floating=False, doc="", np_
     and keeps the number in ``args``. ``scalar_name``: that one-edge node under another
     name than ``node_name`` (PyTorch's ``fmod(x, 2)`` is FmodBackward0, ``fmod(x, y)``
     FmodBackward1).
-    ``opmath_scalar``: a float16 result whose second operand is one value (a number or a
-    one-element tensor) is computed in float32 from that operand's own value, as PyTorch's
-    CPU mul/div kernels do for reduced floats (``half / 66000`` is 1.514e-05, not 0).
+    ``opmath_scalar``: float16 by one value (a number or one element) in float32, as
+    PyTorch's CPU mul/div kernels do (``half / 66000`` is 1.514e-05, not 0).
     """
     if scalar_name is not None:
         scalar_overload = True
