@@ -1186,6 +1186,10 @@ ROWS = [
     Row("select", lambda T, x, **kw: x.select(**kw) * 2, gen=_select_gen()),
     Row("diagonal", lambda T, x, **kw: T.diagonal(x, **kw) * 2, gen=_diagonal_gen()),
     Row("clone", lambda T, x: T.clone(x) * 2),
+    # overlapping windows of the storage (k, 2) with strides (1, 1): AsStridedBackward0
+    # sums the gradient of the positions read twice
+    Row("as_strided", lambda T, x: T.as_strided(x.contiguous(), (max(x.numel() - 1, 0),
+                                                 2 if x.numel() > 1 else 0), (1, 1)) * 2),
     Row("contiguous", lambda T, x: x.t().contiguous() * 2, gen=_same(1, max_dims=2)),
     Row("to_dtype", lambda T, x: x.double() * 2, covers=("to_dtype",)),
     Row("to_dtype:int", lambda T, x: (x * 3).long() + x.to(T.float64).int(), fd=False,

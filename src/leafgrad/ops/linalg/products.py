@@ -483,7 +483,7 @@ def tensordot(a, b, dims=2, out=None):
     return mm(am, bm).reshape(tuple(sa + sb))
 
 
-def distance_np(diff, p):
+def _distance_np(diff, p):
     """``||diff||_p`` over the last dim, in diff's dtype (p = 0: the nonzero count)."""
     diff = np.abs(diff)
     with _quiet():
@@ -498,7 +498,7 @@ def distance_np(diff, p):
     return np.asarray(out, dtype=diff.dtype)
 
 
-def distance_backward_np(diff, dist, g, p):
+def _distance_backward_np(diff, dist, g, p):
     """d dist / d x1 times g for ``dist = ||diff||_p`` over the last dim, ``diff = x1 - x2``
     (..., M) and ``dist``, ``g`` (...): PyTorch's CPU distance kernels' backward rules
     (aten/src/ATen/native/cpu/DistanceOpsKernel.cpp: zdist, odist, lttdist, tdist, pdist,
@@ -532,7 +532,7 @@ class _NoDoubleBackward(Node):
                                   "ops, e.g. (x1[:, None] - x2).norm(p, -1)" % ctx.args)
 
 
-def no_double_backward(out, inputs, kernel):
+def _no_double_backward(out, inputs, kernel):
     """``out`` (an ndarray) as the gradient of ``inputs``: with create_graph it is
     recorded under a node that refuses to be differentiated, as PyTorch's NotImplemented."""
     return record(_NoDoubleBackward, out, inputs, args=kernel)
@@ -543,9 +543,9 @@ def _cdist_backward(ctx, g):
     p = ctx.args
     n1, n2 = ctx.needs_input_grad
     diff = x1._data[..., :, None, :] - x2._data[..., None, :, :]      # (..., P, R, M)
-    w = distance_backward_np(diff, ctx.result_array(), g._data, p)
-    g1 = no_double_backward(w.sum(-2), (g, x1, x2), "_cdist_backward") if n1 else None
-    g2 = no_double_backward(-w.sum(-3), (g, x1, x2), "_cdist_backward") if n2 else None
+    w = _distance_backward_np(diff, ctx.result_array(), g._data, p)
+    g1 = _no_double_backward(w.sum(-2), (g, x1, x2), "_cdist_backward") if n1 else None
+    g2 = _no_double_backward(-w.sum(-3), (g, x1, x2), "_cdist_backward") if n2 else None
     return g1, g2
 
 
@@ -561,7 +561,7 @@ def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
     shape (..., P, R), batch dims broadcast; ``p`` >= 0, inf included (p = 0 counts the
     nonzero coordinate differences).
 
-    Gradient (PyTorch's _cdist_backward, ``distance_backward_np``): zero where a distance
+    Gradient (PyTorch's _cdist_backward, ``_distance_backward_np``): zero where a distance
     or (p < 1) a coordinate difference is 0; differentiating it again raises
     NotImplementedError (as PyTorch).
 
@@ -581,7 +581,7 @@ def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
                            % (a.shape[-1], b.shape[-1]))
     if p < 0:
         raise RuntimeError("cdist only supports non-negative p values")
-    out = distance_np(a[..., :, None, :] - b[..., None, :, :], p)
+    out = _distance_np(a[..., :, None, :] - b[..., None, :, :], p)
     return record(CdistBackward0, out, (x1, x2), saved=(x1, x2), save_result=True, args=p)
 
 

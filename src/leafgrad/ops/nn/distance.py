@@ -5,7 +5,7 @@ import numpy as np
 
 from .._dispatch import record
 from .._named import _named, _tname
-from ..linalg.products import distance_backward_np, distance_np, no_double_backward
+from ..linalg.products import _distance_backward_np, _distance_np, _no_double_backward
 from .._out import with_out
 from .._registry import add_form, defop, functional_ops, node
 
@@ -54,11 +54,11 @@ def _pdist_backward(ctx, g):
     (x,) = ctx.saved_tensors
     p, i, j = ctx.args
     xd = x._data
-    w = distance_backward_np(xd[i] - xd[j], ctx.result_array(), g._data, p)
+    w = _distance_backward_np(xd[i] - xd[j], ctx.result_array(), g._data, p)
     out = np.zeros_like(xd)
     np.add.at(out, i, w)
     np.subtract.at(out, j, w)
-    return (no_double_backward(out, (g, x), "_pdist_backward"),)
+    return (_no_double_backward(out, (g, x), "_pdist_backward"),)
 
 
 PdistBackward0 = node("PdistBackward0", _pdist_backward, saves=True)
@@ -68,7 +68,7 @@ PdistBackward0 = node("PdistBackward0", _pdist_backward, saves=True)
 def pdist(input, p=2):
     """The ``p``-norm distances between the rows of the 2-D ``input`` (N, M), for each
     pair i < j in row-major order: a vector of N (N - 1) / 2. Gradient: PyTorch's
-    _pdist_backward (the distance kernels' rules, ``distance_backward_np``: 0 at a zero
+    _pdist_backward (the distance kernels' rules, ``_distance_backward_np``: 0 at a zero
     distance, at a zero coordinate difference for p < 1, the full g to every coordinate
     attaining the max for p = inf); not differentiable twice (NotImplementedError).
 
@@ -84,7 +84,7 @@ def pdist(input, p=2):
         raise RuntimeError("pdist only supports floating-point dtypes")
     i, j = np.triu_indices(input.shape[0], 1)
     xd = input._data
-    out = distance_np(xd[i] - xd[j], p)
+    out = _distance_np(xd[i] - xd[j], p)
     return record(PdistBackward0, out, (input,), saved=(input,), save_result=True,
                   args=(p, i, j))
 
