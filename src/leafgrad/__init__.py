@@ -79,6 +79,9 @@ def __dir__():
 
 
 strided = "torch.strided"
+# PyTorch's constants (torch/__init__.py: ``from math import e, inf, nan, pi``; newaxis is None)
+from math import e, inf, nan, pi  # noqa: E402
+newaxis = None
 contiguous_format, preserve_format = "contiguous_format", "preserve_format"
 
 
