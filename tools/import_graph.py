@@ -47,6 +47,7 @@ LAYERS = (
     ("utils.data", "utils.data"),
     ("distributions", "distributions"),
     ("func", "func, _functorch"),
+    ("jit", "jit: eager stand-ins for TorchScript"),
     ("diagnostics", "utils.viz, profiler, utils.*"),
     ("cli", "cli.py, train.py"),
     ("_compat", "_compat: torch alias, devices"),

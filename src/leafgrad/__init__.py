@@ -44,10 +44,11 @@ from . import __future__  # noqa: E402,F401  (torch.__future__: conversion flags
 _LAZY = {name: ("leafgrad." + name, None) for name in (
     "nn", "optim", "utils", "serialization", "accelerator", "amp", "backends", "cuda", "func",
     "functional", "onnx", "profiler", "sparse", "special", "distributed", "distributions",
-    "testing", "version")}
+    "testing", "version", "jit", "futures", "_jit_internal")}
 _LAZY.update({"save": ("leafgrad._checkpoint.save_load", "save"),
               "load": ("leafgrad._checkpoint.save_load", "load"),
               "autocast": ("leafgrad.amp", "autocast"),
+              "Future": ("leafgrad.futures", "_Future"),
               "vmap": ("leafgrad.func", "vmap"), "_C": ("leafgrad._C", None),
               "finfo": ("leafgrad._api.finfo", "finfo"), "iinfo": ("leafgrad._api.finfo", "iinfo"),
               "result_type": ("leafgrad._api.promotion", "result_type"),
@@ -78,6 +79,9 @@ def __dir__():
 
 
 strided = "torch.strided"
+# PyTorch's constants (torch/__init__.py: ``from math import e, inf, nan, pi``; newaxis is None)
+from math import e, inf, nan, pi  # noqa: E402
+newaxis = None
 contiguous_format, preserve_format = "contiguous_format", "preserve_format"
 
 

@@ -269,7 +269,7 @@ def test_record_saves_versions_on_every_path(n_saved):
     assert res.grad_fn._saved_versions == (2, None, 0)[:n_saved]
     y.add_(1)
     with pytest.raises(RuntimeError, match="modified by an inplace operation"):
-        res.grad_fn.saved_tensors
+        res.grad_fn._checked_saved
 
 
 def test_record_refuses_an_inference_tensor_on_every_path():
@@ -439,7 +439,8 @@ _LAYERS = (
                    "leafgrad.func", "leafgrad._functorch", "leafgrad.sparse", "leafgrad.special",
                    "leafgrad.functional", "leafgrad.amp", "leafgrad.cuda", "leafgrad.backends",
                    "leafgrad.accelerator", "leafgrad.distributed", "leafgrad.onnx",
-                   "leafgrad.version", "leafgrad.bridge")),
+                   "leafgrad.version", "leafgrad.bridge", "leafgrad.jit", "leafgrad.futures",
+                   "leafgrad._jit_internal", "leafgrad.torch_version")),
     ("diagnostics", ("leafgrad.utils.viz", "leafgrad.profiler", "leafgrad.autograd.profiler",
                      "leafgrad.utils.benchmark", "leafgrad.utils.grad_report",
                      "leafgrad.utils.monitor")),

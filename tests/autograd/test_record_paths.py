@@ -107,7 +107,7 @@ def test_paths_under_saved_tensor_hooks_pack_the_same():
         saved = r._grad_fn._raw_saved()
         assert all(type(s) is saved_hooks.Packed for s in saved)
         assert r._grad_fn._s0 is None      # nothing kept beside the packed values
-    assert [s is t for s, t in zip(r2._grad_fn.saved_tensors, (a, b))] == [True, True]
+    assert [s is t for s, t in zip(r2._grad_fn._checked_saved, (a, b))] == [True, True]
 
 
 def test_an_ops_own_copies_record_what_the_shared_functions_record():
@@ -141,7 +141,7 @@ def test_factory_node_classes_run_their_own_copies_of_the_per_node_code():
     x = leafgrad.tensor([1.0, 2.0], requires_grad=True)
     for y in (x * x, x + 1.5, x.exp(), 2 ** x, x / x):   # (made on an op's first call)
         cls = type(y.grad_fn)
-        assert cls.saved_tensors.fget.__code__ is not Node.saved_tensors.fget.__code__
+        assert cls._checked_saved.fget.__code__ is not Node._checked_saved.fget.__code__
         assert cls._release.__code__ is not Node._release.__code__
     a, b = E.mul.node, E.div.node       # one factory closure each, over the same code
     assert a.np_backward.__code__ is not b.np_backward.__code__

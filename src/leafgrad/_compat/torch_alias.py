@@ -15,6 +15,13 @@ ships, gives ``leafgrad._functorch``). The aliased entries are the *same*
 module objects as the leafgrad ones (``sys.modules['torch'] is leafgrad``),
 so state such as the random generator or the default dtype is shared.
 
+Libraries see the PyTorch it implements: while the alias is installed, ``torch.__version__``
+is ``TorchVersion("2.13.0+leafgrad0.1.0")`` (``leafgrad/torch_version.py`` says why; one
+module, so ``leafgrad.__version__`` reads the same until :func:`uninstall` puts leafgrad's
+back), and the finder answers ``importlib.metadata.version("torch")`` /
+``distribution("torch")`` with that version (``find_distributions``), ahead of a real
+PyTorch installed next to it.
+
 Nothing here is active after a plain ``import leafgrad``: the alias is only
 installed by ``leafgrad run`` (or by calling :func:`install` yourself), and
 it refuses to shadow a real ``torch`` that is already imported.
@@ -22,6 +29,9 @@ it refuses to shadow a real ``torch`` that is already imported.
 import importlib
 import importlib.abc
 import importlib.machinery
+import importlib.metadata
+import os
+import re
 import sys
 import types
 
@@ -99,6 +109,16 @@ class TorchAlias(importlib.abc.MetaPathFinder, importlib.abc.Loader):
             return value
         return None
 
+    def find_distributions(self, context=importlib.metadata.DistributionFinder.Context()):
+        """``torch``'s distribution (any spelling pip accepts: ``Torch``, ``torch``)."""
+        name = getattr(context, "name", None)
+        if name is not None and re.sub(r"[-_.]+", "-", name).lower() != self.source:
+            return iter(())
+        if self.source != _SOURCE:
+            return iter(())
+        from ..torch_version import ALIAS_VERSION
+        return iter((TorchDistribution(ALIAS_VERSION),))
+
     # -- loader -----------------------------------------------------------
     def create_module(self, spec):
         # the import system then stamps its own attributes on this object;
@@ -122,7 +142,31 @@ class TorchAlias(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         # a leafgrad module's ``__spec__`` is leafgrad's own again from here on
 
 
+class TorchDistribution(importlib.metadata.Distribution):
+    """What ``importlib.metadata`` reports for ``torch`` under the alias: leafgrad's files,
+    PyTorch's name, the alias version, and leafgrad's one requirement (NumPy)."""
+
+    def __init__(self, version):
+        self._version = version
+
+    def read_text(self, filename):
+        if filename == "METADATA":
+            return ("Metadata-Version: 2.1\nName: torch\nVersion: %s\n"
+                    "Summary: leafgrad standing in for PyTorch (leafgrad run / torch alias)\n"
+                    "Requires-Dist: numpy\n" % self._version)
+        if filename == "top_level.txt":
+            return "torch\n"
+        if filename == "INSTALLER":
+            return "leafgrad\n"
+        return None
+
+    def locate_file(self, path):
+        return os.path.join(os.path.dirname(os.path.dirname(
+            importlib.import_module(_TARGET).__file__)), str(path))
+
+
 _installed = None
+_versions = {}        # what install() replaced: (module, attribute) -> leafgrad's value
 
 
 def _real_torch_loaded(source=_SOURCE):
@@ -156,7 +200,18 @@ def install(force=False):
     if _installed is None or _installed not in sys.meta_path:
         _installed = TorchAlias()
         sys.meta_path.insert(0, _installed)
+        _set_versions()
     return _installed
+
+
+def _set_versions():
+    """``torch.__version__`` and ``torch.version.__version__`` as the alias version."""
+    from .. import torch_version, version
+    leafgrad = sys.modules[_TARGET]
+    for mod, value in ((leafgrad, torch_version.__version__),
+                       (version, str(torch_version.__version__))):
+        _versions.setdefault((mod, "__version__"), mod.__version__)
+        mod.__version__ = value
 
 
 def uninstall():
@@ -166,6 +221,9 @@ def uninstall():
         return
     if _installed in sys.meta_path:
         sys.meta_path.remove(_installed)
+    for (mod, attr), value in _versions.items():
+        setattr(mod, attr, value)
+    _versions.clear()
     for name, obj in _installed.loaded.items():
         if sys.modules.get(name) is obj:
             del sys.modules[name]

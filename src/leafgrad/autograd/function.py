@@ -56,6 +56,12 @@ class BackwardCFunction(Node, FunctionCtx):
                  "_to_save", "_non_diff", "_dirty")
     saves = True
 
+    @property
+    def saved_tensors(self):
+        """What ``save_for_backward`` kept (PyTorch's ``ctx.saved_tensors``); raises once
+        backward freed it, or when one was modified in place since."""
+        return self._checked_saved
+
     def __getattr__(self, name):
         try:
             return object.__getattribute__(self, "_ctx_dict")[name]

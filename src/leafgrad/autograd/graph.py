@@ -157,6 +157,15 @@ class Node:
         """The node's PyTorch name, e.g. ``'MulBackward0'``."""
         return type(self).__name__
 
+    @property
+    def requires_grad(self):
+        """PyTorch's ``Node.requires_grad``: whether any input needs a gradient."""
+        return any(self.needs_input_grad)
+
+    def _sequence_nr(self):
+        """PyTorch's ``Node._sequence_nr()``: the recording order the engine schedules by."""
+        return self._seq
+
     # ``grad_fn._saved_self``, ``_saved_other``, ``_saved_result``, ``_raw_saved_self``:
     # PyTorch's names for what a node saved, as properties (``_saved_property``): on Node
     # for the usual names, on each subclass for its own (``__init_subclass__``). Not a
@@ -185,9 +194,12 @@ class Node:
         return saved
 
     @property
-    def saved_tensors(self):
+    def _checked_saved(self):
         """The tensors saved at forward time; raises once the graph was freed,
-        or when one of them was modified in place since."""
+        or when one of them was modified in place since. Private: PyTorch's built-in
+        nodes have no ``saved_tensors`` (libraries such as torchviz probe for it and
+        read ``_saved_*`` instead); a custom Function's ctx has it
+        (``autograd/function.py``)."""
         if self._released:
             raise _errors.graph_freed(self.name(), self._released)
         saved = self._saved
@@ -245,8 +257,8 @@ class Node:
         return t
 
     def saved_arrays(self):
-        """``saved_tensors`` as ndarrays (numbers stay numbers), for NumPy rules."""
-        saved = self.saved_tensors
+        """``_checked_saved`` as ndarrays (numbers stay numbers), for NumPy rules."""
+        saved = self._checked_saved
         return tuple([t._data if isinstance(t, _tensor_cls) else t for t in saved])
 
     def result_array(self):
@@ -307,7 +319,7 @@ def own_copy(fn, **kwdefaults):
 
     Why: CPython (3.11+) specialises each attribute read and store of a bytecode
     instruction for one type. Code shared by many node classes (the recording functions,
-    a factory's rules, ``saved_tensors``) sees a different class at the same instruction
+    a factory's rules, ``_checked_saved``) sees a different class at the same instruction
     from op to op and takes the generic path (~30 ns more per access); a copy per op or
     node class sees one. Same code and results: only CPython's caches differ.
     """
@@ -321,15 +333,15 @@ def own_copy(fn, **kwdefaults):
 
 def own_code(cls):
     """Give the node class ``cls`` its own copies (``own_copy``) of what the engine
-    runs for each of its nodes: its rules, ``saved_tensors``, ``result_array`` and
+    runs for each of its nodes: its rules, ``_checked_saved``, ``result_array`` and
     ``_release``. For the classes of the elementwise factories, whose rules are one
     closure per op over code shared by the family. Returns ``cls``."""
     for name in ("backward", "np_backward"):
         fn = cls.__dict__.get(name)
         if type(fn) is types.FunctionType:
             setattr(cls, name, own_copy(fn))
-    cls.saved_tensors = property(own_copy(Node.saved_tensors.fget),
-                                 doc=Node.saved_tensors.__doc__)
+    cls._checked_saved = property(own_copy(Node._checked_saved.fget),
+                                 doc=Node._checked_saved.__doc__)
     cls.result_array = own_copy(Node.result_array)
     cls._release = own_copy(Node._release)
     return cls
@@ -353,7 +365,7 @@ _add_saved_properties(Node, ("self", "other", "result"))
 
 def _saved_by_name(node, key, raw):
     if node._released:
-        node.saved_tensors      # raises: the saved tensors were freed by backward()
+        node._checked_saved      # raises: the saved tensors were freed by backward()
     names = getattr(type(node), "saved_names", None) or _SAVED_NAMES.get(type(node).__name__)
     saved = node._raw_saved()
     n = 0 if saved is None else len(saved)
@@ -368,7 +380,7 @@ def _saved_by_name(node, key, raw):
         i = names.index(key)
         if raw:
             return _saved_hooks.SavedTensor(node, i)
-        return node.saved_tensors[i]
+        return node._checked_saved[i]
     raise AttributeError("'%s' object has no attribute '%s'. What it saved: %s"
                          % (type(node).__name__, ("_raw_saved_" if raw else "_saved_") + key,
                             ", ".join("_saved_" + k for k in names[:n]) or "nothing"))

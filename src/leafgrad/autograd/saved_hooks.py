@@ -132,7 +132,7 @@ class SavedTensor:
         node = self._node
         saved = list(node._raw_saved() or ())
         if node._released:
-            node.saved_tensors     # raises the graph-freed error
+            node._checked_saved     # raises the graph-freed error
         cur = saved[self._index]
         if isinstance(cur, Packed):
             raise RuntimeError("SavedTensor hooks have already been set on this SavedTensor. "

@@ -166,7 +166,7 @@ def _backward_rules(da, db, save, np_ok):
     input needs a gradient."""
     if save:
         def backward(ctx, g):
-            a, b = ctx.saved_tensors
+            a, b = ctx._checked_saved
             na, nb = ctx.needs_input_grad
             return (da(g, a, b) if na else None), (db(g, a, b) if nb else None)
     else:
@@ -177,7 +177,7 @@ def _backward_rules(da, db, save, np_ok):
         return backward, None
     if save:
         def np_backward(ctx, g):
-            a, b = ctx.saved_tensors
+            a, b = ctx._checked_saved
             a, b = getattr(a, "_data", a), getattr(b, "_data", b)
             na, nb = ctx.needs_input_grad
             return (da(g, a, b) if na else None), (db(g, a, b) if nb else None)
@@ -205,13 +205,13 @@ def _scalar_node(node_name, da, db, save, np_ok):
     """The one-edge node of a binary op with a number on one side; args =
     (the number, whether the tensor is the first operand)."""
     def backward(ctx, g):
-        t = ctx.saved_tensors[0] if save else None
+        t = ctx._checked_saved[0] if save else None
         num, first = ctx.args
         return (da(g, t, num) if first else db(g, num, t),)
     cls = node(node_name, backward, saves=save)
     if np_ok:
         def np_backward(ctx, g):
-            t = ctx.saved_tensors[0]._data if save else None
+            t = ctx._checked_saved[0]._data if save else None
             num, first = ctx.args
             return (da(g, t, num) if first else db(g, num, t),)
         cls.np_backward = np_backward

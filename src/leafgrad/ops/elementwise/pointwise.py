@@ -55,7 +55,7 @@ def where(condition, input=None, other=None):
 
 
 def _clamp_backward(ctx, g):
-    (x,) = ctx.saved_tensors
+    (x,) = ctx._checked_saved
     lo, hi = ctx.args
     mask = np.ones(x._data.shape, bool)
     if lo is not None:
@@ -71,7 +71,7 @@ ClampBackward1 = node("ClampBackward1", _clamp_backward, saves=True, np_backward
 def _clamp_tensors_backward(ctx, g):
     # PyTorch's clamp_backward_min_max: x gets g where lo <= x <= hi (so not at
     # nan); lo where x < lo (and lo < hi); hi where x > hi, or everywhere when hi < lo
-    x, lo, hi = ctx.saved_tensors
+    x, lo, hi = ctx._checked_saved
     nx, nlo, nhi = ctx.needs_input_grad
     gx = glo = ghi = None
     if lo is not None and hi is not None:
@@ -179,7 +179,7 @@ def clamp_max(input, max):
 
 # ------------------------------------------------- nan_to_num, addcmul, addcdiv
 def _nan_to_num_backward(ctx, g):
-    (x,) = ctx.saved_tensors
+    (x,) = ctx._checked_saved
     return (g * Tensor._make_plain(np.isfinite(x._data)),)
 
 
@@ -209,7 +209,7 @@ def _ternary_operands(input, t1, t2):
 
 def _addc_backward(div):
     def backward(ctx, g):
-        _, t1, t2 = ctx.saved_tensors
+        _, t1, t2 = ctx._checked_saved
         value = ctx.args
         ni, n1, n2 = ctx.needs_input_grad
         g1 = g2 = None

@@ -140,7 +140,7 @@ defop("special_ndtr", special_ndtr, out=True, **_SPECIAL)
 
 # ------------------------------------------------------------ polygamma
 def _polygamma_backward(ctx, g):
-    (x,) = ctx.saved_tensors
+    (x,) = ctx._checked_saved
     return (g * polygamma(ctx.args + 1, x),)
 
 
@@ -183,7 +183,7 @@ def _float_of(t):
 
 # ------------------------------------------------------------ mvlgamma
 def _mvlgamma_backward(ctx, g):
-    (x,) = ctx.saved_tensors
+    (x,) = ctx._checked_saved
     p = ctx.args
     total = digamma(x)
     for i in range(1, p):
@@ -230,7 +230,7 @@ def _type_name(dt):
 
 # ---------------------------------------------------------------- logit
 def _logit_backward(ctx, g):
-    (x,) = ctx.saved_tensors
+    (x,) = ctx._checked_saved
     eps = ctx.args
     d = g / (x * (1 - x))
     # PyTorch's differentiable form (infinitely_differentiable_logit_backward; its

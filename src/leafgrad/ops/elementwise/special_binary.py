@@ -297,7 +297,7 @@ defop("float_power", float_power, numbers="both", inplace=_float_power_, out=Tru
 
 # ------------------------------------------------------------------ lerp
 def _lerp_backward(ctx, g):
-    start, end, w = ctx.saved_tensors
+    start, end, w = ctx._checked_saved
     na = ctx.needs_input_grad
     if ctx.args:        # a number weight: LerpBackward0, two edges
         return (g * (1 - w) if na[0] else None), (g * w if na[1] else None)

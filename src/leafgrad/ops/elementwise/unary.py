@@ -54,7 +54,7 @@ def _unary(name, fwd, node_name, vjp, save="x", floating=True, doc="", np_ok=Fal
         np_vjp = vjp
     if save == "x":
         def backward(ctx, g):
-            (x,) = ctx.saved_tensors
+            (x,) = ctx._checked_saved
             return (vjp(g, x, None),)
     elif save == "result":
         def backward(ctx, g):
@@ -68,7 +68,7 @@ def _unary(name, fwd, node_name, vjp, save="x", floating=True, doc="", np_ok=Fal
     if np_ok:   # the formula uses only arithmetic: it also runs on plain arrays
         if save == "x":
             def np_backward(ctx, g):
-                (x,) = ctx.saved_tensors
+                (x,) = ctx._checked_saved
                 return (np_vjp(g, x._data, None),)
         elif save == "result":
             def np_backward(ctx, g):

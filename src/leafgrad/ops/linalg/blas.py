@@ -72,7 +72,7 @@ def _same_dtype(name, *ts):
 
 def _backward(grads):
     def backward(ctx, g):
-        a, b = ctx.saved_tensors
+        a, b = ctx._checked_saved
         beta, alpha = ctx.args
         ni, na, nb = ctx.needs_input_grad
         ga, gb = grads(g, a, b)

@@ -29,7 +29,7 @@ def _floating(t, kernel):
 
 
 def _cholesky_solve_backward(ctx, g):
-    F, B = ctx.saved_tensors
+    F, B = ctx._checked_saved
     X = ctx.result
     upper = ctx.args
     gB = cholesky_solve(g, F, upper)

@@ -218,7 +218,7 @@ class LinalgSlogdetBackward0(Node):
     saves = True
 
     def backward(ctx, glogabs):      # the sign carries no gradient
-        (A,) = ctx.saved_tensors
+        (A,) = ctx._checked_saved
         from .inverse_det import inv
         return (glogabs.unsqueeze(-1).unsqueeze(-1) * inv(A).mT,)
 
@@ -295,7 +295,7 @@ class LinalgMatrixExpBackward0(Node):
     saves = True
 
     def backward(ctx, g):
-        (A,) = ctx.saved_tensors
+        (A,) = ctx._checked_saved
         from ..shape.joins import cat
         n = A.shape[-1]
         top = cat([A.mT, g], -1)

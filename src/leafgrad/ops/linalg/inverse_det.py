@@ -83,7 +83,7 @@ class LinalgDetBackward0(Node):
     saves = True
 
     def backward(ctx, g):
-        (A,) = ctx.saved_tensors
+        (A,) = ctx._checked_saved
         d = ctx.result
         if not (d._data == 0).any():
             return ((g * d).unsqueeze(-1).unsqueeze(-1) * inv(A).mT,)
@@ -136,7 +136,7 @@ class LinalgSolveExBackward0(Node):
     def backward(ctx, g):
         # PyTorch's linalg_solve_backward: gB = A^{-T} gX (left) or gX A^{-T} (right);
         # gA = -gB X^T (left) or -X^T gB (right); vectors as columns
-        (A,) = ctx.saved_tensors
+        (A,) = ctx._checked_saved
         x = ctx.result
         vector, left = ctx.args
         na, nb = ctx.needs_input_grad

@@ -22,7 +22,7 @@ from ._lapack import _float_matrices
 
 # ---------------------------------------------------- torch.norm (vector p-norms)
 def _norm_backward(ctx, g):
-    (x,) = ctx.saved_tensors
+    (x,) = ctx._checked_saved
     p, dims, keepdim = ctx.args
     r = _unreduce(ctx.result, x.shape, dims, keepdim)
     g = _unreduce(g, x.shape, dims, keepdim)
@@ -194,17 +194,17 @@ _ACC = {dtypes.float32: dtypes.float64, dtypes.float16: dtypes.float32}
 
 class _NormCtx:
     """What linalg_fns._norm_backward reads from a node, for renorm's rule."""
-    __slots__ = ("saved_tensors", "args", "result")
+    __slots__ = ("_checked_saved", "args", "result")
 
     def __init__(self, x, p, dims, norm):
-        self.saved_tensors, self.args, self.result = (x,), (p, dims, True), norm
+        self._checked_saved, self.args, self.result = (x,), (p, dims, True), norm
 
 
 def _renorm_backward(ctx, g):
     # PyTorch's renorm_backward (FunctionsManual.cpp), op for op: the where selects, so
     # a slice left unscaled (its norm <= maxnorm, or nan) passes g through untouched
     from ..elementwise.pointwise import where
-    (x,) = ctx.saved_tensors
+    (x,) = ctx._checked_saved
     p, others, maxnorm = ctx.args
     # the norm and the reduction in the CPU accumulation dtype (float32 -> float64), as
     # there; x's own powers stay in x's dtype (1e30 ** 2 overflows in float32 there too)

@@ -24,7 +24,7 @@ from math import prod as _prod
 
 
 def _matmul_grads(ctx, g):
-    a, b = ctx.saved_tensors
+    a, b = ctx._checked_saved
     na, nb = ctx.needs_input_grad
     ga = gb = None
     ad, bd = a._data.ndim, b._data.ndim
@@ -264,7 +264,7 @@ ger = outer
 
 
 def _addmm_backward(ctx, g):
-    x, w = ctx.saved_tensors
+    x, w = ctx._checked_saved
     nb, nx, nw = ctx.needs_input_grad
     return (g if nb else None,
             (g @ w.t()) if nx else None,       # w is stored as (in, out)
@@ -320,7 +320,7 @@ class _LinearNode(Node):
     saves = True
 
     def backward(ctx, g):
-        x, w = ctx.saved_tensors
+        x, w = ctx._checked_saved
         need = ctx.needs_input_grad
         nx, nw = need[-2:]
         g2, x2 = (g, x) if g.dim() == 2 else (_rows(g), _rows(x))
@@ -539,7 +539,7 @@ def _no_double_backward(out, inputs, kernel):
 
 
 def _cdist_backward(ctx, g):
-    x1, x2 = ctx.saved_tensors
+    x1, x2 = ctx._checked_saved
     p = ctx.args
     n1, n2 = ctx.needs_input_grad
     diff = x1._data[..., :, None, :] - x2._data[..., None, :, :]      # (..., P, R, M)

@@ -75,7 +75,7 @@ def _tri_mask(g, upper, unit):
 
 
 def _solve_tri_backward(ctx, g):
-    A, = ctx.saved_tensors[:1]
+    A, = ctx._checked_saved[:1]
     X = ctx.result
     upper, left, unit = ctx.args
     nA, nB = ctx.needs_input_grad
@@ -177,7 +177,7 @@ def _perm_matrix(piv, m, dtype):
 
 def _lu_backward(ctx, gLU, gpiv=None, ginfo=None):
     from ..._tensor import creation as F
-    A, = ctx.saved_tensors
+    A, = ctx._checked_saved
     piv, = ctx.args
     LU = lu_factor_ex(A).LU       # recorded under create_graph: differentiable again
     m, n = LU.shape[-2:]
@@ -309,7 +309,7 @@ def _pinv_backward(g, pinvA, A):
 
 
 def _lstsq_backward(ctx, gX, *rest):
-    A, B = ctx.saved_tensors
+    A, B = ctx._checked_saved
     vector, = ctx.args
     nA, nB = ctx.needs_input_grad
     Bm = B.unsqueeze(-1) if vector else B

@@ -30,13 +30,13 @@ class _LinearNode(Node):
 
     def backward(ctx, g):
         op, p = ctx.args
-        saved = ctx.saved_tensors
+        saved = ctx._checked_saved
         return (op.adjoint(g, p, saved[0] if saved else None),) + (None,) * (
             len(ctx.next_functions) - 1)
 
     def np_backward(ctx, g):
         op, p = ctx.args
-        ctx.saved_tensors                 # the in-place check
+        ctx._checked_saved                 # the in-place check
         return (op.adjoint.kernel(g, p),) + (None,) * (len(ctx.next_functions) - 1)
 
 

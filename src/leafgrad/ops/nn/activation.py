@@ -144,7 +144,7 @@ def relu_(input):
 
 def _leaky_backward(ctx, g):
     # PyTorch's leaky_relu_backward: x > 0 ? g : g * slope (nan takes the slope)
-    (x,) = ctx.saved_tensors
+    (x,) = ctx._checked_saved
     return (select(x._data > 0, g, g * ctx.args, deps=(x,), name="LeakyReluBackwardBackward0"),)
 
 
@@ -163,7 +163,7 @@ def leaky_relu(input, negative_slope=0.01, inplace=False):
 def _hardtanh_backward(ctx, g):
     # PyTorch's hardtanh_backward: 0 where x <= min_val or x >= max_val, else g
     # (so g passes at nan)
-    (x,) = ctx.saved_tensors
+    (x,) = ctx._checked_saved
     lo, hi = ctx.args
     return (select(~((x._data <= lo) | (x._data >= hi)), g, deps=(x,),
                    name="HardtanhBackwardBackward0"),)
@@ -195,7 +195,7 @@ def _elu_grad_np(g, xd, args):
 
 
 def _elu_backward(ctx, g):
-    (x,) = ctx.saved_tensors
+    (x,) = ctx._checked_saved
     if not isinstance(g, Tensor):
         return (_elu_grad_np(g, x._data, ctx.args),)
     out = _elu_grad_np(g._data, x._data, ctx.args)
@@ -206,7 +206,7 @@ def _elu_double_backward(ctx, gg):
     # derivatives.yaml: grad_output -> elu_backward(grad, ..., self); self ->
     # elu_double_backward: elu_backward(gg g input_scale, ..., self) * (self < 0), the mask
     # multiplied (an inf gradient at x = 0 gives nan there, as in PyTorch)
-    g, x = ctx.saved_tensors
+    g, x = ctx._checked_saved
     ng, nx = ctx.needs_input_grad
     back = _EluCtx(x, ctx.args)
     gg_g = _elu_backward(back, gg)[0] if ng else None
@@ -219,10 +219,10 @@ def _elu_double_backward(ctx, gg):
 
 class _EluCtx:
     """The fields ``_elu_backward`` reads, for its use in the double backward."""
-    __slots__ = ("saved_tensors", "args")
+    __slots__ = ("_checked_saved", "args")
 
     def __init__(self, x, args):
-        self.saved_tensors, self.args = (x,), args
+        self._checked_saved, self.args = (x,), args
 
 
 EluBackward0 = node("EluBackward0", _elu_backward, saves=True)
@@ -362,7 +362,7 @@ def _softplus_grad_np(g, xd, beta, th):
 
 
 def _softplus_backward(ctx, g):
-    (x,) = ctx.saved_tensors
+    (x,) = ctx._checked_saved
     beta, th = ctx.args
     if not isinstance(g, Tensor):
         return (_softplus_grad_np(g, x._data, beta, th),)
@@ -374,7 +374,7 @@ def _softplus_double_backward(ctx, gg):
     # derivatives.yaml: grad_output -> softplus_backward(grad, self, beta, threshold);
     # self -> softplus_double_backward: sigmoid_backward(gg g, sigmoid(beta x)) *
     # (beta x < threshold) * beta, multiplied by the mask (nan at a nan input, as there)
-    g, x = ctx.saved_tensors
+    g, x = ctx._checked_saved
     beta, th = ctx.args
     ng, nx = ctx.needs_input_grad
     gg_g = _softplus_backward(_SoftplusCtx(x, beta, th), gg)[0] if ng else None
@@ -387,10 +387,10 @@ def _softplus_double_backward(ctx, gg):
 
 class _SoftplusCtx:
     """The fields ``_softplus_backward`` reads, for its use in the double backward."""
-    __slots__ = ("saved_tensors", "args")
+    __slots__ = ("_checked_saved", "args")
 
     def __init__(self, x, beta, th):
-        self.saved_tensors, self.args = (x,), (beta, th)
+        self._checked_saved, self.args = (x,), (beta, th)
 
 
 SoftplusBackward0 = node("SoftplusBackward0", _softplus_backward, saves=True)
@@ -444,7 +444,7 @@ def softsign(input):
 
 def _hardsigmoid_backward(ctx, g):
     # 1/6 strictly inside (-3, 3), 0 at the edges and at nan (PyTorch's kernel)
-    (x,) = ctx.saved_tensors
+    (x,) = ctx._checked_saved
     xd = x._data
     # 1/6 rounded to float32, also for float64 inputs (PyTorch's constant is 1.0f / 6.0f)
     sixth = float(np.float32(1.0) / np.float32(6.0))
@@ -477,7 +477,7 @@ def _hardswish_grad_np(g, xd):
 
 
 def _hardswish_backward(ctx, g):
-    (x,) = ctx.saved_tensors
+    (x,) = ctx._checked_saved
     if not isinstance(g, Tensor):
         return (_hardswish_grad_np(g, x._data),)
     out = _hardswish_grad_np(g._data, x._data)
@@ -487,7 +487,7 @@ def _hardswish_backward(ctx, g):
 def _hardswish_double_backward(ctx, gg):
     # derivatives.yaml: grad_output -> hardswish_backward(grad, self); self ->
     # where(-3 < self < 3, grad * grad_output / 3, 0) (selected: an inf x gives 0, not nan)
-    g, x = ctx.saved_tensors
+    g, x = ctx._checked_saved
     ng, nx = ctx.needs_input_grad
     gg_g = _hardswish_backward(_OneSaved(x), gg)[0] if ng else None
     gx = None
@@ -498,10 +498,10 @@ def _hardswish_double_backward(ctx, gg):
 
 
 class _OneSaved:
-    __slots__ = ("saved_tensors",)
+    __slots__ = ("_checked_saved",)
 
     def __init__(self, x):
-        self.saved_tensors = (x,)
+        self._checked_saved = (x,)
 
 
 HardswishBackward0 = node("HardswishBackward0", _hardswish_backward, saves=True)
@@ -524,7 +524,7 @@ def tanhshrink(input):
 
 def _threshold_backward(ctx, g):
     # PyTorch's threshold_backward: 0 where x <= threshold, else g (nan passes)
-    (x,) = ctx.saved_tensors
+    (x,) = ctx._checked_saved
     return (select(~(x._data <= ctx.args), g, deps=(x,), name="ThresholdBackwardBackward0"),)
 
 

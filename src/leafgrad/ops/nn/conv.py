@@ -345,7 +345,7 @@ class _ConvNode(Node):
     role = 0
 
     def backward(ctx, g):
-        a, b = ctx.saved_tensors[:2]
+        a, b = ctx._checked_saved[:2]
         return _conv_vjp(_RecordedConv, ctx.role, a, b, g, ctx.args, ctx.needs_input_grad)
 
     def np_backward(ctx, g):

@@ -41,7 +41,7 @@ class _ConvTransposeNode(_ConvNode):
     role = 1
 
     def backward(ctx, g):
-        a, b = ctx.saved_tensors[:2]
+        a, b = ctx._checked_saved[:2]
         gm = ctx.args
         return _conv_vjp(_RecordedConv, 1, a, b, g, gm, ctx.needs_input_grad) + (
             _bias_grad(ctx, g),)

@@ -55,7 +55,7 @@ def _same_shape(input, target, name):
 
 
 def _mse_backward(ctx, g):
-    a, b = ctx.saved_tensors
+    a, b = ctx._checked_saved
     reduction, n = ctx.args
     na, nb = ctx.needs_input_grad
     d = a - b
@@ -623,7 +623,7 @@ def linear_cross_entropy(input, linear_weight, target, *, linear_bias=None, weig
 
 
 def _soft_margin_backward(ctx, g):
-    x, y = ctx.saved_tensors
+    x, y = ctx._checked_saved
     # PyTorch's soft_margin_loss_backward: -y z / (1 + z), z = exp(-y x) (nan once z
     # overflows, as there)
     z = (-y * x).exp()

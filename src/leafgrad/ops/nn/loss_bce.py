@@ -55,7 +55,7 @@ def _bce_input_grad(g, p, y, w, n):
 
 
 def _bce_backward(ctx, g):
-    p, y, w = ctx.saved_tensors
+    p, y, w = ctx._checked_saved
     n = ctx.args[1]         # (reduction, numel for 'mean' else 1): PyTorch's saved names
     np_, ny = ctx.needs_input_grad[:2]
     gp = _bce_input_grad(g, p, y, w, n) if np_ else None
@@ -70,7 +70,7 @@ def _bce_backward(ctx, g):
 
 
 def _bce_double_backward(ctx, gg):
-    g, p, y, w = ctx.saved_tensors
+    g, p, y, w = ctx._checked_saved
     n = ctx.args
     ng, np_, ny = ctx.needs_input_grad
     r_g = _bce_input_grad(gg, p, y, w, n) if ng else None
@@ -106,7 +106,7 @@ def np_log_sigmoid(x):
 
 
 def _logits_backward(ctx, g):
-    x, y, w, pw = ctx.saved_tensors
+    x, y, w, pw = ctx._checked_saved
     n = ctx.args
     nx, ny = ctx.needs_input_grad[:2]
     gx = gy = None

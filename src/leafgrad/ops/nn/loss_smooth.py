@@ -48,7 +48,7 @@ def _grad_of(g, a, b, args, node_cls):
 
 def _make(name):
     def backward(ctx, g):
-        a, b = ctx.saved_tensors
+        a, b = ctx._checked_saved
         na, nb = ctx.needs_input_grad
         return (_grad_of(g, a, b, ctx.args, double) if na else None,
                 _grad_of(g, b, a, ctx.args, double) if nb else None)
@@ -57,7 +57,7 @@ def _make(name):
         # derivatives.yaml: grad_output -> X_backward(grad, self, target); self ->
         # X_double_backward(grad * grad_output) = gg g norm scale (|a - b| < t), target -> its
         # negative (mask multiplied, as there)
-        g, a, b = ctx.saved_tensors
+        g, a, b = ctx._checked_saved
         t, scale, norm = ctx.args
         ng, na, nb = ctx.needs_input_grad
         gg_g = _grad_of(gg, a, b, ctx.args, double) if ng else None

@@ -131,7 +131,7 @@ class NativeLayerNormBackward0(Node):
             ctx.args = ctx.args[:4] + (None,)      # the kept xhat goes with the saved tensors
 
     def backward(ctx, g):
-        x, w = ctx.saved_tensors
+        x, w = ctx._checked_saved
         dims = ctx.args[0]
         lead = tuple(range(x.dim() - len(dims)))
         nx, nw, nb = ctx.needs_input_grad

@@ -184,7 +184,7 @@ class MkldnnRnnLayerBackward0(Node):
         ctx.args = None                            # the forward's state (~6 T N H floats)
 
     def np_backward(ctx, gout, ghy, gcy):
-        saved = ctx.saved_tensors                  # version checks of the inputs
+        saved = ctx._checked_saved                  # version checks of the inputs
         ctx._check_outputs()
         reverse, state, _ = ctx.args
         x, _, _, _, _, hx, cx = [None if t is None else t._data for t in saved]
@@ -196,7 +196,7 @@ class MkldnnRnnLayerBackward0(Node):
         if not mode.enabled:                       # hooks or anomaly mode, no create_graph
             res = ctx.np_backward(*[None if g is None else g._data for g in (gout, ghy, gcy)])
             return tuple(None if r is None else Tensor._make_plain(r) for r in res)
-        saved = ctx.saved_tensors
+        saved = ctx._checked_saved
         ctx._check_outputs()
         from ...autograd._api import grad
         outs = _recompute(*saved, ctx.args[0])

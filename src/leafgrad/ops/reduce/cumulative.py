@@ -56,7 +56,7 @@ def cumsum(input, dim, *, dtype=None):
 def _cumprod_backward(ctx, g):
     # PyTorch's cumprod_backward (ops/reduce/prod_backward.py; it saves the output too: changing
     # it in place is an error)
-    (x,) = ctx.saved_tensors
+    (x,) = ctx._checked_saved
     return (cumprod_backward(g, x, ctx.result, ctx.args),)
 
 
@@ -125,7 +125,7 @@ def _logcumsumexp_backward(ctx, g):
     from ..elementwise import exp, log
     from ..shape.rearrange import flip
     from ..elementwise.pointwise import where
-    (x,) = ctx.saved_tensors
+    (x,) = ctx._checked_saved
     r = ctx.result
     d = ctx.args
     if x.dim() == 0 or x.shape[d] == 0:

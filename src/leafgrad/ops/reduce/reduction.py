@@ -204,7 +204,7 @@ def _long_name(npd):
 def _evenly_backward(ctx, g):
     # gradient split evenly among all elements equal to the result (PyTorch's
     # evenly_distribute_backward / amax rule)
-    (x,) = ctx.saved_tensors
+    (x,) = ctx._checked_saved
     shape, dims, keepdim = ctx.args
     r = ctx.result
     rk = _unreduce(r, shape, dims, keepdim)
@@ -216,7 +216,7 @@ def _evenly_backward(ctx, g):
 def _evenly_distribute_backward(ctx, g):
     # max()/min() over all elements (PyTorch's evenly_distribute_backward): g split
     # among the elements equal to the result, or among the nans when it is nan
-    (x,) = ctx.saved_tensors
+    (x,) = ctx._checked_saved
     xd, r = x._data, ctx.result_array()
     mask = np.isnan(xd) if xd.dtype.kind == "f" and np.isnan(r) else xd == r
     # zeros(...).masked_fill_(mask, g / count), as PyTorch's CPU kernel: it selects
@@ -386,7 +386,7 @@ def argmin(input, dim=None, keepdim=False):
 
 def _prod_backward(ctx, g):
     # PyTorch's prod_backward (ops/reduce/prod_backward.py)
-    (x,) = ctx.saved_tensors
+    (x,) = ctx._checked_saved
     dims, keepdim, full = ctx.args
     return (prod_backward(g, x, ctx.result, None if full else dims[0], keepdim),)
 
@@ -414,7 +414,7 @@ def prod(input, dim=None, keepdim=False, *, dtype=None):
 
 
 def _lse_backward(ctx, g):
-    (x,) = ctx.saved_tensors
+    (x,) = ctx._checked_saved
     dims, keepdim = ctx.args
     r = _unreduce(ctx.result, x.shape, dims, keepdim)
     return (_unreduce(g, x.shape, dims, keepdim) * (x - r).exp(),)

@@ -16,7 +16,7 @@ from ..._core import errors as _errors
 
 
 def _var_backward(ctx, g):
-    (x,) = ctx.saved_tensors
+    (x,) = ctx._checked_saved
     dims, keepdim, correction, n = ctx.args
     g = _unreduce(g, x.shape, dims, keepdim)
     m = x.mean(dims, keepdim=True)
@@ -27,7 +27,7 @@ VarBackward0 = node("VarBackward0", _var_backward, saves=True)
 
 
 def _std_backward(ctx, g):
-    (x,) = ctx.saved_tensors
+    (x,) = ctx._checked_saved
     dims, keepdim, correction, n = ctx.args
     r = _unreduce(ctx.result, x.shape, dims, keepdim)
     g = _unreduce(g, x.shape, dims, keepdim)

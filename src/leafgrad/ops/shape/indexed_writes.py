@@ -236,7 +236,7 @@ def _identity(reduce, dt):
 def _scatter_reduce_backward(ctx, g):
     # PyTorch's scatter_reduce_backward (FunctionsManual.cpp), with leafgrad ops
     from ..elementwise.pointwise import where
-    x, src = ctx.saved_tensors
+    x, src = ctx._checked_saved
     res = ctx.result
     d, idx, reduce, include_self = ctx.args
     ni, ns = ctx.needs_input_grad

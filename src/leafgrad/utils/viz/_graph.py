@@ -210,7 +210,7 @@ def attributes(fn):
     name = type(fn).__name__
     table = _TORCH_NAMES.get(name)
     try:
-        saved = fn.saved_tensors
+        saved = fn._checked_saved
     except RuntimeError:                # modified in place
         saved = ()
     saved = tuple(saved or ())
