@@ -87,7 +87,8 @@ def _record(fn):
 
 # PyTorch's TORCH_WARN_ONCE warnings: once per process, so torch (and leafgrad, where it
 # keeps the once) is silent here when an earlier test in this worker triggered them
-ONCE = {"T_3d", "chain_matmul", "cross_nodim", "float_requires_grad", "meshgrid"}
+ONCE = {"T_3d", "chain_matmul", "cross_nodim", "float_requires_grad", "meshgrid",
+        "backward_create_graph"}      # PyTorch warns about its reference cycle once too
 
 
 @pytest.mark.parametrize("name", sorted(_triggers(torch)))

@@ -51,7 +51,7 @@ functional_ops(globals(), ("cosine_similarity", "pairwise_distance"), function=T
 
 
 def _pdist_backward(ctx, g):
-    (x,) = ctx.saved_tensors
+    (x,) = ctx._checked_saved
     p, i, j = ctx.args
     xd = x._data
     w = _distance_backward_np(xd[i] - xd[j], ctx.result_array(), g._data, p)
