@@ -1,14 +1,7 @@
 """Dropout family: ``Dropout``, ``Dropout1d/2d/3d``, ``AlphaDropout``,
 ``FeatureAlphaDropout`` (as ``torch.nn``), over the functional forms in
-``ops/nn/dropout.py`` (``nn.functional.dropout``, ...), with PyTorch's masks.
-
-As ATen's ``_dropout_impl`` (aten/src/ATen/native/Dropout.cpp, the CPU path): a noise
-tensor like the input (or (N, C, 1, ...) for the feature variants) gets
-``bernoulli_(1 - p)`` from the default generator (53-bit uniform < 1 - p per element),
-then ``noise / (1 - p)`` in the input's dtype and ``input * noise``; the alpha variants
-use ``a = 1 / sqrt((alpha^2 p + 1)(1 - p))`` and add ``b = (noise - 1) alpha a + alpha a p``.
-p = 0, eval mode and empty inputs return the input; p = 1 multiplies by zero; neither
-draws. Gradients flow through the multiplication (grad * noise), as PyTorch's.
+``ops/nn/dropout.py`` (``nn.functional.dropout``, ...), whose docstring gives PyTorch's
+masks and formulas (ATen's ``_dropout_impl``).
 """
 from ...ops.nn.dropout import (_check, alpha_dropout, dropout, dropout1d, dropout2d, dropout3d,
                                feature_alpha_dropout)
