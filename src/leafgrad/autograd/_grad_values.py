@@ -93,6 +93,10 @@ def _dense(v):
 def _obeys_layout(g, v):
     if g.__class__ is not _ndarray or v.__class__ is not _ndarray:
         return True
+    # the common case, without _dense's allocation: both C-ordered, no broadcast dim
+    if g.flags.c_contiguous and v.flags.c_contiguous and 0 not in g.strides \
+            and 0 not in v.strides:
+        return True
     if not _dense(v):
         return g.flags.c_contiguous
     for n, gs, vs in zip(g.shape, g.strides, v.strides):
