@@ -6,17 +6,22 @@ normal_ / rand / bernoulli / multinomial / exponential_ / uniform_, which give
 PyTorch's random streams under ``manual_seed``.
 
 Families: Normal, Uniform, Exponential, Laplace, Cauchy, Bernoulli, Geometric,
-Poisson, Categorical, OneHotCategorical (+ StraightThrough), Multinomial,
+Poisson, Gamma, Chi2, Beta, Dirichlet, StudentT, Binomial, Categorical, OneHotCategorical (+ StraightThrough), Multinomial,
 MultivariateNormal, Independent;
 ``kl_divergence`` / ``register_kl`` for the pairs PyTorch registers among them.
 """
 from . import constraints
 from .bernoulli import Bernoulli
+from .beta import Beta
+from .binomial import Binomial
 from .categorical import Categorical
 from .cauchy import Cauchy
+from .chi2 import Chi2
+from .dirichlet import Dirichlet
 from .distribution import Distribution
 from .exp_family import ExponentialFamily
 from .exponential import Exponential
+from .gamma import Gamma
 from .geometric import Geometric
 from .independent import Independent
 from .kl import kl_divergence, register_kl
@@ -26,10 +31,11 @@ from .multivariate_normal import MultivariateNormal
 from .normal import Normal
 from .one_hot_categorical import OneHotCategorical, OneHotCategoricalStraightThrough
 from .poisson import Poisson
+from .studentT import StudentT
 from .uniform import Uniform
 
 __all__ = [
-    "Bernoulli", "Categorical", "Cauchy", "Distribution", "Exponential", "ExponentialFamily",
-    "Geometric", "Independent", "Laplace", "Multinomial", "MultivariateNormal", "Normal",
-    "OneHotCategorical", "OneHotCategoricalStraightThrough", "Poisson", "Uniform", "constraints", "kl_divergence", "register_kl",
+    "Bernoulli", "Beta", "Binomial", "Categorical", "Cauchy", "Chi2", "Dirichlet", "Distribution", "Exponential", "ExponentialFamily",
+    "Gamma", "Geometric", "Independent", "Laplace", "Multinomial", "MultivariateNormal", "Normal",
+    "OneHotCategorical", "OneHotCategoricalStraightThrough", "Poisson", "StudentT", "Uniform", "constraints", "kl_divergence", "register_kl",
 ]
