@@ -7,7 +7,8 @@ PyTorch's random streams under ``manual_seed``.
 
 Families: Normal, Uniform, Exponential, Laplace, Cauchy, Bernoulli, Geometric,
 Poisson, Gamma, Chi2, Beta, Dirichlet, StudentT, Binomial, Categorical, OneHotCategorical (+ StraightThrough), Multinomial,
-MultivariateNormal, Independent;
+MultivariateNormal, Independent, TransformedDistribution (LogNormal, HalfNormal,
+HalfCauchy, Gumbel, Weibull, Pareto, Kumaraswamy) and ``transforms``;
 ``kl_divergence`` / ``register_kl`` for the pairs PyTorch registers among them.
 """
 from . import constraints
@@ -33,9 +34,21 @@ from .one_hot_categorical import OneHotCategorical, OneHotCategoricalStraightThr
 from .poisson import Poisson
 from .studentT import StudentT
 from .uniform import Uniform
+from . import transforms
+from .transformed_distribution import TransformedDistribution
+from .transforms import *  # noqa: F401,F403
+from .gumbel import Gumbel
+from .half_cauchy import HalfCauchy
+from .half_normal import HalfNormal
+from .kumaraswamy import Kumaraswamy
+from .log_normal import LogNormal
+from .pareto import Pareto
+from .weibull import Weibull
 
 __all__ = [
     "Bernoulli", "Beta", "Binomial", "Categorical", "Cauchy", "Chi2", "Dirichlet", "Distribution", "Exponential", "ExponentialFamily",
     "Gamma", "Geometric", "Independent", "Laplace", "Multinomial", "MultivariateNormal", "Normal",
+    "Gumbel", "HalfCauchy", "HalfNormal", "Kumaraswamy", "LogNormal", "Pareto",
+    "TransformedDistribution", "Weibull",
     "OneHotCategorical", "OneHotCategoricalStraightThrough", "Poisson", "StudentT", "Uniform", "constraints", "kl_divergence", "register_kl",
-]
+] + transforms.__all__
