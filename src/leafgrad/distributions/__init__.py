@@ -35,6 +35,7 @@ from .poisson import Poisson
 from .studentT import StudentT
 from .uniform import Uniform
 from . import transforms
+from .constraint_registry import biject_to, transform_to
 from .transformed_distribution import TransformedDistribution
 from .transforms import *  # noqa: F401,F403
 from .gumbel import Gumbel
@@ -50,5 +51,5 @@ __all__ = [
     "Gamma", "Geometric", "Independent", "Laplace", "Multinomial", "MultivariateNormal", "Normal",
     "Gumbel", "HalfCauchy", "HalfNormal", "Kumaraswamy", "LogNormal", "Pareto",
     "TransformedDistribution", "Weibull",
-    "OneHotCategorical", "OneHotCategoricalStraightThrough", "Poisson", "StudentT", "Uniform", "constraints", "kl_divergence", "register_kl",
+    "OneHotCategorical", "OneHotCategoricalStraightThrough", "Poisson", "StudentT", "Uniform", "constraints", "kl_divergence", "register_kl", "biject_to", "transform_to",
 ] + transforms.__all__

@@ -11,9 +11,9 @@ __all__ = ["CatTransform", "StackTransform"]
 
 def _check_dim(z, dim, size, what, name):
     if not (-z.dim() <= dim < z.dim()):
-        raise ValueError(f"dim {dim} out of range for {name} with {z.dim()} dimensions")
+        raise AssertionError(f"dim {dim} out of range for {name} with {z.dim()} dimensions")
     if z.size(dim) != size:
-        raise ValueError(f"{name[0]}.size({dim}) = {z.size(dim)} must equal {what} {size}")
+        raise AssertionError(f"{name[0]}.size({dim}) = {z.size(dim)} must equal {what} {size}")
 
 
 class CatTransform(Transform):
@@ -21,20 +21,20 @@ class CatTransform(Transform):
     default), results concatenated.
 
     Raises:
-        TypeError: a member that is not a Transform.  ValueError: lengths / transforms of
+        AssertionError (as PyTorch): a member that is not a Transform; lengths / transforms of
             different counts, a dim out of range, a dim size not sum(lengths).
     """
 
     def __init__(self, tseq, dim=0, lengths=None, cache_size=0):
         if not all(isinstance(t, Transform) for t in tseq):
-            raise TypeError("All elements of tseq must be Transform instances")
+            raise AssertionError("All elements of tseq must be Transform instances")
         if cache_size:
             tseq = [t.with_cache(cache_size) for t in tseq]
         super().__init__(cache_size=cache_size)
         self.transforms = list(tseq)
         self.lengths = list([1] * len(self.transforms) if lengths is None else lengths)
         if len(self.lengths) != len(self.transforms):
-            raise ValueError(f"lengths ({len(self.lengths)}) must match transforms "
+            raise AssertionError(f"lengths ({len(self.lengths)}) must match transforms "
                              f"({len(self.transforms)})")
         self.dim = dim
 
@@ -97,13 +97,13 @@ class StackTransform(Transform):
     """``tseq[i]`` applied to ``z.select(dim, i)``, results stacked along ``dim``.
 
     Raises:
-        TypeError: a member that is not a Transform.  ValueError: a dim out of range or a
+        AssertionError (as PyTorch): a member that is not a Transform; a dim out of range or a
             dim size other than len(tseq).
     """
 
     def __init__(self, tseq, dim=0, cache_size=0):
         if not all(isinstance(t, Transform) for t in tseq):
-            raise TypeError("All elements of tseq must be Transform instances")
+            raise AssertionError("All elements of tseq must be Transform instances")
         if cache_size:
             tseq = [t.with_cache(cache_size) for t in tseq]
         super().__init__(cache_size=cache_size)
