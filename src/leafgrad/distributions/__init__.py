@@ -45,6 +45,7 @@ from .kumaraswamy import Kumaraswamy
 from .log_normal import LogNormal
 from .pareto import Pareto
 from .weibull import Weibull
+from . import _kl_more  # noqa: F401  (registers the KL pairs of the families above)
 
 __all__ = [
     "Bernoulli", "Beta", "Binomial", "Categorical", "Cauchy", "Chi2", "Dirichlet", "Distribution", "Exponential", "ExponentialFamily",
