@@ -109,6 +109,7 @@ def _register_infinite(pairs, param):
 
 
 _register_infinite([(Beta, Pareto)], "concentration1")
+_register_infinite([(Exponential, Beta), (Exponential, Pareto)], "rate")
 _register_infinite([(Gamma, Beta), (Gamma, Pareto), (Gamma, Uniform)], "concentration")
 _register_infinite([(Gumbel, q) for q in (Beta, Exponential, Gamma, Pareto, Uniform)], "loc")
 _register_infinite([(Laplace, q) for q in (Beta, Gamma, Pareto)], "loc")
@@ -149,8 +150,6 @@ def _kl_beta_uniform(p, q):
     return result
 
 
-@register_kl(Exponential, Beta)
-@register_kl(Exponential, Pareto)
 @register_kl(Exponential, Gamma)
 def _kl_exponential_gamma(p, q):
     ratio = q.rate / p.rate
