@@ -45,12 +45,23 @@ from .kumaraswamy import Kumaraswamy
 from .log_normal import LogNormal
 from .pareto import Pareto
 from .weibull import Weibull
+from .continuous_bernoulli import ContinuousBernoulli
+from .fishersnedecor import FisherSnedecor
+from .generalized_pareto import GeneralizedPareto
+from .inverse_gamma import InverseGamma
+from .logistic_normal import LogisticNormal
+from .mixture_same_family import MixtureSameFamily
+from .negative_binomial import NegativeBinomial
+from .relaxed_bernoulli import RelaxedBernoulli
+from .relaxed_categorical import RelaxedOneHotCategorical
 from . import _kl_more  # noqa: F401  (registers the KL pairs of the families above)
 
 __all__ = [
     "Bernoulli", "Beta", "Binomial", "Categorical", "Cauchy", "Chi2", "Dirichlet", "Distribution", "Exponential", "ExponentialFamily",
     "Gamma", "Geometric", "Independent", "Laplace", "Multinomial", "MultivariateNormal", "Normal",
     "Gumbel", "HalfCauchy", "HalfNormal", "Kumaraswamy", "LogNormal", "Pareto",
-    "TransformedDistribution", "Weibull",
+    "TransformedDistribution", "Weibull", "ContinuousBernoulli", "FisherSnedecor",
+    "GeneralizedPareto", "InverseGamma", "LogisticNormal", "MixtureSameFamily",
+    "NegativeBinomial", "RelaxedBernoulli", "RelaxedOneHotCategorical",
     "OneHotCategorical", "OneHotCategoricalStraightThrough", "Poisson", "StudentT", "Uniform", "constraints", "kl_divergence", "register_kl", "biject_to", "transform_to",
 ] + transforms.__all__
