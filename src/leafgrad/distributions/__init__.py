@@ -54,6 +54,8 @@ from .mixture_same_family import MixtureSameFamily
 from .negative_binomial import NegativeBinomial
 from .relaxed_bernoulli import RelaxedBernoulli
 from .relaxed_categorical import RelaxedOneHotCategorical
+from .lowrank_multivariate_normal import LowRankMultivariateNormal
+from .von_mises import VonMises
 from . import _kl_more  # noqa: F401  (registers the KL pairs of the families above)
 
 __all__ = [
@@ -63,5 +65,6 @@ __all__ = [
     "TransformedDistribution", "Weibull", "ContinuousBernoulli", "FisherSnedecor",
     "GeneralizedPareto", "InverseGamma", "LogisticNormal", "MixtureSameFamily",
     "NegativeBinomial", "RelaxedBernoulli", "RelaxedOneHotCategorical",
+    "LowRankMultivariateNormal", "VonMises",
     "OneHotCategorical", "OneHotCategoricalStraightThrough", "Poisson", "StudentT", "Uniform", "constraints", "kl_divergence", "register_kl", "biject_to", "transform_to",
 ] + transforms.__all__
