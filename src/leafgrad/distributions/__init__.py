@@ -56,7 +56,7 @@ from .relaxed_bernoulli import RelaxedBernoulli
 from .relaxed_categorical import RelaxedOneHotCategorical
 from .lowrank_multivariate_normal import LowRankMultivariateNormal
 from .von_mises import VonMises
-from . import _kl_more  # noqa: F401  (registers the KL pairs of the families above)
+from . import _kl_more, _kl_lowrank_bernoulli  # noqa: F401  (register their KL pairs)
 
 __all__ = [
     "Bernoulli", "Beta", "Binomial", "Categorical", "Cauchy", "Chi2", "Dirichlet", "Distribution", "Exponential", "ExponentialFamily",
