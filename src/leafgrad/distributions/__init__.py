@@ -56,6 +56,8 @@ from .relaxed_bernoulli import RelaxedBernoulli
 from .relaxed_categorical import RelaxedOneHotCategorical
 from .lowrank_multivariate_normal import LowRankMultivariateNormal
 from .von_mises import VonMises
+from .lkj_cholesky import LKJCholesky
+from .wishart import Wishart
 from . import _kl_more, _kl_lowrank_bernoulli  # noqa: F401  (register their KL pairs)
 
 __all__ = [
@@ -65,6 +67,6 @@ __all__ = [
     "TransformedDistribution", "Weibull", "ContinuousBernoulli", "FisherSnedecor",
     "GeneralizedPareto", "InverseGamma", "LogisticNormal", "MixtureSameFamily",
     "NegativeBinomial", "RelaxedBernoulli", "RelaxedOneHotCategorical",
-    "LowRankMultivariateNormal", "VonMises",
+    "LowRankMultivariateNormal", "VonMises", "LKJCholesky", "Wishart",
     "OneHotCategorical", "OneHotCategoricalStraightThrough", "Poisson", "StudentT", "Uniform", "constraints", "kl_divergence", "register_kl", "biject_to", "transform_to",
 ] + transforms.__all__
