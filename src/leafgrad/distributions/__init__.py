@@ -58,7 +58,7 @@ from .lowrank_multivariate_normal import LowRankMultivariateNormal
 from .von_mises import VonMises
 from .lkj_cholesky import LKJCholesky
 from .wishart import Wishart
-from . import _kl_more, _kl_lowrank_bernoulli  # noqa: F401  (register their KL pairs)
+from . import _kl_gamma_transformed, _kl_lowrank_bernoulli  # noqa: F401  (register their KL pairs)
 
 __all__ = [
     "Bernoulli", "Beta", "Binomial", "Categorical", "Cauchy", "Chi2", "Dirichlet", "Distribution", "Exponential", "ExponentialFamily",

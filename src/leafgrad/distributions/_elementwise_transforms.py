@@ -9,7 +9,7 @@ import leafgrad as _t
 import leafgrad.nn.functional as F
 
 from . import constraints
-from .transforms import Transform
+from ._transform import Transform
 from .utils import broadcast_all, finfo, lazy_property, tril_matrix_to_vec, vec_to_tril_matrix
 
 __all__ = ["AbsTransform", "AffineTransform", "CorrCholeskyTransform",

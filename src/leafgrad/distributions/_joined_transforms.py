@@ -3,7 +3,7 @@ of a dim (algorithms of torch/distributions/transforms.py, PyTorch 2.13)."""
 import leafgrad as _t
 
 from . import constraints
-from .transforms import Transform
+from ._transform import Transform
 from .utils import _sum_rightmost, lazy_property
 
 __all__ = ["CatTransform", "StackTransform"]
