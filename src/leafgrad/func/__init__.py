@@ -1,5 +1,6 @@
 """``torch.func``: function transforms (``grad``, ``vjp``, ``jvp``, ``jacrev``,
-``jacfwd``, ``hessian``, ``vmap``, ``functional_call``, ``stack_module_state``).
+``jacfwd``, ``hessian``, ``vmap``, ``functional_call``, ``stack_module_state``, ``linearize``,
+``functionalize``, ``debug_unwrap``, ``replace_all_batch_norm_modules_``).
 
 Built on leafgrad's reverse-mode engine (``autograd.grad``), with torch.func's
 signatures, return structures (pytrees of tuples, lists and dicts) and errors:
@@ -23,7 +24,8 @@ from ..autograd.grad_mode import enable_grad
 from . import _batched, _pytree
 
 __all__ = ["grad", "grad_and_value", "vjp", "jvp", "jacrev", "jacfwd", "hessian", "vmap",
-           "functional_call", "stack_module_state"]
+           "functional_call", "stack_module_state", "linearize", "functionalize", "debug_unwrap",
+           "replace_all_batch_norm_modules_"]
 
 
 def _check_leaf(x):
@@ -375,3 +377,23 @@ def hessian(func, argnums=0):
 
 from ._vmap import vmap  # noqa: E402
 from ._module import functional_call, stack_module_state  # noqa: E402
+from ._linearize_functionalize import debug_unwrap, functionalize  # noqa: E402
+from ._linearize_functionalize import check_tangents as _check_tangents_linearize  # noqa: E402
+from ._batch_norm_replacement import replace_all_batch_norm_modules_  # noqa: E402
+
+
+def linearize(func, *primals):
+    """``(func(*primals), jvp_fn)`` with ``jvp_fn(*tangents)`` = J(primals) @ tangents, the
+    tangents structured and shaped as the primals.
+
+    Raises:
+        RuntimeError (from jvp_fn): tangents of another structure or shape.
+    """
+    out = func(*primals)
+    leaves, spec = _pytree.flatten(out)
+    output = _pytree.unflatten([x.detach() for x in leaves], spec)
+
+    def jvp_fn(*tangents):
+        _check_tangents_linearize(primals, tangents)
+        return jvp(func, primals, tangents)[1]
+    return output, jvp_fn
