@@ -47,12 +47,20 @@ def _arg_guard(a):
 
 
 def _module_guard(module):
+    """Every submodule's ``training`` and its parameters' and buffers' identity, shape, dtype
+    and ``requires_grad``, walking the modules' dicts directly (the guard runs every call)."""
     if module is None:
         return ()
-    mods = tuple(m.training for m in module.modules())
-    tensors = tuple((id(t), t._data.shape, t.dtype, t.requires_grad)
-                    for t in list(module.parameters()) + list(module.buffers()))
-    return (mods, tensors)
+    key, stack = [], [module]
+    while stack:
+        d = stack.pop().__dict__
+        key.append(d["training"])
+        for group in (d["_parameters"], d["_buffers"]):
+            for t in group.values():
+                if t is not None:
+                    key.append((id(t), t._data.shape, t.dtype, t.requires_grad))
+        stack.extend(m for m in reversed(d["_modules"].values()) if m is not None)
+    return tuple(key)
 
 
 def guards(args, kwargs, module=None):
