@@ -463,3 +463,9 @@ def test_train_report_writes_valid_files(tmp_path):
     plain = run(["train", "--no-progress", "--epochs", "2"])
     assert [l for l in p.stdout.splitlines() if not l.startswith("wrote ")] == \
         plain.stdout.splitlines()
+
+
+def test_train_compile_prints_eager_numbers(cancer_run):
+    compiled = run(["train", "--no-progress", "--seed", "0", "--compile"])
+    assert compiled.returncode == 0, compiled.stderr
+    assert compiled.stdout == cancer_run.stdout

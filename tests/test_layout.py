@@ -122,7 +122,8 @@ def test_pytorch_import_path_imports(path):
 LAYER_FOLDERS = {"_core", "_tensor", "_api", "_random", "_checkpoint", "_compat"}
 # private names that are PyTorch's own paths (torch._C, torch.__future__, functorch,
 # torch._jit_internal)
-PYTORCH_PRIVATE = {"_C", "__init__", "__main__", "__future__", "_functorch", "_jit_internal"}
+PYTORCH_PRIVATE = {"_C", "__init__", "__main__", "__future__", "_functorch", "_jit_internal",
+                   "_dynamo"}
 
 
 def _top_level():

@@ -47,7 +47,7 @@ LAYERS = (
     ("utils.data", "utils.data"),
     ("distributions", "distributions"),
     ("func", "func, _functorch"),
-    ("jit", "jit: eager stand-ins for TorchScript"),
+    ("jit", "jit, compiler, _dynamo: TorchScript stand-ins, torch.compile"),
     ("diagnostics", "utils.viz, profiler, utils.*"),
     ("cli", "cli.py, train.py"),
     ("_compat", "_compat: torch alias, devices"),
@@ -60,7 +60,7 @@ _AUTOGRAD_CORE = ("graph", "engine", "_grad_values", "grad_mode", "anomaly_mode"
 # top-level folders drawn as another node (the other folders are their own node)
 _FOLDER_NODES = {"_functorch": "func", "cuda": "public", "backends": "public",
                  "sparse": "public", "testing": "public", "profiler": "diagnostics",
-                 "utils": "diagnostics"}
+                 "utils": "diagnostics", "compiler": "jit", "_dynamo": "jit"}
 _CLI_FILES = ("cli", "train", "__main__")
 
 

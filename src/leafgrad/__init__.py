@@ -44,7 +44,7 @@ from . import __future__  # noqa: E402,F401  (torch.__future__: conversion flags
 _LAZY = {name: ("leafgrad." + name, None) for name in (
     "nn", "optim", "utils", "serialization", "accelerator", "amp", "backends", "cuda", "func",
     "functional", "onnx", "profiler", "sparse", "special", "distributed", "distributions",
-    "testing", "version", "jit", "futures", "_jit_internal")}
+    "testing", "version", "jit", "futures", "_jit_internal", "compiler", "_dynamo")}
 _LAZY.update({"save": ("leafgrad._checkpoint.save_load", "save"),
               "load": ("leafgrad._checkpoint.save_load", "load"),
               "autocast": ("leafgrad.amp", "autocast"),
@@ -52,7 +52,8 @@ _LAZY.update({"save": ("leafgrad._checkpoint.save_load", "save"),
               "vmap": ("leafgrad.func", "vmap"), "_C": ("leafgrad._C", None),
               "finfo": ("leafgrad._api.finfo", "finfo"), "iinfo": ("leafgrad._api.finfo", "iinfo"),
               "result_type": ("leafgrad._api.promotion", "result_type"),
-              "can_cast": ("leafgrad._api.promotion", "can_cast")})
+              "can_cast": ("leafgrad._api.promotion", "can_cast"),
+              "compile": ("leafgrad.compiler", "compile")})
 _LAZY.update({name: ("leafgrad.sparse", name) for name in ("sparse_coo_tensor", "spmm",
                                                             "sparse_coo")})
 _LAZY.update({name: ("leafgrad.functional", name) for name in (
@@ -103,13 +104,6 @@ def set_num_threads(n):
 
 def get_num_threads():
     return 1
-
-
-def compile(model=None, **kwargs):
-    """No compiler here: returns the model unchanged."""
-    if model is None:
-        return lambda m: m
-    return model
 
 
 def is_floating_point(input):

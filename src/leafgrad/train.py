@@ -191,10 +191,12 @@ def train(args, torch, out=print):
     history = []
     t0 = time.perf_counter()
     last_batch = 0
+    # --compile: the steps call torch.compile's wrapper; saving and the report use the model
+    run = torch.compile(model) if getattr(args, "compile", False) else model
     for epoch in epochs:
-        train_loss, train_acc, last_batch = _train_epoch(torch, model, loader, optimizer,
+        train_loss, train_acc, last_batch = _train_epoch(torch, run, loader, optimizer,
                                                          loss_fn, report, binary)
-        test_loss, test_acc = evaluate(torch, model, loss_fn, Xte, yte, binary)
+        test_loss, test_acc = evaluate(torch, run, loss_fn, Xte, yte, binary)
         history.append((train_loss, train_acc, test_loss, test_acc))
         if bar is not None:
             bar.set_postfix(loss="%.4f" % train_loss, acc="%.4f" % train_acc,
@@ -402,6 +404,8 @@ def build_parser(prog="leafgrad train"):
                    help="no tqdm bar: print one line per epoch instead")
     p.add_argument("--backend", choices=("leafgrad", "torch"), default="leafgrad",
                    help="run the same code on real PyTorch instead, for comparison")
+    p.add_argument("--compile", action="store_true",
+                   help="call the model through torch.compile (same numbers as eager)")
     return p
 
 

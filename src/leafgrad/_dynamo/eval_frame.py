@@ -1,0 +1,219 @@
+"""``torch._dynamo.eval_frame``: the compiled callable, its guards and ``OptimizedModule``.
+
+A compiled function keeps a cache of captures keyed by its guards: the shapes, dtypes,
+strides and ``requires_grad`` of the tensor arguments, the Python constants among them,
+grad mode and inference mode, the default dtype, and for a module every submodule's
+``training`` flag and the identity, shape and dtype of every parameter and buffer. A call
+whose guards match no entry captures a new one (a recompile), up to
+``config.recompile_limit`` entries; past that it runs eagerly with one warning, as
+PyTorch's does.
+
+Capturing runs the function eagerly under ``graph_breaks.watch``: a value read into
+Python (``.item()``, ``bool(t)``, printing, data-dependent shapes, ...) marks the entry a
+graph break, reported by ``explain`` and ``CompiledFn.graph_breaks``. Every entry runs the
+function eagerly today: the results, graphs and ``grad_fn`` names are eager leafgrad's,
+exactly.
+"""
+import functools
+import warnings
+import weakref
+
+from .._core import dtype as _dtype
+from .._tensor.tensor import Tensor
+from ..autograd import grad_mode
+from ..nn.modules.module import Module
+from . import config, graph_breaks
+
+_state = {"compiling": 0}
+_all = weakref.WeakSet()   # the live CompiledFns, for reset()
+
+
+def is_compiling():
+    """``torch.compiler.is_compiling()``: True while a compiled function's call runs."""
+    return _state["compiling"] > 0
+
+
+def _arg_guard(a):
+    if isinstance(a, Tensor):
+        d = a._data
+        return (Tensor, d.shape, a.dtype, d.strides, a.requires_grad)
+    if isinstance(a, (tuple, list)):
+        return (type(a), tuple(_arg_guard(x) for x in a))
+    if isinstance(a, dict):
+        return (dict, tuple((k, _arg_guard(v)) for k, v in a.items()))
+    if a is None or isinstance(a, (bool, int, float, str)):
+        return (type(a), a)
+    return (type(a), id(a))
+
+
+def _module_guard(module):
+    """Every submodule's ``training`` and its parameters' and buffers' identity, shape, dtype
+    and ``requires_grad``, walking the modules' dicts directly (the guard runs every call)."""
+    if module is None:
+        return ()
+    key, stack = [], [module]
+    while stack:
+        d = stack.pop().__dict__
+        key.append(d["training"])
+        for group in (d["_parameters"], d["_buffers"]):
+            for t in group.values():
+                if t is not None:
+                    key.append((id(t), t._data.shape, t.dtype, t.requires_grad))
+        stack.extend(m for m in reversed(d["_modules"].values()) if m is not None)
+    return tuple(key)
+
+
+def guards(args, kwargs, module=None):
+    """The guard key of one call: equal keys may share a capture."""
+    return (_arg_guard(args), _arg_guard(kwargs), grad_mode.is_grad_enabled(),
+            grad_mode.is_inference_mode_enabled(), _dtype.get_default_dtype(),
+            _module_guard(module))
+
+
+class _Entry:
+    """One capture: its guard key and the graph breaks met while capturing."""
+
+    def __init__(self, key, reasons):
+        self.key = key
+        self.reasons = reasons
+
+
+class CompiledFn:
+    """What ``torch.compile(fn)`` returns for a function: call it as ``fn``.
+
+    ``graph_breaks`` lists the reasons (PyTorch's wording) of the captures that met one;
+    ``recompiles`` counts the captures after the first.
+    """
+
+    def __init__(self, fn, fullgraph=False, module=None):
+        self._fn = fn
+        self._fullgraph = fullgraph
+        self._module = module
+        self._cache = {}
+        self._warned = False
+        functools.update_wrapper(self, fn)
+        _all.add(self)
+
+    @property
+    def graph_breaks(self):
+        return [r for e in self._cache.values() for r in e.reasons]
+
+    @property
+    def recompiles(self):
+        return max(len(self._cache) - 1, 0)
+
+    def reset(self):
+        self._cache.clear()
+        self._warned = False
+
+    def __get__(self, obj, objtype=None):
+        return self if obj is None else functools.partial(self, obj)
+
+    def __call__(self, *args, **kwargs):
+        if _disabled["depth"]:
+            return self._fn(*args, **kwargs)
+        key = guards(args, kwargs, self._module)
+        if key in self._cache:
+            return self._run(args, kwargs)
+        limit = min(config.recompile_limit, config.cache_size_limit)
+        if len(self._cache) >= limit:
+            self._warn_limit(limit)
+            return self._fn(*args, **kwargs)
+        return self._capture(key, args, kwargs)
+
+    def _run(self, args, kwargs):
+        _state["compiling"] += 1
+        try:
+            return self._fn(*args, **kwargs)
+        finally:
+            _state["compiling"] -= 1
+
+    def _capture(self, key, args, kwargs):
+        saved = _buffers_of(self._module) if self._fullgraph else None
+        _state["compiling"] += 1
+        try:
+            with graph_breaks.watch(self._fullgraph) as w:
+                out = self._fn(*args, **kwargs)
+        except Exception:
+            if saved is not None:
+                _restore(saved)   # a refused capture leaves the module's buffers as they were
+            raise
+        finally:
+            _state["compiling"] -= 1
+        self._cache[key] = _Entry(key, w.reasons)
+        return out
+
+    def _warn_limit(self, limit):
+        if not self._warned:
+            self._warned = True
+            warnings.warn("torch._dynamo hit config.recompile_limit (%d) for %s: it runs eagerly "
+                          "from now on. Keep the inputs' shapes, dtypes and the grad mode the same "
+                          "between calls, or raise torch._dynamo.config.recompile_limit"
+                          % (limit, getattr(self._fn, "__qualname__", self._fn)))
+
+
+def _buffers_of(module):
+    if module is None:
+        return None
+    return [(b, b._data.copy()) for b in module.buffers()]
+
+
+def _restore(saved):
+    for b, data in saved:
+        b._data[...] = data
+
+
+_disabled = {"depth": 0}
+
+
+def disable(fn=None, recursive=True, *, reason=None):
+    """``torch.compiler.disable``: ``fn`` always runs eagerly; inside a compiled call, a break.
+
+    As a decorator with no argument it returns the decorator. ``recursive=False`` is taken as
+    ``True``: nothing below ``fn`` is compiled either way here.
+    """
+    if fn is None:
+        return functools.partial(disable, recursive=recursive, reason=reason)
+
+    @functools.wraps(fn)
+    def eager(*args, **kwargs):
+        graph_breaks.note("Skip calling `torch.compiler.disable()`d function %s%s"
+                          % (getattr(fn, "__qualname__", fn), "" if reason is None
+                             else ": " + reason))
+        _disabled["depth"] += 1
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            _disabled["depth"] -= 1
+    eager._torchdynamo_disable = True
+    return eager
+
+
+def reset():
+    """``torch._dynamo.reset()``: forget every capture of every compiled function."""
+    for c in _all:
+        c.reset()
+
+
+class OptimizedModule(Module):
+    """What ``torch.compile(module)`` returns: the module as ``_orig_mod``, called compiled.
+
+    Attributes not its own are the original's (``weight``, ``fc1``, ...); ``state_dict()``
+    keys carry the ``_orig_mod.`` prefix, as PyTorch's do; ``train()``/``eval()`` reach the
+    original. Calling it runs ``_orig_mod.__call__`` (its hooks included) through a
+    ``CompiledFn`` guarded on the module's parameters, buffers and training flags.
+    """
+
+    def __init__(self, mod, fullgraph=False):
+        super().__init__()
+        self._orig_mod = mod
+        self.__dict__["forward"] = CompiledFn(mod.__call__, fullgraph=fullgraph, module=mod)
+
+    def __getattr__(self, name):
+        try:
+            return super().__getattr__(name)
+        except AttributeError:
+            return getattr(self.__dict__["_modules"]["_orig_mod"], name)
+
+    def __call__(self, *args, **kwargs):
+        return self.__dict__["forward"](*args, **kwargs)
