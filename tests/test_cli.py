@@ -182,16 +182,19 @@ def test_train_plot_shows_the_recorded_history(tmp_path, monkeypatch, capsys):
             assert list(line.get_ydata()) == [row[c] for row in history]
 
 
-def test_train_plot_without_matplotlib(tmp_path):
-    png = tmp_path / "curves.png"
+@pytest.mark.parametrize("option", ["--plot", "--report"])
+def test_train_plot_without_matplotlib(tmp_path, option):
+    png = tmp_path / "out"
     p = py("""
         import sys
         sys.modules['matplotlib'] = None        # makes `import matplotlib` fail
         from leafgrad.cli import main
-        sys.exit(main(['train', '--plot', %r]))
-        """ % str(png))
+        sys.exit(main(['train', %r, %r]))
+        """ % (option, str(png)))
     assert p.returncode == 1
-    assert "pip install leafgrad[plot]" in p.stderr
+    # the option the user passed, and the install that works from a checkout
+    assert "error: %s needs matplotlib" % option in p.stderr
+    assert ".venv/bin/pip install -e '.[plot]'" in p.stderr
     assert "Traceback" not in p.stderr
     assert p.stdout == "" and not png.exists()     # refused before training
 

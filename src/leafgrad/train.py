@@ -33,8 +33,10 @@ _ALIASES = {"cancer": "breast_cancer", "breast-cancer": "breast_cancer", "bc": "
 
 _NEED_SKLEARN = ("error: scikit-learn is not installed (the datasets come from it).\n"
                  "Install the demo extras:  pip install leafgrad[demo]")
-_NEED_MATPLOTLIB = ("error: --plot needs matplotlib, which is not installed.\n"
-                    "Install the plot extras:  pip install leafgrad[plot]")
+_NEED_MATPLOTLIB = ("error: %s needs matplotlib, which is not installed.\n"
+                    "Install the plot extras: from a checkout of leafgrad,  "
+                    ".venv/bin/pip install -e '.[plot]'  (an installed leafgrad:  "
+                    "pip install 'leafgrad[plot]')")
 
 
 class DemoError(Exception):
@@ -312,13 +314,13 @@ class _Report:
 
 
 # ---------------------------------------------------------------- the plot
-def _matplotlib():
-    """``(Figure, MaxNLocator)``, or DemoError when matplotlib is missing."""
+def _matplotlib(option="--plot"):
+    """``(Figure, MaxNLocator)``, or DemoError naming ``option`` when matplotlib is missing."""
     try:
         from matplotlib.figure import Figure
         from matplotlib.ticker import MaxNLocator
     except ImportError as exc:
-        raise DemoError(_NEED_MATPLOTLIB) from exc
+        raise DemoError(_NEED_MATPLOTLIB % option) from exc
     return Figure, MaxNLocator
 
 
@@ -438,7 +440,7 @@ def main(argv=None, prog="leafgrad train"):
 
     try:
         if args.plot or args.report:
-            _matplotlib()        # fail before training, not after it
+            _matplotlib("--plot" if args.plot else "--report")  # fail before training
         result = train(args, torch, out=out)
     except DemoError as exc:
         sys.stderr.write("%s: %s\n" % (prog, exc))

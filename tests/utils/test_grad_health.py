@@ -127,7 +127,7 @@ def test_huge_weights_explode_nan_input_and_vanishing():
     assert grad_report(model, loss, vanishing=-1)["a.weight"]["verdict"] == "ok"
 
 
-def train(steps, with_optimizer=True, lr=0.1):
+def train(steps, with_optimizer=True, lr=0.1, call_step=True):
     lg.manual_seed(0)
     model = Net()
     opt = lg.optim.SGD(model.parameters(), lr=lr, momentum=0.9)
@@ -143,7 +143,8 @@ def train(steps, with_optimizer=True, lr=0.1):
                   for n, p in model.named_parameters()}
         grads = {n: p.grad.numpy().astype(np.float64) for n, p in model.named_parameters()}
         opt.step()
-        mon.step(loss)
+        if call_step:
+            mon.step(loss)
         row = {"loss": loss.item()}
         for layer in ("a", "b"):
             names = [layer + ".weight", layer + ".bias"]
@@ -172,6 +173,30 @@ def test_monitor_records_equal_direct_computation(with_optimizer):
             got, want = got[1:], want[1:]
         assert got == pytest.approx(want, rel=1e-4)
     mon.remove()
+
+
+@pytest.mark.parametrize("with_optimizer", [True, False])
+def test_monitor_records_without_step(with_optimizer):
+    """Used as the README shows it, without monitor.step(): the hooks record each
+    step (the losses are nan: only step(loss) gives them)."""
+    mon, direct = train(6, with_optimizer, call_step=False)
+    mine, _ = train(6, with_optimizer)
+    h = mon.history
+    assert sorted(h) == ["grad_norm", "loss", "step", "update_ratio"]
+    assert h["step"] == [1, 2, 3, 4, 5, 6] and all(math.isnan(v) for v in h["loss"])
+    for layer in ("a", "b"):
+        assert h["grad_norm"][layer] == pytest.approx([r["norm", layer] for r in direct], 1e-5)
+        np.testing.assert_allclose(h["update_ratio"][layer], mine.update_ratios[layer])
+    assert mine.history["loss"] == pytest.approx([r["loss"] for r in direct])
+
+
+def test_monitor_plot_with_nothing_recorded_says_why():
+    model = Net()
+    mon = GradientMonitor(model, lg.optim.SGD(model.parameters(), lr=0.1))
+    with pytest.raises(RuntimeError, match="nothing recorded yet"):
+        mon.plot()
+    with pytest.raises(RuntimeError, match="nothing recorded yet"):
+        mon.plot_grad_norms()
 
 
 @needs_matplotlib

@@ -27,12 +27,14 @@ class GradientMonitor:
 
     How: with ``optimizer`` given, its step pre-hook
     (``register_step_pre_hook``) reads the gradients the step is about to use
-    and keeps a copy of the weights, its post-hook measures the update;
-    without one, ``step()`` reads the gradients and measures the change since
-    the previous ``step()``. The hooks store per-parameter numbers only (the
-    per-layer series are computed when read). ``benchmarks/monitor_overhead.py``
-    measures the cost on the benchmarks' small MLP.
-    Call ``monitor.step(loss)`` once per iteration, after ``optimizer.step()``::
+    and keeps a copy of the weights, its post-hook measures the update and
+    records the step; without one, hooks on the parameters' gradients
+    (``register_hook``) record one step per backward pass and the change of the
+    weights between them. Nothing else is needed; ``monitor.step(loss)`` after
+    ``optimizer.step()`` is optional and adds the loss to that step's record.
+    The hooks store per-layer squared norms only (the series are computed when
+    read). ``benchmarks/monitor_overhead.py`` measures the cost on the
+    benchmarks' small MLP::
 
         monitor = GradientMonitor(model, optimizer)
         for x, y in loader:
@@ -40,7 +42,7 @@ class GradientMonitor:
             loss = loss_fn(model(x), y)
             loss.backward()
             optimizer.step()
-            monitor.step(loss)
+            monitor.step(loss)          # optional: the loss panel
         monitor.plot("monitor.png")
 
     Args:
@@ -51,8 +53,10 @@ class GradientMonitor:
 
     Attributes:
         layers: ``{layer: [parameter names]}``; ``labels``: ``{layer: "hidden1 (Linear)"}``.
+        history: ``{"step": [...], "loss": [...], "grad_norm": {layer: [...]},
+            "update_ratio": {layer: [...]}}``, the per-step series ``plot`` draws.
         steps: the recorded step numbers (1, 2, ...).
-        losses: the loss per step (``nan`` when ``step()`` got none).
+        losses: the loss per step (``nan`` where ``step(loss)`` was not called).
         grad_norms: ``{layer: [norm per step]}`` (``nan`` for a step without a gradient).
         update_ratios: ``{layer: [ratio per step]}`` (``nan`` when unknown).
 
@@ -76,7 +80,8 @@ class GradientMonitor:
         self._sq = {}                # layer -> squared grad norm in this step
         self._before = None          # parameter arrays before the update
         self._upd = None
-        self._first_grads = None
+        self._seen = set()           # parameters whose gradient this backward already gave
+        self._await_loss = False     # the last record was closed by a hook: step(loss) adds to it
         # parameters ordered layer by layer: each layer is one slice of a flat buffer,
         # so a step costs a few NumPy calls in all, not a few per parameter
         self._names = [n for names in self.layers.values() for n in names]
@@ -99,8 +104,11 @@ class GradientMonitor:
             self._handles.append(optimizer.register_step_pre_hook(self._pre_step))
             if track_updates:
                 self._handles.append(optimizer.register_step_post_hook(self._post_step))
-        elif track_updates:
-            self._before = self._snapshot()
+        else:
+            if track_updates:
+                self._before = self._snapshot()
+            for layer, p in zip(self._layer_of_param, self._plist):
+                self._handles.append(p.register_hook(self._grad_hook(layer, p)))
 
     # ----------------------------------------------------------------- hooks
     # The hooks and step() only store per-layer squared norms; the series are
@@ -151,29 +159,59 @@ class GradientMonitor:
             self._before = self._snapshot()
 
     def _post_step(self, optimizer, args, kwargs):
-        self._upd = self._updates_since(self._before)
+        self._upd = self._updates_since(self._before) if self._track else None
+        self._close(None)
+        self._await_loss = True
 
-    # ------------------------------------------------------------------ API
-    def step(self, loss=None):
-        """Close one training step: store its loss, gradient norms and updates."""
-        if self._optimizer is None:
-            self._grad_norms_now()
-            upd = None
-            if self._track:
-                upd = self._updates_since(self._before) if self._sq_steps else None
-                self._before = self._snapshot()
-        else:
-            upd = self._upd
+    def _grad_hook(self, layer, p):
+        """A gradient hook of ``p``: adds its squared norm to this backward's record
+        (a parameter seen twice starts the next step's record)."""
+        seen = self._seen
+
+        def hook(g):
+            if id(p) in seen:
+                self._close_backward()
+            seen.add(id(p))
+            g = to_numpy(g).reshape(-1)
+            self._sq[layer] = self._sq.get(layer, 0.0) + np.dot(g, g)
+        return hook
+
+    def _close_backward(self):
+        """No optimizer: the backward pass recorded by the hooks becomes a step."""
+        if self._track:
+            self._upd = self._updates_since(self._before) if self._sq_steps else None
+            self._before = self._snapshot()
+        self._seen.clear()
+        self._close(None)
+        self._await_loss = True
+
+    def _close(self, loss):
+        self._upd_steps.append(self._upd)
         self._upd = None
-        self._upd_steps.append(upd)
         self._losses.append(None if loss is None else
                             to_numpy(loss) if hasattr(loss, "grad_fn") else float(loss))
         self._sq_steps.append(self._sq)
-        if self._first_grads is None and self._sq:
-            self._first_grads = self._grads()
         self._sq = {}
+        self._await_loss = False
+
+    # ------------------------------------------------------------------ API
+    def step(self, loss=None):
+        """Optional: give the step just recorded its loss (call it after
+        ``optimizer.step()``). Called when no hook has recorded a step since the
+        last call, it records the current ``.grad`` as a step of its own."""
+        if self._optimizer is None and self._sq:
+            self._close_backward()
+        if self._await_loss:
+            self._await_loss = False
+            if loss is not None:
+                self._losses[-1] = to_numpy(loss) if hasattr(loss, "grad_fn") else float(loss)
+            return
+        self._grad_norms_now()
+        self._close(loss)
 
     def _series(self):
+        if self._optimizer is None and self._sq:
+            self._close_backward()      # the last backward is a step once read
         n = len(self._sq_steps)
         if self._cache[0] == n and self._cache[1] is not None:
             return self._cache[1]
@@ -198,6 +236,11 @@ class GradientMonitor:
     grad_norms = property(lambda self: self._series()[2])
     update_ratios = property(lambda self: self._series()[3])
 
+    @property
+    def history(self):
+        steps, losses, norms, ratios = self._series()
+        return {"step": steps, "loss": losses, "grad_norm": norms, "update_ratio": ratios}
+
     def remove(self):
         """Unregister all hooks (the records stay)."""
         for h in self._handles:
@@ -216,8 +259,14 @@ class GradientMonitor:
         return out
 
     # ----------------------------------------------------------------- plots
-    @staticmethod
-    def _figure(n, width=5.0):
+    def _figure(self, n, width=5.0):
+        if not self.history["step"]:
+            raise RuntimeError(
+                "GradientMonitor.plot(): nothing recorded yet, so there is nothing to draw. "
+                "Steps are recorded by the optimizer's step (GradientMonitor(model, optimizer)) "
+                "or, without an optimizer, by each backward() through the model's parameters. "
+                "Fix: create the monitor before training, with the optimizer the loop steps, "
+                "and run at least one step (or call monitor.step() after each backward()).")
         try:
             from matplotlib.figure import Figure
         except ImportError as exc:
@@ -234,7 +283,11 @@ class GradientMonitor:
         return fig
 
     def _draw_loss(self, ax):
-        ax.plot(self.steps, self.losses, color="C0", linewidth=1)
+        h = self.history
+        if all(math.isnan(v) for v in h["loss"]):
+            ax.text(0.5, 0.5, "no loss recorded:\ncall monitor.step(loss)\nafter optimizer.step()",
+                    ha="center", va="center", transform=ax.transAxes)
+        ax.plot(h["step"], h["loss"], color="C0", linewidth=1)
         ax.set_title("training loss per step")
         ax.set_xlabel("step (mini-batch)")
         ax.set_ylabel("loss (mean over the batch)")
@@ -242,7 +295,7 @@ class GradientMonitor:
 
     def _draw_per_layer(self, ax, series, title, ylabel):
         for layer in self.layers:
-            ax.plot(self.steps, series[layer], linewidth=1, label=self.labels[layer])
+            ax.plot(self.history["step"], series[layer], linewidth=1, label=self.labels[layer])
         ax.set_yscale("log")
         ax.set_title(title)
         ax.set_xlabel("step (mini-batch)")
@@ -251,7 +304,7 @@ class GradientMonitor:
         ax.legend(fontsize=8)
 
     def _draw_norms(self, ax):
-        self._draw_per_layer(ax, self.grad_norms, "gradient norm per layer",
+        self._draw_per_layer(ax, self.history["grad_norm"], "gradient norm per layer",
                              "L2 norm of the layer's gradient (log scale)")
 
     def _draw_histograms(self, ax, bins=50):
@@ -288,6 +341,6 @@ class GradientMonitor:
         """Each layer's gradient norm per step (log scale) and its update ratio."""
         fig, (ax, ax2) = self._figure(2, 5.5)
         self._draw_norms(ax)
-        self._draw_per_layer(ax2, self.update_ratios, "update ratio per layer",
+        self._draw_per_layer(ax2, self.history["update_ratio"], "update ratio per layer",
                              "||Δ weights|| / ||weights|| (log scale)")
         return self._save(fig, path)

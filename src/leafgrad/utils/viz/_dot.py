@@ -20,6 +20,26 @@ _DIRECTIONS = ("forward", "backward")
 _GRAPH_CLASS = []
 
 
+def _render(self, filename=None, directory=None, view=False, cleanup=False, format=None,
+            *args, **kwargs):
+    """``graphviz.Digraph.render``; without Graphviz's ``dot``, a PNG is drawn by
+    matplotlib next to the saved DOT source (other formats raise RuntimeError).
+    Returns the path of the picture."""
+    from graphviz import Digraph, ExecutableNotFound
+    try:
+        return Digraph.render(self, filename, directory, view, cleanup, format, *args, **kwargs)
+    except ExecutableNotFound as exc:
+        if (format or self.format) != "png" or args or kwargs:
+            raise RuntimeError(_NO_DOT) from exc
+    source = os.path.join(directory or self.directory or "", filename or self.filename)
+    out = source + ".png"
+    with open(out, "wb") as f:
+        f.write(self._pipe("png"))
+    if cleanup:
+        os.remove(source)
+    return out
+
+
 def _digraph_class():
     """``Graph``: a ``graphviz.Digraph`` with notebook display and ``save()``."""
     try:
@@ -89,6 +109,8 @@ def _digraph_class():
             with open(filename, "wb") as f:
                 f.write(data)
             return filename
+
+        render = _render
 
         def _repr_svg_(self):
             try:

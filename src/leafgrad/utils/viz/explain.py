@@ -89,6 +89,7 @@ class Explanation:
         self.loss_name, self.w_name = loss_name, w_name
         self.paths, self.contributions = [], []
         self.total = self.autograd = self.problem = None
+        self.inexact = False    # the paths could not be spelled exactly: autograd's value only
         self.n_paths = 0
         self.small = 8
         self.w_grad = None
@@ -108,6 +109,10 @@ class Explanation:
         if self.problem:
             return ["%s: no gradient. %s" % (head, self.problem)]
         out = ["%s: %d path%s" % (head, self.n_paths, "" if self.n_paths == 1 else "s")]
+        if self.inexact:
+            return out + ["explain() cannot spell these paths exactly (a node's backward rule "
+                          "does not split by path here), so it shows no path numbers; the "
+                          "gradient, autograd.grad: %s" % G.value_text(self.autograd, self.small)]
         vt = lambda a: G.value_text(a, self.small)
         for k, (steps, contrib) in enumerate(zip(self.paths, self.contributions)):
             out.append("path %d: %s -> %s" % (k + 1, " -> ".join(
@@ -241,11 +246,12 @@ def _vjp(fn, nr, g, i):
     a = np.asarray(to_numpy(r) if G.is_tensor(r) else r)
     metas = getattr(fn, "_metas", None)
     meta = metas[i] if metas is not None and i < len(metas) else None
-    shape = meta[0] if meta is not None else np.shape(to_numpy(g))
-    a = sum_to(np.broadcast_to(a, np.broadcast_shapes(a.shape, shape)) if a.shape != shape
-               and a.size == 1 else a, shape)
-    if meta is not None:
-        a = a.astype(meta[1], copy=False)
+    if meta is not None:        # fitted as the engine fits it (engine._fit_arrays)
+        shape = meta[0]
+        a = sum_to(np.broadcast_to(a, np.broadcast_shapes(a.shape, shape)) if a.shape != shape
+                   and a.size == 1 else a, shape).astype(meta[1], copy=False)
+    elif a.ndim == 0:           # meta None: the rule's result fits as it is (a 0-d
+        a = np.broadcast_to(a, np.shape(to_numpy(g)))   # number: the output's shape)
     return lg.Tensor._make_plain(np.array(a))
 
 
@@ -305,14 +311,31 @@ def explain(loss, w, params=None, max_paths=50, small=8, file=None, quiet=False)
         if target is None or target not in nodes:
             ex.problem = _NOT_USED % ((ex.w_name,) * 3)
         else:
-            _paths(ex, loss, target, target_nr, nodes, max_paths)
+            try:
+                _paths(ex, loss, target, target_nr, nodes, max_paths)
+            except RuntimeError as exc:
+                if str(exc) == _FREED:
+                    raise
+                ex.inexact = True
             g = lg.autograd.grad(loss, w, retain_graph=True)[0]
             ex.autograd = np.array(to_numpy(g))
+            if ex.inexact or (ex.total is not None and not _agrees(ex.total, ex.autograd)):
+                ex.inexact, ex.paths, ex.contributions, ex.total = True, [], [], None
             if w.is_leaf and w.grad is not None:
                 ex.w_grad = np.array(to_numpy(w.grad))
     if not quiet:
         print(str(ex), file=file)
     return ex
+
+
+def _agrees(total, grad):
+    """The paths' sum equals autograd's gradient up to summation order."""
+    total, grad = np.asarray(total), np.asarray(grad)
+    if total.shape != grad.shape:
+        return False
+    tol = 1e-4 if grad.dtype.itemsize < 8 else 1e-10
+    scale = np.max(np.abs(grad)) if grad.size else 0.0
+    return bool(np.allclose(total, grad, rtol=tol, atol=tol * scale, equal_nan=True))
 
 
 def _caller_names(frame, levels=3):
