@@ -121,9 +121,9 @@ def test_pytorch_import_path_imports(path):
 # -- the top level --------------------------------------------------------------------------
 LAYER_FOLDERS = {"_core", "_tensor", "_api", "_random", "_checkpoint", "_compat"}
 # private names that are PyTorch's own paths (torch._C, torch.__future__, functorch,
-# torch._jit_internal)
+# torch._jit_internal, torch._vmap_internals)
 PYTORCH_PRIVATE = {"_C", "__init__", "__main__", "__future__", "_functorch", "_jit_internal",
-                   "_dynamo"}
+                   "_dynamo", "_vmap_internals"}
 
 
 def _top_level():

@@ -44,7 +44,8 @@ from . import __future__  # noqa: E402,F401  (torch.__future__: conversion flags
 _LAZY = {name: ("leafgrad." + name, None) for name in (
     "nn", "optim", "utils", "serialization", "accelerator", "amp", "backends", "cuda", "func",
     "functional", "onnx", "profiler", "sparse", "special", "distributed", "distributions",
-    "testing", "version", "jit", "futures", "_jit_internal", "compiler", "_dynamo")}
+    "testing", "version", "jit", "futures", "_jit_internal", "compiler", "_dynamo",
+    "_vmap_internals")}
 _LAZY.update({"save": ("leafgrad._checkpoint.save_load", "save"),
               "load": ("leafgrad._checkpoint.save_load", "load"),
               "autocast": ("leafgrad.amp", "autocast"),

@@ -375,3 +375,27 @@ def hvp(func, inputs, v=None, create_graph=False, strict=False):
         _check_requires_grad(jac, "hessian", strict=strict)
     return _last_vjp(double_back, grad_jac, v, inputs, "double_back_trick", outputs, is_outputs_tuple, is_inputs_tuple,
                      create_graph, strict)
+
+
+def _construct_standard_basis_for(tensors, tensor_numels):
+    """The N x N identity (N = sum(tensor_numels)) split by columns into one chunk per
+    tensor, each chunk of shape (N, numel) with that tensor's dtype and device
+    (PyTorch's ``torch.autograd.functional._construct_standard_basis_for``, the basis
+    of vectorized jacobians).
+
+    Raises:
+        AssertionError: the two sequences' lengths differ, or they are empty (PyTorch's
+            messages).
+    """
+    if len(tensors) != len(tensor_numels):
+        raise AssertionError(f"Expected tensors and tensor_numels to have the same length, "
+                             f"but got {len(tensors)} and {len(tensor_numels)}")
+    if len(tensors) == 0:
+        raise AssertionError("Expected at least one tensor")
+    total = sum(tensor_numels)
+    chunks = tuple(t.new_zeros(total, n) for t, n in zip(tensors, tensor_numels))
+    start = 0
+    for chunk, n in zip(chunks, tensor_numels):
+        chunk.diagonal(start).fill_(1)
+        start -= n
+    return chunks

@@ -19,15 +19,22 @@ __all__ = ["LBFGS"]
 _f32 = np.float32
 
 
+def _copy(v):
+    """A copy of a flat vector: ``clone`` for a Tensor, ``copy`` for an ndarray."""
+    return v.clone() if hasattr(v, "clone") else v.copy()
+
+
 def _cubic_interpolate(x1, f1, g1, x2, f2, g2, bounds=None):
     """Minimiser of the cubic through (x1, f1, g1) and (x2, f2, g2), clipped to ``bounds``
-    (default: the interval); the midpoint when the cubic has no real minimiser."""
+    (default: the interval); the midpoint when the cubic has no real minimiser (also when
+    the discriminant is nan, as PyTorch's ``d2_square >= 0`` test). Works on Python
+    numbers, NumPy scalars and 0-d Tensors (PyTorch's ``torch.optim.lbfgs`` signature)."""
     lo, hi = bounds if bounds is not None else ((x1, x2) if x1 <= x2 else (x2, x1))
     d1 = g1 + g2 - 3 * (f1 - f2) / (x1 - x2)
     disc = d1 ** 2 - g1 * g2
-    if disc < 0:
+    if not disc >= 0:
         return (lo + hi) / 2.0
-    d2 = np.sqrt(disc)
+    d2 = disc.sqrt() if hasattr(disc, "sqrt") else np.sqrt(disc)
     if x1 <= x2:
         at = x2 - (x2 - x1) * ((g2 + d2 - d1) / (g2 - g1 + 2 * d2))
     else:
@@ -35,25 +42,26 @@ def _cubic_interpolate(x1, f1, g1, x2, f2, g2, bounds=None):
     return min(max(at, lo), hi)
 
 
-def _strong_wolfe(evaluate, t, d, f, g, gtd, c1=1e-4, c2=0.9, tolerance_change=1e-9,
+def _strong_wolfe(obj_func, x, t, d, f, g, gtd, c1=1e-4, c2=0.9, tolerance_change=1e-9,
                   max_ls=25):
     """Line search along ``d`` from step ``t`` for the strong Wolfe conditions (sufficient
     decrease ``c1``, curvature ``c2``): bracket an interval, then zoom into it by cubic
-    interpolation. ``evaluate(t)`` returns (loss, flat gradient) at x + t·d.
+    interpolation (PyTorch's ``torch.optim.lbfgs._strong_wolfe``, after Lua torch's
+    ``lswolfe.lua``). ``obj_func(x, t, d)`` returns (loss, flat gradient) at x + t·d;
+    ``d``, ``g`` are flat Tensors (or ndarrays, as ``LBFGS.step`` passes them).
 
     Returns (loss, gradient, t, number of evaluations)."""
-    d_norm = np.abs(d).max()
-    g = g.copy()
-    f_new, g_new = evaluate(t)
+    d_norm = abs(d).max()
+    g = _copy(g)
+    f_new, g_new = obj_func(x, t, d)
     evals = 1
     gtd_new = g_new.dot(d)
     t_prev, f_prev, g_prev, gtd_prev = 0, f, g, gtd
-    done = False
-    it = 0
+    done, it, bgtd = False, 0, None
     # bracketing phase: bt/bf/bg/bgtd hold the bracket's steps, losses, grads, slopes
     while it < max_ls:
         if f_new > (f + c1 * t * gtd) or (it > 1 and f_new >= f_prev):
-            bt, bf, bg, bgtd = [t_prev, t], [f_prev, f_new], [g_prev, g_new.copy()], \
+            bt, bf, bg, bgtd = [t_prev, t], [f_prev, f_new], [g_prev, _copy(g_new)], \
                 [gtd_prev, gtd_new]
             break
         if abs(gtd_new) <= -c2 * gtd:
@@ -61,20 +69,28 @@ def _strong_wolfe(evaluate, t, d, f, g, gtd, c1=1e-4, c2=0.9, tolerance_change=1
             done = True
             break
         if gtd_new >= 0:
-            bt, bf, bg, bgtd = [t_prev, t], [f_prev, f_new], [g_prev, g_new.copy()], \
+            bt, bf, bg, bgtd = [t_prev, t], [f_prev, f_new], [g_prev, _copy(g_new)], \
                 [gtd_prev, gtd_new]
             break
         bounds = (t + 0.01 * (t - t_prev), t * 10)
         t_next = _cubic_interpolate(t_prev, f_prev, gtd_prev, t, f_new, gtd_new, bounds=bounds)
-        t_prev, f_prev, g_prev, gtd_prev = t, f_new, g_new.copy(), gtd_new
+        t_prev, f_prev, g_prev, gtd_prev = t, f_new, _copy(g_new), gtd_new
         t = t_next
-        f_new, g_new = evaluate(t)
+        f_new, g_new = obj_func(x, t, d)
         evals += 1
         gtd_new = g_new.dot(d)
         it += 1
     if it == max_ls:
         bt, bf, bg = [0, t], [f, f_new], [g, g_new]
-    # zoom phase
+    return _zoom(obj_func, x, d, f, gtd, c1, c2, tolerance_change, max_ls, d_norm,
+                 bt, bf, bg, bgtd, done, it, evals)
+
+
+def _zoom(obj_func, x, d, f, gtd, c1, c2, tolerance_change, max_ls, d_norm,
+          bt, bf, bg, bgtd, done, it, evals):
+    """``_strong_wolfe``'s zoom phase: shrink the bracket (``bt`` steps, ``bf`` losses,
+    ``bg`` gradients, ``bgtd`` slopes) by safeguarded cubic interpolation until a point
+    meets the strong Wolfe conditions. Returns (loss, gradient, t, evaluations)."""
     insufficient = False
     low, high = (0, 1) if bf[0] <= bf[-1] else (1, 0)
     while not done and it < max_ls:
@@ -92,19 +108,19 @@ def _strong_wolfe(evaluate, t, d, f, g, gtd, c1=1e-4, c2=0.9, tolerance_change=1
                 insufficient = True
         else:
             insufficient = False
-        f_new, g_new = evaluate(t)
+        f_new, g_new = obj_func(x, t, d)
         evals += 1
         gtd_new = g_new.dot(d)
         it += 1
         if f_new > (f + c1 * t * gtd) or f_new >= bf[low]:
-            bt[high], bf[high], bg[high], bgtd[high] = t, f_new, g_new.copy(), gtd_new
+            bt[high], bf[high], bg[high], bgtd[high] = t, f_new, _copy(g_new), gtd_new
             low, high = (0, 1) if bf[0] <= bf[1] else (1, 0)
         else:
             if abs(gtd_new) <= -c2 * gtd:
                 done = True
             elif gtd_new * (bt[high] - bt[low]) >= 0:
                 bt[high], bf[high], bg[high], bgtd[high] = bt[low], bf[low], bg[low], bgtd[low]
-            bt[low], bf[low], bg[low], bgtd[low] = t, f_new, g_new.copy(), gtd_new
+            bt[low], bf[low], bg[low], bgtd[low] = t, f_new, _copy(g_new), gtd_new
     return bf[low], bg[low], bt[low], evals
 
 
@@ -268,8 +284,8 @@ class LBFGS(Optimizer):
                 if line_search is not None:
                     x0 = [p.clone() for p in self._params]
                     loss, g, t, ls_evals = _strong_wolfe(
-                        lambda step: self._evaluate_at(closure, x0, step, d), t, d, loss, g,
-                        gtd, max_ls=max_eval - evals)
+                        lambda x, step, d: self._evaluate_at(closure, x, step, d), x0, t, d,
+                        loss, g, gtd, max_ls=max_eval - evals)
                     self._add_step(t, d)
                     opt_cond = np.abs(g).max() <= tol_grad
                 else:
