@@ -22,7 +22,7 @@ from .nn import (activation, activation_inplace, channel_shuffle, conv, conv_tra
                  loss_likelihood, loss_margin, normalization, pixel_shuffle, pooling,
                  pooling_3d as pool3d, pooling_fractional as pool_fractional,
                  pooling_lp_unpool as pool_extra, shrink)
-from .elementwise import (binary, comparison, pointwise, special, bessel as special_bessel,
+from .elementwise import (binary, comparison, complex as complex_ops, pointwise, special, bessel as special_bessel,
                           special_binary, polynomials as special_poly, unary)
 from .linalg import (blas, cholesky as linalg_cholesky, decompositions as linalg_decomp,
                      diagonal as linalg_diagonal, inverse_det, ldl, norms, products as linalg,
