@@ -1432,6 +1432,8 @@ from op_rows_reduce import ROWS as _REDUCE_ROWS  # noqa: E402
 ROWS += _REDUCE_ROWS
 from op_rows_nn import ROWS as _NN_ROWS  # noqa: E402
 ROWS += _NN_ROWS
+from op_rows_complex import ROWS as _COMPLEX_ROWS  # noqa: E402
+ROWS += _COMPLEX_ROWS
 
 
 def _setitem(x, v):

@@ -423,15 +423,17 @@ remainder = _binary("remainder", _int_div_check(np.remainder), "RemainderBackwar
 
 
 def _pow_db(g, a, b):
-    # d/db a^b = a^b ln a; PyTorch gives 0 where a == 0 instead of nan
+    # d/db a^b = a^b ln a; PyTorch gives 0 where a == 0 instead of nan (with b.real >= 0
+    # for a complex b: pow_backward_exponent)
+    b_ge0 = (b.real if b.is_complex() else b) >= 0
     if not isinstance(a, Tensor):
         # PyTorch's pow_backward_exponent with a number base: grad * where(b >= 0, 0,
         # result * log(0)) at base 0 (multiplied, as there), else grad * result * log(a),
         # nan for a negative base (math.log would raise)
         if a == 0:
-            return g * where(b >= 0, 0.0, (a ** b) * -math.inf)
+            return g * where(b_ge0, 0.0, (a ** b) * -math.inf)
         return g * (a ** b) * float(np.log(np.float64(a)))
-    return g * where((a == 0) & (b >= 0), 0.0, (a ** b) * a.log())   # multiplied, as PyTorch
+    return g * where((a == 0) & b_ge0, 0.0, (a ** b) * a.log())   # multiplied, as PyTorch
 
 
 def _pow_da(g, a, b):

@@ -177,8 +177,9 @@ def complex(real, imag):
 
 
 def _polar_backward(ctx, g):
-    # derivatives.yaml polar_backward
-    r = ctx.result
+    # derivatives.yaml polar_backward (the result recomputed from the saved inputs, so
+    # that a recorded backward differentiates through it)
+    r = polar(*ctx._checked_saved)
     gc = g.conj()
     return ((gc * r.sgn()).real if ctx.needs_input_grad[0] else None,
             (gc * (r * 1j)).real if ctx.needs_input_grad[1] else None)
@@ -199,7 +200,7 @@ def polar(abs, angle):
     _check_pair(a, t)
     out = np.empty(np.broadcast_shapes(a.shape, t.shape), _C[a.dtype])
     out.real, out.imag = a * np.cos(t), a * np.sin(t)
-    return record(PolarBackward0, out, (abs, angle), save_result=True)
+    return record(PolarBackward0, out, (abs, angle), saved=(abs, angle))
 
 
 # -- reinterpreting views ------------------------------------------------------------

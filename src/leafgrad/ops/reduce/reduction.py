@@ -277,6 +277,11 @@ def _extreme(input, dim, keepdim, np_red, np_arg, name, full_cls, dim_cls, other
         from ..elementwise import maximum, minimum
         return (maximum if name == "max" else minimum)(input, other)
     x = input._data
+    if x.dtype.kind == "c":
+        if dim is None:
+            raise NotImplementedError(_errors.no_complex_kernel(name + "_all", x.dtype))
+        raise RuntimeError("%s(): does not support complex input. Fix: reduce .abs() or .real"
+                           % name)
     if dim is None or isinstance(dim, Tensor):
         _empty_check(x, name)
         out = np_red(x)
@@ -330,6 +335,9 @@ def min(input, dim=None, keepdim=False, *, out=None):
 
 def _amext(input, dim, keepdim, np_red, cls):
     x = input._data
+    if x.dtype.kind == "c":
+        raise NotImplementedError(_errors.no_complex_kernel(
+            "max_values_cpu" if np_red is np.max else "min_values_cpu", x.dtype))
     dims = _dims(dim if dim != () else None, x.ndim)
     if x.size == 0:     # PyTorch's errors, not NumPy's "zero-size array" ValueError
         name = "amax" if np_red is np.max else "amin"
