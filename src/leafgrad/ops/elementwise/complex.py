@@ -207,7 +207,7 @@ def polar(abs, angle):
 ViewAsRealBackward0 = node("ViewAsRealBackward0",
                            lambda ctx, g: (view_as_complex(g.contiguous()),), saves=False)
 ViewAsComplexBackward0 = node("ViewAsComplexBackward0",
-                              lambda ctx, g: (view_as_real(g),), saves=False)
+                              lambda ctx, g: (view_as_real(g.resolve_conj()),), saves=False)
 
 
 @defop("view_as_real", method=False)
