@@ -31,7 +31,7 @@ def _conj_np(g):
 
 
 def _conj_t(g):
-    return None if g is None or not g.is_complex() else g.conj_physical()
+    return g if g is None or not g.is_complex() else g.conj_physical()
 
 
 def _wrap(rule, conj):
