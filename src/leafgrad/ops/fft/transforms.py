@@ -42,13 +42,13 @@ def _norm(norm):
 # -- kernels -----------------------------------------------------------------------
 def _c2c_backward(ctx, g):
     dims, norm, forward = ctx.args
-    return (c2c(g, dims, _SWAP[norm], not forward),)
+    return (_c2c(g, dims, _SWAP[norm], not forward),)
 
 
 FftC2CBackward0 = node("FftC2CBackward0", _c2c_backward, saves=False)
 
 
-def c2c(x, dims, norm, forward):
+def _c2c(x, dims, norm, forward):
     """The complex DFT of complex ``x`` over ``dims`` (no resizing)."""
     f = np.fft.fftn if forward else np.fft.ifftn
     a = x._data
@@ -64,13 +64,13 @@ def _r2c_backward(ctx, g):
         shape = list(g.shape)
         shape[last] = pad
         g = _cat(g, Tensor._make_plain(np.zeros(shape, g._data.dtype)), last)
-    return (c2c(g, dims, _SWAP[norm], False).real,)
+    return (_c2c(g, dims, _SWAP[norm], False).real,)
 
 
 FftR2CBackward0 = node("FftR2CBackward0", _r2c_backward, saves=False)
 
 
-def r2c(x, dims, norm):
+def _r2c(x, dims, norm):
     """The onesided DFT of real ``x`` over ``dims`` (last dim halved: n//2 + 1)."""
     a = x._data
     out = np.fft.rfftn(a, axes=dims, norm=norm).astype(_C[a.dtype], copy=False)
@@ -79,7 +79,7 @@ def r2c(x, dims, norm):
 
 def _c2r_backward(ctx, g):
     dims, norm = ctx.args
-    gi = r2c(g, dims, _SWAP[norm])
+    gi = _r2c(g, dims, _SWAP[norm])
     last = dims[-1]
     double = g.shape[last] - gi.shape[last]
     if double > 0:
@@ -92,7 +92,7 @@ def _c2r_backward(ctx, g):
 FftC2RBackward0 = node("FftC2RBackward0", _c2r_backward, saves=False)
 
 
-def c2r(x, dims, norm, n):
+def _c2r(x, dims, norm, n):
     """The real inverse of a onesided spectrum ``x`` over ``dims``, last dim of length n."""
     a = x._data
     s = [a.shape[d] for d in dims[:-1]] + [n]
@@ -164,7 +164,7 @@ def _dims_sizes(x, s, dim, default_all):
 def _cfft(input, s, dim, norm, forward, default_all=True):
     x = _float_input(input, True)
     dims, sizes = _dims_sizes(x, s, dim, default_all)
-    return c2c(_resize(x, dims, sizes), dims, _norm(norm), forward)
+    return _c2c(_resize(x, dims, sizes), dims, _norm(norm), forward)
 
 
 def _rfft(input, s, dim, norm, default_all=True):
@@ -173,7 +173,7 @@ def _rfft(input, s, dim, norm, default_all=True):
         raise RuntimeError("rfft expects a real input tensor, but got %s. Fix: use fft for "
                            "complex input" % _errors.type_name(x._data.dtype))
     dims, sizes = _dims_sizes(x, s, dim, default_all)
-    return r2c(_resize(x, dims, sizes), dims, _norm(norm))
+    return _r2c(_resize(x, dims, sizes), dims, _norm(norm))
 
 
 def _irfft(input, s, dim, norm, default_all=True):
@@ -183,7 +183,7 @@ def _irfft(input, s, dim, norm, default_all=True):
     if n < 1:
         raise RuntimeError("Invalid number of data points (%d) specified" % n)
     sizes = sizes[:-1] + [n // 2 + 1]
-    return c2r(_resize(x, dims, sizes), dims, _norm(norm), n)
+    return _c2r(_resize(x, dims, sizes), dims, _norm(norm), n)
 
 
 def _one(n):
