@@ -37,6 +37,7 @@ PROGRAMS = {
     "polar_complex": lambda T, a, b: T.polar(a.abs(), b.real).mul(
         T.complex(a.imag, b.real)).abs().sum(),
     "mixed_real": lambda T, a, b: (a * b.abs()).abs().sum(),
+    "var_std": lambda T, a, b: a.var(correction=0) + (a * b + 3).std(correction=0),
 }
 
 
@@ -148,6 +149,14 @@ def test_conjugate_bit():
     "T.ones(2, dtype=T.complex64).relu()",
     "T.nn.functional.relu(T.ones(2, dtype=T.complex64))",
     "T.ones(2, dtype=T.complex64).sign()",
+    "T.ones(2, dtype=T.complex64).argmax()", "T.ones(2, dtype=T.complex64).argmin()",
+    "T.ones(2, dtype=T.complex64).sort()", "T.ones(2, dtype=T.complex64).topk(1)",
+    "T.ones(2, dtype=T.complex64).argsort()",
+    "T.maximum(T.ones(2, dtype=T.complex64), T.ones(2, dtype=T.complex64))",
+    "T.minimum(T.ones(2, dtype=T.complex64), T.ones(2, dtype=T.complex64))",
+    "T.ones(2, dtype=T.complex64).floor()", "T.ones(2, dtype=T.complex64).erf()",
+    "T.ones(2, dtype=T.complex64).remainder(2)", "T.ones(2, dtype=T.complex64).fmod(2)",
+    "T.atan2(T.ones(2, dtype=T.complex64), T.ones(2, dtype=T.complex64))",
     "T.ones(2, dtype=T.complex64, requires_grad=True).sum().backward()",
 ])
 def test_refusals_match_torch(expr):
@@ -168,6 +177,7 @@ def test_refusals_match_torch(expr):
     "T.isreal(T.tensor([1 + 0j, 1j])).tolist()", "T.isreal(T.ones(2)).tolist()",
     "T.angle(T.tensor([-1.0, 2.0, float('nan')])).tolist()",
     "T.tensor([1 + 2j]).conj().grad_fn", "T.real(T.ones(2)).dtype",
+    "T.tensor([1 + 2j, 3 - 1j]).var().dtype", "T.tensor([1 + 2j, 3 - 1j]).std(correction=0)",
 ])
 def test_values_and_dtypes_match_torch(expr):
     t = eval(expr, {"T": torch})

@@ -98,6 +98,11 @@ def _unary(name, fwd, node_name, vjp, save="x", floating=True, doc="", np_ok=Fal
             tok = _set(_IGNORE)
             try:
                 out = fwd(x)
+            except TypeError:
+                if x.dtype.kind != "c":
+                    raise
+                raise NotImplementedError(_errors.no_complex_kernel(
+                    "%s_cpu" % op.__name__, x.dtype)) from None
             finally:
                 _reset(tok)
             if not recs:

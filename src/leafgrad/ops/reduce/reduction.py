@@ -383,12 +383,16 @@ def _arg(input, dim, keepdim, f, name):
 @defop("argmax", out=True)
 def argmax(input, dim=None, keepdim=False):
     """Index of the max (first one on ties); flattened when ``dim`` is None. int64, no grad."""
+    if input._data.dtype.kind == "c":
+        raise RuntimeError("argmax(): does not support complex input. Fix: use .abs() or .real")
     return _arg(input, dim, keepdim, _nanarg(np.argmax, np.max), "argmax")
 
 
 @defop("argmin", out=True)
 def argmin(input, dim=None, keepdim=False):
     """Index of the min (first one on ties). int64, no grad."""
+    if input._data.dtype.kind == "c":
+        raise RuntimeError("argmin(): does not support complex input. Fix: use .abs() or .real")
     return _arg(input, dim, keepdim, _nanarg(np.argmin, np.min), "argmin")
 
 
