@@ -248,7 +248,7 @@ def view_as_complex(input):
         raise RuntimeError("Tensor must have a last dimension of size 2")
     if x.strides[-1] != x.itemsize:
         raise RuntimeError("Tensor must have a last dimension with stride 1")
-    if any(s % (2 * x.itemsize) for s in x.strides[:-1]):
+    if any(s % (2 * x.itemsize) for s, n in zip(x.strides[:-1], x.shape[:-1]) if n > 1):
         raise RuntimeError("Tensor must have a stride divisible by 2 for all but last "
                            "dimension")
     out = x.view(_C[x.dtype])[..., 0]     # NumPy allows it: the last axis is contiguous

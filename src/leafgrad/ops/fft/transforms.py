@@ -22,6 +22,7 @@ ours); tests/test_fft.py bounds the difference.
 import numpy as np
 
 from ..._core import dtype as _dtype, errors as _errors
+from ..._core.quiet import quiet as _quiet
 from ..._tensor.tensor import Tensor
 from .._dispatch import record
 from .._registry import defop, node
@@ -52,7 +53,8 @@ def _c2c(x, dims, norm, forward):
     """The complex DFT of complex ``x`` over ``dims`` (no resizing)."""
     f = np.fft.fftn if forward else np.fft.ifftn
     a = x._data
-    out = f(a, axes=dims, norm=norm).astype(a.dtype, copy=False) if dims else a.copy()
+    with _quiet():      # nan and inf propagate silently, as in PyTorch
+        out = f(a, axes=dims, norm=norm).astype(a.dtype, copy=False) if dims else a.copy()
     return record(FftC2CBackward0, out, (x,), args=(dims, norm, forward))
 
 
@@ -73,7 +75,8 @@ FftR2CBackward0 = node("FftR2CBackward0", _r2c_backward, saves=False)
 def _r2c(x, dims, norm):
     """The onesided DFT of real ``x`` over ``dims`` (last dim halved: n//2 + 1)."""
     a = x._data
-    out = np.fft.rfftn(a, axes=dims, norm=norm).astype(_C[a.dtype], copy=False)
+    with _quiet():
+        out = np.fft.rfftn(a, axes=dims, norm=norm).astype(_C[a.dtype], copy=False)
     return record(FftR2CBackward0, out, (x,), args=(dims, norm, a.shape[dims[-1]]))
 
 
@@ -96,7 +99,8 @@ def _c2r(x, dims, norm, n):
     """The real inverse of a onesided spectrum ``x`` over ``dims``, last dim of length n."""
     a = x._data
     s = [a.shape[d] for d in dims[:-1]] + [n]
-    out = np.fft.irfftn(a, s=s, axes=dims, norm=norm).astype(a.real.dtype, copy=False)
+    with _quiet():
+        out = np.fft.irfftn(a, s=s, axes=dims, norm=norm).astype(a.real.dtype, copy=False)
     return record(FftC2RBackward0, out, (x,), args=(dims, norm))
 
 
