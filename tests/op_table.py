@@ -1432,6 +1432,10 @@ from op_rows_reduce import ROWS as _REDUCE_ROWS  # noqa: E402
 ROWS += _REDUCE_ROWS
 from op_rows_nn import ROWS as _NN_ROWS  # noqa: E402
 ROWS += _NN_ROWS
+from op_rows_complex import ROWS as _COMPLEX_ROWS  # noqa: E402
+ROWS += _COMPLEX_ROWS
+from op_rows_fft import ROWS as _FFT_ROWS  # noqa: E402
+ROWS += _FFT_ROWS
 
 
 def _setitem(x, v):
@@ -1489,4 +1493,4 @@ EXEMPT = {
 }
 
 FAMILIES = ("elementwise", "reduction", "shape", "indexing", "linalg", "inplace", "functional",
-            "conv", "special")
+            "conv", "special", "fft")

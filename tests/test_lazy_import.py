@@ -7,7 +7,7 @@ import sys
 import leafgrad
 
 LAZY_MODULES = ("nn", "optim", "utils", "serialization", "accelerator", "amp", "backends",
-                "cuda", "func", "functional", "onnx", "profiler", "sparse", "special")
+                "cuda", "func", "functional", "onnx", "profiler", "sparse", "special", "fft")
 
 
 def _fresh(code):

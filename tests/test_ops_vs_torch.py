@@ -20,11 +20,12 @@ import leafgrad
 from leafgrad.nn import functional as F_lg
 from leafgrad.ops.nn import padding as functional_pad
 from leafgrad.ops.nn import activation, conv, distance, embedding, loss, normalization, pooling
-from leafgrad.ops.elementwise import (binary, comparison, pointwise, special,
+from leafgrad.ops.elementwise import (binary, comparison, complex as complex_ops, pointwise, special,
                                       bessel as special_bessel, special_binary,
                                       polynomials as special_poly, unary)
 from leafgrad.ops.linalg import (blas, products as linalg, inverse_det as linalg_fns, norms,
                                  vander)
+from leafgrad.ops.fft import transforms as fft_transforms
 from leafgrad.ops.reduce import cumulative, quantile, reduction, stats, variance
 from leafgrad.ops import elementwise
 from leafgrad.ops.shape import (indexed_writes as index_extra, indexing, joins, views as shape,
@@ -252,7 +253,7 @@ def test_float64_finite_differences(row, data):
 
 # --------------------------------------------------------------- coverage
 # each family's ops live in these modules (ops/ files split by family)
-_MODULES = {"elementwise": (elementwise, unary, binary, comparison, pointwise),
+_MODULES = {"elementwise": (elementwise, unary, binary, comparison, pointwise, complex_ops),
             "reduction": (reduction, sorting, stats, cumulative, quantile, variance),
             "shape": (shape, joins, splits, rearrange, diagonals, combinations, vander),
             "indexing": (indexing, index_extra),
@@ -261,7 +262,8 @@ _MODULES = {"elementwise": (elementwise, unary, binary, comparison, pointwise),
                                          embedding, functional_pad, activation_inplace, channel_shuffle, dropout,
                                          grid_sample),
             "conv": (conv, pooling, pool_extra, pool_fractional), "special": (special, special_binary,
-                                                             special_bessel, special_poly)}
+                                                             special_bessel, special_poly),
+            "fft": (fft_transforms,)}
 
 
 def _public_ops():

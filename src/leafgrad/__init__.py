@@ -43,7 +43,7 @@ from . import __future__  # noqa: E402,F401  (torch.__future__: conversion flags
 # taken from them. name -> (module, attribute or None for the module itself).
 _LAZY = {name: ("leafgrad." + name, None) for name in (
     "nn", "optim", "utils", "serialization", "accelerator", "amp", "backends", "cuda", "func",
-    "functional", "onnx", "profiler", "sparse", "special", "distributed", "distributions",
+    "functional", "onnx", "profiler", "sparse", "special", "fft", "distributed", "distributions",
     "testing", "version", "jit", "futures", "_jit_internal", "compiler", "_dynamo",
     "_vmap_internals")}
 _LAZY.update({"save": ("leafgrad._checkpoint.save_load", "save"),

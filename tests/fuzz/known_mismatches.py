@@ -321,6 +321,41 @@ KNOWN = {
 # one of these rows is not counted as a failure; test_listed_findings_still_differ
 # fuzzes each row again without that allowance and requires a mismatch still.
 FINDINGS = {
+    # the complex and FFT rows (tests/op_rows_complex.py, op_rows_fft.py), first fuzzed on
+    # the day they landed: mostly nan where PyTorch has inf (or the other way round) at
+    # inf / 1e30 inputs. One diagnosed: PyTorch's add/sub with a 0-d complex operand
+    # multiplies the other by alpha = 1+0j, so inf - 0.97j becomes inf + nanj (C99
+    # complex multiplication); NumPy adds without it. Not diagnosed yet: "values differ"
+    # in float32 gradients of conj's programs and in real's. (unstable: not yet re-run
+    # with twice the examples)
+    "real": "nan / inf at other places at inf and 1e30 inputs, found on landing (unstable: not diagnosed)",
+    "conj": "nan / inf at other places at inf and 1e30 inputs, found on landing (unstable: not diagnosed)",
+    "polar": "nan / inf at other places at inf and 1e30 inputs, found on landing (unstable: not diagnosed)",
+    "view_as_complex": "nan / inf at other places at inf and 1e30 inputs, found on landing (unstable: not diagnosed)",
+    "add:complex": "nan / inf at other places at inf and 1e30 inputs, found on landing (unstable: not diagnosed)",
+    "sub:complex": "nan / inf at other places at inf and 1e30 inputs, found on landing (unstable: not diagnosed)",
+    "pow:complex": "nan / inf at other places at inf and 1e30 inputs, found on landing (unstable: not diagnosed)",
+    "log:complex": "nan / inf at other places at inf and 1e30 inputs, found on landing (unstable: not diagnosed)",
+    "sin:complex": "nan / inf at other places at inf and 1e30 inputs, found on landing (unstable: not diagnosed)",
+    "cos:complex": "nan / inf at other places at inf and 1e30 inputs, found on landing (unstable: not diagnosed)",
+    "abs:complex": "nan / inf at other places at inf and 1e30 inputs, found on landing (unstable: not diagnosed)",
+    "reshape:complex": "nan / inf at other places at inf and 1e30 inputs, found on landing (unstable: not diagnosed)",
+    "cat:complex": "nan / inf at other places at inf and 1e30 inputs, found on landing (unstable: not diagnosed)",
+    "stack:complex": "nan / inf at other places at inf and 1e30 inputs, found on landing (unstable: not diagnosed)",
+    "matmul:complex": "nan / inf at other places at inf and 1e30 inputs, found on landing (unstable: not diagnosed)",
+    "fft_fft": "nan / inf at other places at inf and 1e30 inputs, found on landing (unstable: not diagnosed)",
+    "fft_ifft": "nan / inf at other places at inf and 1e30 inputs, found on landing (unstable: not diagnosed)",
+    "fft_fft2": "nan / inf at other places at inf and 1e30 inputs, found on landing (unstable: not diagnosed)",
+    "fft_ifft2": "nan / inf at other places at inf and 1e30 inputs, found on landing (unstable: not diagnosed)",
+    "fft_fftn": "nan / inf at other places at inf and 1e30 inputs, found on landing (unstable: not diagnosed)",
+    "fft_ifftn": "nan / inf at other places at inf and 1e30 inputs, found on landing (unstable: not diagnosed)",
+    "fft_rfft": "nan / inf at other places at inf and 1e30 inputs, found on landing (unstable: not diagnosed)",
+    "fft_irfft": "nan / inf at other places at inf and 1e30 inputs, found on landing (unstable: not diagnosed)",
+    "fft_irfft2": "nan / inf at other places at inf and 1e30 inputs, found on landing (unstable: not diagnosed)",
+    "fft_irfftn": "nan / inf at other places at inf and 1e30 inputs, found on landing (unstable: not diagnosed)",
+    "fft_hfft": "nan / inf at other places at inf and 1e30 inputs, found on landing (unstable: not diagnosed)",
+    "fft_hfft2": "nan / inf at other places at inf and 1e30 inputs, found on landing (unstable: not diagnosed)",
+    "fft_ihfftn": "nan / inf at other places at inf and 1e30 inputs, found on landing (unstable: not diagnosed)",
     # the special-function family (ops/special*.py) at inf / nan / 1e30 / large orders:
     # PyTorch's kernels' own edge branches (|x| == 1, n > 6 with |x| < 1, asymptotic
     # series) give other values or nan where leafgrad's recurrences / series do not

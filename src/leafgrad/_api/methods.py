@@ -324,6 +324,7 @@ _METHODS = {
     "reshape_as": lambda self, other: S.reshape(self, other.shape),
     "pad_nd": _pad_nd,
     "to": _to, "type": _type, "float": _caster(_dtype.float32), "double": _caster(_dtype.float64),
+    "cfloat": _caster(_dtype.complex64), "cdouble": _caster(_dtype.complex128),
     "half": _caster(_dtype.float16), "long": _caster(_dtype.int64), "int": _caster(_dtype.int32),
     "short": _caster(_dtype.int16), "bool": _caster(_dtype.bool_), "byte": _caster(_dtype.uint8),
     "char": _caster(_dtype.int8), "bfloat16": _caster(_dtype.bfloat16),
@@ -367,6 +368,9 @@ def _install():
     Tensor.mT = property(S.mT, doc="Last two dims swapped.")
     Tensor.H = property(S.T)
     Tensor.mH = property(S.mH, doc="Last two dims swapped (conjugate: real dtypes only).")
+    from ..ops.elementwise import complex as _cx
+    Tensor.real = property(_cx.real, doc=_cx.real.__doc__)
+    Tensor.imag = property(_cx.imag, doc=_cx.imag.__doc__)
     from .._tensor import storage as _tensor_storage
     for name, fn in _tensor_storage.METHODS.items():
         setattr(Tensor, name, fn)

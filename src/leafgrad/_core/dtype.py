@@ -157,7 +157,10 @@ def promote_types(a, b):
     if a is b:
         return a
     if a._category != b._category:
-        return a if a._category > b._category else b
+        hi, lo = (a, b) if a._category > b._category else (b, a)
+        if hi is complex64 and lo is float64:
+            return complex128       # complex64 with float64: complex128, as PyTorch
+        return hi
     return _FROM_NP[np.promote_types(a.np, b.np)]
 
 

@@ -624,3 +624,9 @@ def warn(message, category=UserWarning):
     point at the line of the script that called into torch; a fixed stacklevel would point
     inside leafgrad whenever the call goes through one more internal frame)."""
     warnings.warn(message, category, stacklevel=user_stacklevel())
+
+
+def no_complex_kernel(kernel, dtype):
+    """PyTorch's refusal of an ordering op (<, max, sort, ...) on complex numbers."""
+    return ("\"%s\" not implemented for '%s': complex numbers have no order. Fix: compare "
+            "their .abs() or .real" % (kernel, type_name(dtype)))

@@ -32,9 +32,10 @@ def _make_grads(outputs, grad_outputs, create_graph):
         if g is None:
             if out._data.size != 1:
                 raise _errors.non_scalar(out.shape)
-            if out._data.dtype.kind not in "fc":
+            if out._data.dtype.kind != "f":
                 raise RuntimeError("grad can be implicitly created only for real scalar outputs "
-                                   "but got %s" % out.dtype)
+                                   "but got %s. Fix: make the loss real (e.g. .abs() or "
+                                   ".real) or pass `gradient`" % out.dtype)
             d = out._data
             # a 0-d output (a loss) is the usual root: np.array is several times cheaper
             grads.append(Tensor._make_plain(np.array(1, d.dtype) if d.ndim == 0

@@ -557,6 +557,14 @@ def _add_tensors(a, b):
     return a + b
 
 
+def _cast(g, npdt):
+    """``g`` in dtype ``npdt``; a complex gradient of a real input is its real part
+    (PyTorch's handle_r_to_c)."""
+    if g.dtype.kind == "c" and npdt.kind != "c":
+        g = g.real
+    return g.astype(npdt)
+
+
 def _fit_arrays(node, out, gdt):
     """Each array gradient made to fit its input: summed to its shape, cast to its
     dtype (rules on arrays can drift in dtype: a Python float times a bool array
@@ -576,9 +584,9 @@ def _fit_arrays(node, out, gdt):
             if g.shape != shape:
                 g = _sum_to(g, shape, node, i)
             if g.dtype != npdt:
-                g = g.astype(npdt)
+                g = _cast(g, npdt)
         elif g.dtype != gdt:
-            g = g.astype(gdt)
+            g = _cast(g, gdt)
         if res is None:
             res = list(out)
         res[i] = g
@@ -601,6 +609,8 @@ def _fit_tensors(node, out, tensor_cls):
                 if gd.shape != shape:
                     g = _fit_shape(g, shape, node, i)
                 if gd.dtype != npdt:
+                    if gd.dtype.kind == "c" and npdt.kind != "c":
+                        g = g.real      # PyTorch's handle_r_to_c
                     g = g.to(from_numpy_dtype(npdt))
         res.append(g)
     return res

@@ -20,6 +20,7 @@ from ..autograd._fw_state import active as _fw_level
 from ..autograd.grad_mode import mode
 from ..autograd.graph import _NO_EDGE, _NO_META1, _NO_META2, next_seq as _next_seq
 from ..autograd.graph import own_code as _own_code, own_copy as _own_copy
+from ._complex_rules import complex_variant as _complex_variant
 
 _ndarray = np.ndarray
 _asarray = np.asarray
@@ -131,6 +132,8 @@ def _result(node, out, save_result, args):
     """The recorded op's output tensor, ``node`` its grad_fn (all three paths)."""
     node._released = False
     node._extra = None
+    if out.dtype.kind == "c":   # PyTorch's complex convention (ops/_complex_rules.py)
+        node.__class__ = _complex_variant(type(node))
     node._seq = _next_seq()
     node.args = args
     # the output's version counter is made only if it is ever viewed or changed in

@@ -22,11 +22,12 @@ from .nn import (activation, activation_inplace, channel_shuffle, conv, conv_tra
                  loss_likelihood, loss_margin, normalization, pixel_shuffle, pooling,
                  pooling_3d as pool3d, pooling_fractional as pool_fractional,
                  pooling_lp_unpool as pool_extra, shrink)
-from .elementwise import (binary, comparison, pointwise, special, bessel as special_bessel,
+from .elementwise import (binary, comparison, complex as complex_ops, pointwise, special, bessel as special_bessel,
                           special_binary, polynomials as special_poly, unary)
 from .linalg import (blas, cholesky as linalg_cholesky, decompositions as linalg_decomp,
                      diagonal as linalg_diagonal, inverse_det, ldl, norms, products as linalg,
                      qr as linalg_qr, solvers as linalg_solvers, vander)
+from .fft import transforms as fft_transforms
 from .reduce import cumulative, histogram, quantile, reduction, stats, variance
 from . import elementwise
 from .shape import (combinations, diagonals, indexed_writes, indexing, joins, rearrange, search,
@@ -236,7 +237,8 @@ def methods():
 TORCH_INPLACE = (
     "abs_", "acos_", "acosh_", "addmv_", "arccos_", "arccosh_", "arcsin_", "arcsinh_",
     "arctan_", "arctanh_", "as_strided_", "asin_", "asinh_", "atan_", "atanh_", "ceil_",
-    "clamp_", "clamp_max_", "clamp_min_", "clip_", "cos_", "cosh_", "deg2rad_", "detach_",
+    "clamp_", "clamp_max_", "clamp_min_", "clip_", "conj_physical_", "cos_", "cosh_",
+    "deg2rad_", "detach_",
     "erf_", "erfc_", "exp2_", "exp_", "expm1_", "fill_", "fix_", "floor_", "frac_", "gcd_",
     "i0_", "index_put_", "lcm_", "ldexp_", "log10_", "log1p_", "log2_", "log_", "logit_",
     "nan_to_num_", "neg_", "negative_", "rad2deg_", "reciprocal_", "relu_", "round_", "rsqrt_",

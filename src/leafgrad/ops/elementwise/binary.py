@@ -126,6 +126,11 @@ def _binary(name, fwd, node_name, da, db, save=True, floating=False, doc="", np_
                     out = fwd(xa, xb)
             except ValueError:
                 raise broadcast_error(xa, xb) from None
+            except TypeError:
+                if not (np.iscomplexobj(xa) or np.iscomplexobj(xb)):
+                    raise
+                raise NotImplementedError(_errors.no_complex_kernel(
+                    "%s_cpu" % name, np.result_type(xa, xb))) from None
             finally:
                 _reset(tok)
             if not recs:
@@ -348,13 +353,22 @@ def _extreme_grad(g, a, b, loses):
     return where(loses, 0.0, where(a == b, g / 2, g))
 
 
-maximum = _binary("maximum", np.maximum, "MaximumBackward0",
+def _no_complex(np_fn, name):
+    def fwd(a, b):
+        if np.iscomplexobj(a) or np.iscomplexobj(b):
+            raise RuntimeError("%s not implemented for complex tensors. Fix: compare .abs() "
+                               "or .real" % name)
+        return np_fn(a, b)
+    return fwd
+
+
+maximum = _binary("maximum", _no_complex(np.maximum, "maximum"), "MaximumBackward0",
                   lambda g, a, b: _extreme_grad(g, a, b, a < b),
                   lambda g, a, b: _extreme_grad(g, a, b, b < a),
                   doc="Elementwise max; nan propagates. Gradient (PyTorch's rule): ties split "
                       "it evenly, the smaller input gets 0, both get it where either is nan.",
                       numbers="none", inplace=False)
-minimum = _binary("minimum", np.minimum, "MinimumBackward0",
+minimum = _binary("minimum", _no_complex(np.minimum, "minimum"), "MinimumBackward0",
                   lambda g, a, b: _extreme_grad(g, a, b, a > b),
                   lambda g, a, b: _extreme_grad(g, a, b, b > a),
                   doc="Elementwise min; nan propagates. Gradient (PyTorch's rule): ties split "
@@ -423,15 +437,17 @@ remainder = _binary("remainder", _int_div_check(np.remainder), "RemainderBackwar
 
 
 def _pow_db(g, a, b):
-    # d/db a^b = a^b ln a; PyTorch gives 0 where a == 0 instead of nan
+    # d/db a^b = a^b ln a; PyTorch gives 0 where a == 0 instead of nan (with b.real >= 0
+    # for a complex b: pow_backward_exponent)
+    b_ge0 = (b.real if b.is_complex() else b) >= 0
     if not isinstance(a, Tensor):
         # PyTorch's pow_backward_exponent with a number base: grad * where(b >= 0, 0,
         # result * log(0)) at base 0 (multiplied, as there), else grad * result * log(a),
         # nan for a negative base (math.log would raise)
         if a == 0:
-            return g * where(b >= 0, 0.0, (a ** b) * -math.inf)
+            return g * where(b_ge0, 0.0, (a ** b) * -math.inf)
         return g * (a ** b) * float(np.log(np.float64(a)))
-    return g * where((a == 0) & (b >= 0), 0.0, (a ** b) * a.log())   # multiplied, as PyTorch
+    return g * where((a == 0) & b_ge0, 0.0, (a ** b) * a.log())   # multiplied, as PyTorch
 
 
 def _pow_da(g, a, b):

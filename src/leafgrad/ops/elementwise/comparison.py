@@ -13,7 +13,7 @@ from .._registry import defop
 
 
 # ------------------------------------------------------ non-differentiable
-def _compare(name, np_fn, numbers, doc, aliases=()):
+def _compare(name, np_fn, numbers, doc, aliases=(), ordered=False):
     """Declare the binary op ``name`` computed by ``np_fn`` with no gradient; ``numbers``
     is PyTorch's rule for Python-number operands (see ``ops._registry``)."""
     def op(input, other, *, out=None):
@@ -24,6 +24,9 @@ def _compare(name, np_fn, numbers, doc, aliases=()):
             bad = ("input", 1, input) if not isinstance(input, Tensor) else ("other", 2, other)
             raise _errors.not_tensor(name, *bad)
         ta, tb, xa, xb = binary_operands(input, other)
+        if ordered and (np.iscomplexobj(xa) or np.iscomplexobj(xb)):
+            raise NotImplementedError(_errors.no_complex_kernel(
+                name + "_cpu", np.result_type(xa, xb)))
         try:
             return Tensor._make_plain(_asarray(np_fn(xa, xb)))
         except ValueError:
@@ -41,10 +44,12 @@ def _compare(name, np_fn, numbers, doc, aliases=()):
 _CMP = "``input %s other`` elementwise (bool), with broadcasting and type promotion."
 eq = _compare("eq", np.equal, "other", _CMP % "==")
 ne = _compare("ne", np.not_equal, "other", _CMP % "!=", aliases=("not_equal",))
-lt = _compare("lt", np.less, "other", _CMP % "<", aliases=("less",))
-le = _compare("le", np.less_equal, "other", _CMP % "<=", aliases=("less_equal",))
-gt = _compare("gt", np.greater, "other", _CMP % ">", aliases=("greater",))
-ge = _compare("ge", np.greater_equal, "other", _CMP % ">=", aliases=("greater_equal",))
+lt = _compare("lt", np.less, "other", _CMP % "<", aliases=("less",), ordered=True)
+le = _compare("le", np.less_equal, "other", _CMP % "<=", aliases=("less_equal",),
+              ordered=True)
+gt = _compare("gt", np.greater, "other", _CMP % ">", aliases=("greater",), ordered=True)
+ge = _compare("ge", np.greater_equal, "other", _CMP % ">=", aliases=("greater_equal",),
+              ordered=True)
 _LOGICAL = "Logical %s of two tensors (bool result; nonzero is True). Both must be tensors."
 logical_and = _compare("logical_and", np.logical_and, "none", _LOGICAL % "and")
 logical_or = _compare("logical_or", np.logical_or, "none", _LOGICAL % "or")

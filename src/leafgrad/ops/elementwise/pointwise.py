@@ -133,6 +133,9 @@ def clamp(input, min=None, max=None, *, out=None):
     """
     if out is not None:
         return out_call("clamp", clamp, (input, min, max), {}, out)
+    if input._data.dtype.kind == "c":
+        raise NotImplementedError("clamp is not supported for complex types. Fix: clamp "
+                                  ".abs() or .real")
     return _clamp(input, min, max, _CLAMP)
 
 

@@ -73,9 +73,19 @@ acosh = _u("acosh", np.arccosh, "AcoshBackward0", lambda g, x, r: g * (x * x - 1
            aliases=("arccosh",),
            doc="Inverse hyperbolic cosine (nan below 1). d/dx = 1/sqrt(x^2 - 1) "
                "(derivatives.yaml, acosh).")
-sgn = _u("sgn", _sign_np, "SgnBackward0", _zero, save=None, floating=False,
-         doc="sign(x) for real tensors (-1, 0, 1; 0 at nan; dtype kept, bool stays bool). "
-             "Gradient 0 (derivatives.yaml, sgn_backward for real inputs).")
+def _sgn_grad(g, x, r):
+    # derivatives.yaml sgn_backward, complex: (g - sgn^2 conj(g)) / (2|x|), 0 at x == 0
+    if not x.is_complex():
+        return _zero(g, x, r)
+    a = x.abs()
+    s = x / where(a == 0, 1.0, a)
+    return where(a == 0, 0.0, (g - s * s * g.conj()) / (2 * a))
+
+
+sgn = _u("sgn", _sign_np, "SgnBackward0", _sgn_grad, save="x", floating=False,
+         doc="sign(x) for real tensors (-1, 0, 1; 0 at nan; dtype kept, bool stays bool), "
+             "x/|x| for complex (0 at 0). Gradient 0 for real inputs, (g - sgn^2 conj(g)) / "
+             "(2|x|) for complex (derivatives.yaml, sgn_backward).")
 i0 = _u("i0", K.i0, "I0Backward0", lambda g, x, r: g * special_i1(x),
         doc="Modified Bessel function of the first kind, order 0. d/dx = i1(x) "
             "(derivatives.yaml, i0).")

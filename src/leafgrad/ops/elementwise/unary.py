@@ -98,6 +98,11 @@ def _unary(name, fwd, node_name, vjp, save="x", floating=True, doc="", np_ok=Fal
             tok = _set(_IGNORE)
             try:
                 out = fwd(x)
+            except TypeError:
+                if x.dtype.kind != "c":
+                    raise
+                raise NotImplementedError(_errors.no_complex_kernel(
+                    "%s_cpu" % op.__name__, x.dtype)) from None
             finally:
                 _reset(tok)
             if not recs:
@@ -179,7 +184,7 @@ rsqrt = _unary_np("rsqrt", lambda x: 1 / np.sqrt(x), "RsqrtBackward0", lambda g,
 reciprocal = _unary_np("reciprocal", lambda x: 1 / x, "ReciprocalBackward0", lambda g, x,
                        r: -g * r * r,
                     save="result", doc="1/x. d/dx = -1/x^2.")
-abs = _unary("abs", np.abs, "AbsBackward0", lambda g, x, r: g * x.sign(), floating=False,
+abs = _unary("abs", np.abs, "AbsBackward0", lambda g, x, r: g * x.sgn(), floating=False,
              doc="|x|. d/dx = sign(x): 0 at 0 and at nan, as PyTorch.", inplace=IP.abs_,
              aliases=("absolute",))
 def _sign_np(x):
@@ -190,7 +195,14 @@ def _sign_np(x):
     return np.nan_to_num(s, nan=0.0) if x.dtype.kind == "f" else s
 
 
-sign = _unary("sign", _sign_np, "SignBackward0", _zero, save=None, floating=False,
+def _sign_real_np(x):
+    if x.dtype.kind == "c":
+        raise NotImplementedError("Unlike NumPy, torch.sign is not intended to support complex "
+                                  "numbers. Please use torch.sgn instead.")
+    return _sign_np(x)
+
+
+sign = _unary("sign", _sign_real_np, "SignBackward0", _zero, save=None, floating=False,
               doc="Sign of x (-1, 0, 1; 0 at nan, as PyTorch). Gradient 0 everywhere.")
 floor = _unary("floor", np.floor, "FloorBackward0", _zero, save=None, floating=False,
                doc="Floor; gradient 0.")
@@ -238,7 +250,14 @@ sigmoid = _unary("sigmoid", _sigmoid_np, "SigmoidBackward0", lambda g, x, r: sig
                  doc="Logistic sigmoid 1/(1+exp(-x)), stable for large |x|. d/dx = s(1-s).",
                  inplace=IP.sigmoid_)
 # the result is >= 0 or nan, so "result <= 0" is "result != 0" (one pass less)
-relu = _unary_np("relu", lambda x: np.maximum(x, 0), "ReluBackward0",
+def _relu_np(x):
+    if x.dtype.kind == "c":
+        raise NotImplementedError(_CLAMP_COMPLEX)
+    return np.maximum(x, 0)
+
+
+_CLAMP_COMPLEX = "clamp is not supported for complex types. Fix: clamp .abs() or .real"
+relu = _unary_np("relu", _relu_np, "ReluBackward0",
                  lambda g, x, r: select(r != 0, g, deps=(r,), name="ThresholdBackwardBackward0"),
                  save="result", floating=False,
                  doc="max(x, 0) (nan stays nan). d/dx = 0 where the result is <= 0, else 1, so 1 "

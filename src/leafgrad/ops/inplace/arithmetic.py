@@ -199,12 +199,28 @@ def _view_key(view, base):
     return of_arrays(np.unravel_index(idx, b.shape))
 
 
+def _part_of_complex(view, base):
+    """A real view (``real``, ``imag``, ``view_as_real``) of a complex base: its elements
+    are those of the base's float view ``view_as_real(base)``."""
+    return view._data.dtype != base._data.dtype and base._data.dtype.kind == "c"
+
+
+def _float_base(base, recorded):
+    """``view_as_real(base)``: recorded (for the graph) or plain (for ``_view_key``)."""
+    from ..elementwise.complex import view_as_real
+    if recorded:
+        return view_as_real(base)
+    return Tensor._make_plain(view_as_real(Tensor._make_plain(base._data))._data)
+
+
 def _regenerate(view, base, key):
     """Give ``view`` a grad_fn that takes its elements from ``base``'s current graph."""
-    b = base._data
     prev = mode.enabled
     mode.enabled = True
     try:
+        if _part_of_complex(view, base):
+            base = _float_base(base, True)
+        b = base._data
         r = record(PLAIN.AsStridedBackward0, view._data, (base,), args=(b.shape, key, b.dtype))
     finally:
         mode.enabled = prev
@@ -237,7 +253,8 @@ def _refresh_view(view):
             "should replace the inplace operation by an out-of-place one. Fix: take the views "
             "(unbind/split/chunk) after the in-place change, or clone them first."
             % (view._output_nr, meta[3]))
-    _regenerate(view, base, _view_key(view, base))
+    _regenerate(view, base, _view_key(view, _float_base(base, False)
+                                      if _part_of_complex(view, base) else base))
 
 
 def _enter_view(self, *others):
@@ -265,7 +282,8 @@ def _apply_on_view(self, name, fn, others):
             "out-of-place one." % (self._output_nr, meta[3]))
     if not self._data.flags.writeable:
         raise RuntimeError(_OVERLAP)
-    key = _view_key(self, base)
+    part = _part_of_complex(self, base)
+    key = _view_key(self, _float_base(base, False) if part else base)
     new = _run_recorded(self, fn, others)
     if new._grad_fn is None:
         return self
@@ -273,7 +291,13 @@ def _apply_on_view(self, name, fn, others):
         prev = Tensor._make_nonleaf(base._data, base._grad_fn, base._output_nr)
     else:
         prev = Tensor._make_plain(base._data)
-    res = record(CopySlices, base._data, (prev, new), args=(key, tuple(new.shape)))
+    if part:    # the copy is made on the float view; the base is its complex view
+        from ..elementwise.complex import view_as_complex
+        prev = _float_base(prev, True)
+        res = view_as_complex(record(CopySlices, prev._data, (prev, new),
+                                     args=(key, tuple(new.shape))))
+    else:
+        res = record(CopySlices, base._data, (prev, new), args=(key, tuple(new.shape)))
     base._grad_fn, base._output_nr, base._requires_grad = res._grad_fn, 0, True
     _regenerate(self, base, key)
     return self

@@ -277,6 +277,11 @@ def _extreme(input, dim, keepdim, np_red, np_arg, name, full_cls, dim_cls, other
         from ..elementwise import maximum, minimum
         return (maximum if name == "max" else minimum)(input, other)
     x = input._data
+    if x.dtype.kind == "c":
+        if dim is None:
+            raise NotImplementedError(_errors.no_complex_kernel(name + "_all", x.dtype))
+        raise RuntimeError("%s(): does not support complex input. Fix: reduce .abs() or .real"
+                           % name)
     if dim is None or isinstance(dim, Tensor):
         _empty_check(x, name)
         out = np_red(x)
@@ -330,6 +335,9 @@ def min(input, dim=None, keepdim=False, *, out=None):
 
 def _amext(input, dim, keepdim, np_red, cls):
     x = input._data
+    if x.dtype.kind == "c":
+        raise NotImplementedError(_errors.no_complex_kernel(
+            "max_values_cpu" if np_red is np.max else "min_values_cpu", x.dtype))
     dims = _dims(dim if dim != () else None, x.ndim)
     if x.size == 0:     # PyTorch's errors, not NumPy's "zero-size array" ValueError
         name = "amax" if np_red is np.max else "amin"
@@ -375,12 +383,16 @@ def _arg(input, dim, keepdim, f, name):
 @defop("argmax", out=True)
 def argmax(input, dim=None, keepdim=False):
     """Index of the max (first one on ties); flattened when ``dim`` is None. int64, no grad."""
+    if input._data.dtype.kind == "c":
+        raise RuntimeError("argmax(): does not support complex input. Fix: use .abs() or .real")
     return _arg(input, dim, keepdim, _nanarg(np.argmax, np.max), "argmax")
 
 
 @defop("argmin", out=True)
 def argmin(input, dim=None, keepdim=False):
     """Index of the min (first one on ties). int64, no grad."""
+    if input._data.dtype.kind == "c":
+        raise RuntimeError("argmin(): does not support complex input. Fix: use .abs() or .real")
     return _arg(input, dim, keepdim, _nanarg(np.argmin, np.min), "argmin")
 
 

@@ -72,7 +72,8 @@ def _var_np(x, dims, c, keepdim, n, name):
     with _quiet():
         m = x.sum(axis=dims, keepdims=True) / n if n else np.full((1,) * x.ndim, np.nan, x.dtype)
         d = x - m
-        return (d * d).sum(axis=dims, keepdims=keepdim) / (n - c if n > c else 0)
+        sq = d * d if d.dtype.kind != "c" else (d * d.conj()).real   # |x - mean|^2: real
+        return sq.sum(axis=dims, keepdims=keepdim) / (n - c if n > c else 0)
 
 
 @defop("var", out=True)
@@ -81,7 +82,7 @@ def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
     x, dims, keepdim, c, n = _var_args(input, dim, unbiased, keepdim, correction)
     out = _var_np(x, dims, c, keepdim, n, "var")
     with _quiet():      # a float64 variance beyond float32's range is inf, silently
-        out = np.asarray(out, x.dtype)
+        out = np.asarray(out, x.real.dtype)    # complex: the real dtype, as PyTorch
     return record(VarBackward0, out, (input,), saved=(input,),
                   args=(dims, keepdim, c, n))
 
@@ -91,6 +92,6 @@ def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
     """Standard deviation with Bessel's correction by default."""
     x, dims, keepdim, c, n = _var_args(input, dim, unbiased, keepdim, correction)
     out = np.sqrt(_var_np(x, dims, c, keepdim, n, "std"))
-    return record(StdBackward0, np.asarray(out, x.dtype), (input,), saved=(input,),
+    return record(StdBackward0, np.asarray(out, x.real.dtype), (input,), saved=(input,),
                   save_result=True, args=(dims, keepdim, c, n))
 

@@ -28,6 +28,9 @@ def _argsort(x, dim, descending):
 @defop("sort", out=True)
 def sort(input, dim=-1, descending=False, stable=False):
     x = input._data
+    if x.dtype.kind == "c":
+        raise RuntimeError(" Sort does not support complex dtypes on CPU. Fix: sort .abs() or "
+                           ".real")
     if x.ndim == 0:     # a 0-d tensor sorts as itself, index 0 (dim -1 or 0 only)
         _wrap_dim(dim, 0)
         v, i = sort(input.reshape(1), 0, descending)
@@ -48,6 +51,9 @@ def topk(input, k, dim=-1, largest=True, sorted=True):
     if not 0 <= k <= n:
         raise RuntimeError("selected index k out of range: k=%d but dim %d has %d elements. "
                            "Fix: k between 0 and %d (e.g. k=min(k, x.shape[dim]))" % (k, dim, n, n))
+    if input._data.dtype.kind == "c":
+        raise RuntimeError(" topk does not support complex dtypes on CPU. Fix: use .abs() or "
+                           ".real")
     if input._data.dtype == np.bool_:
         raise RuntimeError("topk does not support bool dtypes on CPU. Fix: convert first, e.g. "
                            "x.int()")

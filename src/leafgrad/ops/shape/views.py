@@ -412,6 +412,8 @@ def contiguous(input, memory_format=None):
 
 
 def _to_copy_backward(ctx, g):
+    if g.is_complex() and not ctx.args.is_complex:
+        g = g.real      # a real input's gradient: the real part (PyTorch's handle_r_to_c)
     return (g.to(ctx.args),)
 
 
