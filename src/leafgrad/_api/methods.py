@@ -368,7 +368,8 @@ def _install():
     Tensor.H = property(S.T)
     Tensor.mH = property(S.mH, doc="Last two dims swapped (conjugate: real dtypes only).")
     from .._tensor import storage as _tensor_storage
-    for name, fn in _tensor_storage.METHODS.items():
+    from .._tensor import resize as _tensor_resize
+    for name, fn in list(_tensor_storage.METHODS.items()) + list(_tensor_resize.METHODS.items()):
         setattr(Tensor, name, fn)
     for name, fn in _tensor_storage.PROPERTIES.items():
         setattr(Tensor, name, property(fn, doc=fn.__doc__))
