@@ -74,3 +74,16 @@ def test_every_device_flag_as_torch():
     for name in flags:
         assert getattr(g, name) == getattr(t, name), name
     assert L.zeros(2, device="meta").is_cpu == T.zeros(2, device="meta").is_cpu
+
+
+@pytest.mark.parametrize("sparse_dim", [None, 1, 2])
+def test_to_sparse_coo_as_torch(sparse_dim):
+    a = np.array([[[0, 1.5], [0, 0]], [[0, 0], [2.0, 0]], [[0, 0], [0, 0]]])
+    args = () if sparse_dim is None else (sparse_dim,)
+    want = T.tensor(a).to_sparse(*args)
+    got = L.tensor(a).to_sparse(*args)
+    assert got.is_sparse and str(got.layout) == str(want.layout)
+    assert got.sparse_dim() == want.sparse_dim() and got.is_coalesced() == want.is_coalesced()
+    np.testing.assert_array_equal(got.indices().numpy(), want.indices().numpy())
+    np.testing.assert_array_equal(got.values().numpy(), want.values().numpy())
+    np.testing.assert_array_equal(got.to_dense().numpy(), want.to_dense().numpy())

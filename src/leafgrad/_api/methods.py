@@ -336,6 +336,7 @@ _METHODS = {
     # uniform_, normal_, random_, bernoulli_, ...: _random_ops
     "apply_": _apply_,
     "storage_offset": _storage_offset,
+    "to_sparse": lambda self, *a, **k: __import__("leafgrad.sparse").sparse.to_sparse(self, *a, **k),
     # factories
     "new": _legacy_new,
     "new_zeros": _new_factory("zeros"), "new_ones": _new_factory("ones"),
