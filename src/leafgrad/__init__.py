@@ -17,6 +17,8 @@ from ._api import methods as _methods  # noqa: F401  (binds the Tensor methods)
 from ._tensor.creation import (arange, as_tensor, device, empty, empty_like, eye, from_numpy, full,
                                full_like, linspace, logspace, ones, ones_like, scalar_tensor, tensor,
                                tril_indices, triu_indices, zeros, zeros_like)
+from ._tensor.creation import torch_range as range  # shadows the builtin, as in torch
+from ._tensor.resize import resize_as_  # torch.resize_as_(t, template), as Tensor.resize_as_
 from ._random.sampling import (Generator, bernoulli, default_generator, get_rng_state, initial_seed,
                                manual_seed, multinomial, normal, poisson, rand, rand_like, randint,
                                randint_like, randn, randn_like, randperm, seed, set_rng_state)

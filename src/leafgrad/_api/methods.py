@@ -337,6 +337,7 @@ _METHODS = {
     # uniform_, normal_, random_, bernoulli_, ...: _random_ops
     "apply_": _apply_,
     "storage_offset": _storage_offset,
+    "to_sparse": lambda self, *a, **k: __import__("leafgrad.sparse").sparse.to_sparse(self, *a, **k),
     # factories
     "new": _legacy_new,
     "new_zeros": _new_factory("zeros"), "new_ones": _new_factory("ones"),
@@ -372,7 +373,8 @@ def _install():
     Tensor.real = property(_cx.real, doc=_cx.real.__doc__)
     Tensor.imag = property(_cx.imag, doc=_cx.imag.__doc__)
     from .._tensor import storage as _tensor_storage
-    for name, fn in _tensor_storage.METHODS.items():
+    from .._tensor import resize as _tensor_resize
+    for name, fn in list(_tensor_storage.METHODS.items()) + list(_tensor_resize.METHODS.items()):
         setattr(Tensor, name, fn)
     for name, fn in _tensor_storage.PROPERTIES.items():
         setattr(Tensor, name, property(fn, doc=fn.__doc__))

@@ -669,3 +669,47 @@ def _legacy_init(self, *args, dtype=None, requires_grad=False, device=None):
 
 # Tensor(data) / Tensor(2, 3): PyTorch's legacy constructor converts like tensor() above
 Tensor.__init__ = _legacy_init
+
+
+_RANGE_DEPRECATED = (
+    "torch.range is deprecated and will be removed in a future release because its behavior "
+    "is inconsistent with Python's range builtin. Instead, use torch.arange, which produces "
+    "values in [start, end).")
+
+
+def _range(start, end, step=1, *, dtype=None, device=None, requires_grad=False, layout=None):
+    """Values in [start, end] (end included) by ``step``, in the default dtype unless
+    ``dtype`` is given (even for integer arguments); warns (UserWarning) that it is
+    deprecated, as PyTorch does.
+
+    As PyTorch's ``range_out`` (RangeFactories.cpp): the arguments are converted to the
+    accumulation type (int64 for integer dtypes, double otherwise), the length is
+    ``trunc((end - start) / step) + 1`` and element i is ``start + i * step``.
+
+    Raises:
+        RuntimeError: for step 0 or a step whose sign does not lead from start to end.
+    """
+    import math
+    import warnings
+    warnings.warn(_RANGE_DEPRECATED, UserWarning, stacklevel=3)   # past takes_out
+    _require_cpu(device)
+    vals = [v.item() if isinstance(v, Tensor) else v for v in (start, end, step)]
+    dtype = _dtype.to_dtype(dtype) if dtype is not None else _dtype.get_default_dtype()
+    integer = dtype.np.kind in "iu"
+    xs, xe, xst = (int(v) for v in vals) if integer else (float(v) for v in vals)
+    if xst == 0:
+        raise RuntimeError("step must be nonzero")
+    if (xst > 0 and xe < xs) or (xst < 0 and xe > xs):
+        raise RuntimeError("upper bound and lower bound inconsistent with step sign")
+    if integer:
+        q = abs(xe - xs) // abs(xst)            # C++ integer division truncates
+        n = q + 1
+        arr = xs + np.arange(n, dtype=np.int64) * xst
+    else:
+        n = int(math.trunc((xe - xs) / xst)) + 1
+        arr = xs + np.arange(n, dtype=np.float64) * xst
+    return _finish(arr.astype(dtype.np), requires_grad)
+
+
+_range.__name__ = _range.__qualname__ = "range"     # torch.range (not Python's range here)
+torch_range = takes_out("range")(_range)

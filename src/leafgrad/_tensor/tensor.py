@@ -414,6 +414,17 @@ class Tensor(metaclass=_PublicType):
         return False
 
     @property
+    def is_cpu(self):
+        """True unless the tensor is on the meta device (leafgrad computes on the CPU only)."""
+        return self.device.type == "cpu"
+
+    # the other backends' flags PyTorch's Tensor has: always False on a CPU-only build
+    is_xpu = is_mps = is_ipu = is_maia = is_mtia = is_vulkan = is_xla = property(
+        lambda self: False, doc="False: leafgrad has only the CPU (and meta) device.")
+    is_mkldnn = is_nested = is_quantized = is_sparse_csr = property(
+        lambda self: False, doc="False: leafgrad's dense tensors have none of these layouts.")
+
+    @property
     def is_sparse(self):
         return False
 

@@ -270,3 +270,24 @@ def sum(input, dim=None, dtype=None):
     if dtype is not None:
         dense = dense.to(dtype)
     return dense.sum() if dim is None else dense.sum(dim)
+
+
+def to_sparse(self, sparse_dim=None, *, layout=None, blocksize=None, dense_dim=None):
+    """``Tensor.to_sparse``: the COO tensor (coalesced) of ``self``'s entries whose first
+    ``sparse_dim`` (default: all) dims hold a nonzero; values are gathered with indexing,
+    so gradients flow back to ``self``. Only the COO layout exists here.
+
+    Raises:
+        RuntimeError: for a layout other than torch.sparse_coo, or sparse_dim > dim.
+    """
+    if layout not in (None, sparse_coo) or blocksize is not None:
+        raise RuntimeError("to_sparse: leafgrad has only the COO layout (torch.sparse_coo). "
+                           "Fix: call to_sparse() without layout/blocksize")
+    k = self.dim() if sparse_dim is None else int(sparse_dim)
+    if not 0 <= k <= self.dim():
+        raise RuntimeError("sparse_dim %d is out of range for a %d-d tensor" % (k, self.dim()))
+    arr = self._data.reshape(self._data.shape[:k] + (-1,))
+    nz = np.nonzero(np.any(arr != 0, axis=-1))
+    idx = np.stack(nz).astype(np.int64) if k else np.zeros((0, 1), np.int64)
+    vals = self[tuple(_creation.tensor(i.astype(np.int64)) for i in nz)] if k else self.unsqueeze(0)
+    return SparseCooTensor(idx, vals, self.shape, coalesced=True)
