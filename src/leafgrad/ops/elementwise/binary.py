@@ -64,20 +64,17 @@ def _binary(name, fwd, node_name, da, db, save=True, floating=False, doc="", np_
     """Declare the two-input op ``name`` (None for a private helper); ``da``/``db`` give
     d(out)/d(a) and d(out)/d(b) times g.
 
-    ``numbers``: which operands may be Python numbers, as PyTorch's signature says
-    ('both', 'other': the first must be a tensor, 'none'); checked inline.
+    ``numbers``: which operands may be Python numbers ('both', 'other', 'none'), as PyTorch.
     ``bool_pair``: PyTorch has no bool-by-bool kernel (its name, for the error).
 
-    ``a_for``/``b_for``: whose gradient needs the saved a (b): a tensor is saved
-    only when a gradient that uses it will be computed, as PyTorch does (for
-    ``y * 2`` nothing but 2 is kept, so changing y in place afterwards is fine).
+    ``a_for``/``b_for``: whose gradient needs the saved a (b): a tensor is saved only when
+    a gradient that uses it will be computed, as PyTorch does (``y * 2`` keeps only 2).
     ``scalar_overload``: with a number on one side the node has one edge, the
     tensor's (PyTorch's Tensor-Scalar overloads: ``x ** 2``, ``2 ** x``, ``1 - x``),
     and keeps the number in ``args``. ``scalar_name``: that one-edge node under another
     name than ``node_name`` (PyTorch's ``fmod(x, 2)`` is FmodBackward0, ``fmod(x, y)``
     FmodBackward1).
-    ``opmath_scalar``: float16 by one value (a number or one element) in float32, as
-    PyTorch's CPU mul/div kernels do (``half / 66000`` is 1.514e-05, not 0).
+    ``opmath_scalar``: float16 by one value in float32, as PyTorch's CPU mul/div do.
     """
     if scalar_name is not None:
         scalar_overload = True
@@ -127,10 +124,8 @@ def _binary(name, fwd, node_name, da, db, save=True, floating=False, doc="", np_
             except ValueError:
                 raise broadcast_error(xa, xb) from None
             except TypeError:
-                if not (np.iscomplexobj(xa) or np.iscomplexobj(xb)):
-                    raise
-                raise NotImplementedError(_errors.no_complex_kernel(
-                    "%s_cpu" % name, np.result_type(xa, xb))) from None
+                _refuse_complex(name, xa, xb)   # NumPy has no complex kernel: PyTorch's class
+                raise
             finally:
                 _reset(tok)
             if not recs:
@@ -163,6 +158,14 @@ def _binary(name, fwd, node_name, da, db, save=True, floating=False, doc="", np_
             m.__name__ = m.__qualname__ = name
         defop(name, op, numbers=numbers, out=True, **forms)
     return op
+
+
+def _refuse_complex(name, xa, xb):
+    """Raise PyTorch's NotImplementedError when a kernel's TypeError came from a complex
+    operand (NumPy lacks e.g. a complex fmod); return otherwise, for the caller to re-raise."""
+    if np.iscomplexobj(xa) or np.iscomplexobj(xb):
+        raise NotImplementedError(_errors.no_complex_kernel(
+            "%s_cpu" % name, np.result_type(xa, xb))) from None
 
 
 def _backward_rules(da, db, save, np_ok):
