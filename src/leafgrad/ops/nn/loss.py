@@ -160,10 +160,10 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
         raise ValueError(
             "Using a target size (%s) that is different to the input size (%s) is deprecated. "
             "Please ensure they have the same size." % (target.shape, input.shape))
-    if target._data.dtype.kind not in "fc":
-        raise RuntimeError("Found dtype %s but expected %s: binary_cross_entropy takes float "
-                           "targets. Fix: target.float()" % (_tname(target._data.dtype),
-                                                            _tname(input._data.dtype)))
+    if target._data.dtype != input._data.dtype:     # PyTorch's kernel takes one dtype
+        raise RuntimeError("Found dtype %s but expected %s: binary_cross_entropy takes a "
+                           "target of the input's dtype. Fix: target.to(input.dtype)"
+                           % (_tname(target._data.dtype), _tname(input._data.dtype)))
     p, y = input._data, target._data.astype(input._data.dtype, copy=False)
     # min / max: two reductions instead of five passes (a nan propagates: refused too)
     if y.size and not (_min_reduce(y, axis=None) >= 0 and _max_reduce(y, axis=None) <= 1):
@@ -210,7 +210,12 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
                            "binary_cross_entropy_with_logits takes float targets. Fix: "
                            "target.float()" % _tname(target._data.dtype))
     # PyTorch's forward (Loss.cpp): (1 - y) x - log_sigmoid(x) (1 + (pw - 1) y), times w
-    x, y = input._data, target._data.astype(input._data.dtype, copy=False)
+    # the result has the target's dtype, computed in the two's promoted dtype (PyTorch's
+    # (1 - target).mul_(input)...: a float64 target makes a float32 input's loss float64)
+    x, y = input._data, target._data
+    if x.dtype != y.dtype:
+        wide = np.promote_types(x.dtype, y.dtype)
+        x, y = x.astype(wide), y.astype(wide)
     w = None if weight is None else _not_differentiable(weight, _BCEL, "weight")
     pw = None if pos_weight is None else _not_differentiable(pos_weight, _BCEL, "pos_weight")
     if reduction not in ("mean", "sum", "none"):
@@ -226,6 +231,7 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
     except ValueError:
         raise _errors.broadcast(tuple(input.shape), tuple((weight if pw is None else
                                                            pos_weight).shape)) from None
+    rdt = target._data.dtype
     loss = loss.astype(x.dtype, copy=False)
     with _quiet():
         if reduction == "none":
@@ -234,7 +240,7 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
             out = loss.sum()
         else:
             out = loss.sum() / loss.size if loss.size else np.asarray(np.nan, x.dtype)
-    return record(BinaryCrossEntropyWithLogitsBackward0, np.asarray(out, x.dtype),
+    return record(BinaryCrossEntropyWithLogitsBackward0, np.asarray(out, rdt),
                   (input, target), saved=(input, target, w, pw),
                   args=loss.size if reduction == "mean" else 1)
 
@@ -638,7 +644,11 @@ def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="m
     """mean/sum/none of log(1 + exp(-target * input)); one node, as PyTorch."""
     if reduction not in ("mean", "sum", "none"):
         raise ValueError("%s is not a valid value for reduction" % reduction)
-    if target.requires_grad or input.shape != target.shape or input.dtype != target.dtype:
+    # PyTorch: not differentiable in target; the result has the input's dtype
+    target = _not_differentiable(target, "soft_margin_loss", "target")
+    if input.dtype != target.dtype:
+        target = target.to(input.dtype)
+    if input.shape != target.shape:
         return _reduce(E.log1p(E.exp(-(input * target))), reduction)
     z = input._data * target._data
     with _quiet():
