@@ -1,9 +1,11 @@
 """Pointwise ops with several operands or options: where, clamp, nan_to_num, addcmul,
 addcdiv, and their vector-Jacobian products (PyTorch's formulas, see each rule).
 """
+import warnings
+
 import numpy as np
 
-from ..._core import dtype as _dtype, scalars as _scalars
+from ..._core import dtype as _dtype, errors as _errors, scalars as _scalars
 from ..._tensor.meta import asarray as _asarray
 from ..._tensor.tensor import Tensor
 from ..inplace import arithmetic as IP
@@ -32,6 +34,28 @@ def _where_method(self, condition, other):
     return where(condition, self, other)
 
 
+_UINT8_WARNED = []
+
+
+def _check_condition(cond):
+    """PyTorch's rule for where's condition: bool; uint8 with a deprecation warning.
+
+    Raises:
+        RuntimeError: any other dtype (a float mask is often a forgotten comparison).
+    """
+    if cond.dtype == np.uint8:
+        if _UINT8_WARNED:       # once per process, as PyTorch's TORCH_WARN_ONCE
+            return
+        _UINT8_WARNED.append(True)
+        warnings.warn("where received a uint8 condition tensor. This behavior is deprecated "
+                      "and will be removed in a future version of PyTorch. Use a boolean "
+                      "condition instead.", UserWarning, stacklevel=4)
+        return
+    raise RuntimeError("where expected condition to be a boolean tensor, but got a tensor with "
+                       "dtype %s. Fix: pass a comparison (e.g. mask > 0) or mask.bool()."
+                       % _errors.type_name(cond.dtype))
+
+
 @defop("where", out=True, method=_where_method)
 def where(condition, input=None, other=None):
     """``condition ? input : other`` elementwise, with broadcasting.
@@ -46,6 +70,8 @@ def where(condition, input=None, other=None):
     if input is None and other is None:
         from ..shape.indexing import nonzero
         return nonzero(condition, as_tuple=True)
+    if cond.dtype != np.bool_:
+        _check_condition(cond)
     ta, tb, xa, xb = binary_operands(input, other)
     try:
         out = np.where(cond, xa, xb)
