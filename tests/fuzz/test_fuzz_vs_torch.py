@@ -31,6 +31,8 @@ from hypothesis import HealthCheck, Phase, given, seed, settings, strategies as 
 import leafgrad
 from _program import FRAGILE, INPLACE, draw_program, perturbed_leaves, replay, stable_seed
 from known_mismatches import FINDINGS, KNOWN, excluded, excluded_mutators, fragile_rows, tolerated
+from op_rows_complex import ROWS as _COMPLEX_ROWS
+from op_rows_fft import ROWS as _FFT_ROWS
 from op_table import ROWS
 
 _MODE = os.environ.get("LEAFGRAD_FUZZ", "").strip().lower()
@@ -53,7 +55,11 @@ PHASES = [Phase.explicit, Phase.reuse, Phase.generate] + (
     [Phase.shrink] if os.environ.get("LEAFGRAD_FUZZ_SHRINK") else [])
 
 # the rows a program's other steps are drawn from (the focus row is always used)
-OTHER_ROWS = [r for r in ROWS if not excluded(r.name)]
+# The complex and FFT rows are fuzzed as focus rows but not drawn as other rows' steps
+# yet: 28 of them still differ from torch at inf/nan edges (FINDINGS, "unstable"), which
+# would make every program that draws one fail for a reason not its focus row's.
+_NOT_AS_STEPS = {r.name for r in _COMPLEX_ROWS + _FFT_ROWS}
+OTHER_ROWS = [r for r in ROWS if not excluded(r.name) and r.name not in _NOT_AS_STEPS]
 FRAGILE_NOW = FRAGILE | fragile_rows()
 FOCUS = [r for r in ROWS if not excluded(r.name)]
 MUTATORS = sorted(set(INPLACE) - excluded_mutators())
