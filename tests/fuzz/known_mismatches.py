@@ -353,6 +353,13 @@ FINDINGS = {
     "fft_irfft": "nan / inf at other places at inf and 1e30 inputs, found on landing (unstable: not diagnosed)",
     "fft_irfft2": "nan / inf at other places at inf and 1e30 inputs, found on landing (unstable: not diagnosed)",
     "fft_irfftn": "nan / inf at other places at inf and 1e30 inputs, found on landing (unstable: not diagnosed)",
+    # rows that differed in one full run after the complex/FFT rows landed (their programs
+    # changed) and not in a re-run of those rows alone: not diagnosed yet (session 9)
+    "fmin": "differed once after the complex/FFT merge (unstable: not diagnosed)",
+    "mode:ties": "differed once after the complex/FFT merge (unstable: not diagnosed)",
+    "column_stack": "differed once after the complex/FFT merge (unstable: not diagnosed)",
+    "vander": "differed once after the complex/FFT merge (unstable: not diagnosed)",
+    "threshold_:torch": "differed once after the complex/FFT merge (unstable: not diagnosed)",
     "fft_hfft": "nan / inf at other places at inf and 1e30 inputs, found on landing (unstable: not diagnosed)",
     "fft_hfft2": "nan / inf at other places at inf and 1e30 inputs, found on landing (unstable: not diagnosed)",
     "fft_ihfftn": "nan / inf at other places at inf and 1e30 inputs, found on landing (unstable: not diagnosed)",
@@ -364,7 +371,7 @@ FINDINGS = {
     "special_bessel_y0": "value differs (large |x|)",
     "special_bessel_y1": "value differs (large |x|)",
     "special_shifted_chebyshev_polynomial_t": "value nan at other places",
-    "special_legendre_polynomial_p": "value nan / inf at other places",
+    "special_legendre_polynomial_p": "value nan / inf at other places (unstable: not found again in one run after the complex/FFT merge)",
     "special_erfcx": "value nan at other places (-inf / -1e30)",
     "special_log_ndtr": "grad differs (large negative x)",
     "special_i1": "second-order grad nan at other places",
