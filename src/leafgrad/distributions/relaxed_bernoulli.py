@@ -6,7 +6,7 @@ import leafgrad as _t
 
 from . import constraints
 from ._binary_params import _BinaryParams, _finish_expand
-from .transformed_distribution import TransformedDistribution
+from .transformed_distribution import _RelaxedTransformed
 from .transforms import SigmoidTransform
 from .utils import broadcast_all, clamp_probs
 
@@ -55,7 +55,7 @@ class LogitRelaxedBernoulli(_BinaryParams):
         return self.temperature.log() + diff - 2 * diff.exp().log1p()
 
 
-class RelaxedBernoulli(TransformedDistribution):
+class RelaxedBernoulli(_RelaxedTransformed):
     """sigmoid of a LogitRelaxedBernoulli draw (the binary Concrete / Gumbel-softmax).
 
     Raises:
@@ -72,15 +72,3 @@ class RelaxedBernoulli(TransformedDistribution):
     def expand(self, batch_shape, _instance=None):
         new = self._get_checked_instance(RelaxedBernoulli, _instance)
         return super().expand(batch_shape, _instance=new)
-
-    @property
-    def temperature(self):
-        return self.base_dist.temperature
-
-    @property
-    def logits(self):
-        return self.base_dist.logits
-
-    @property
-    def probs(self):
-        return self.base_dist.probs

@@ -5,7 +5,7 @@ import leafgrad as _t
 from . import constraints
 from .categorical import Categorical
 from .distribution import Distribution
-from .transformed_distribution import TransformedDistribution
+from .transformed_distribution import _RelaxedTransformed
 from .transforms import ExpTransform
 from .utils import broadcast_all, clamp_probs
 
@@ -71,7 +71,7 @@ class ExpRelaxedCategorical(Distribution):
         return (score - score.logsumexp(dim=-1, keepdim=True)).sum(-1) + log_scale
 
 
-class RelaxedOneHotCategorical(TransformedDistribution):
+class RelaxedOneHotCategorical(_RelaxedTransformed):
     """exp of an ExpRelaxedCategorical draw (the Concrete / Gumbel-softmax distribution).
 
     Raises:
@@ -89,15 +89,3 @@ class RelaxedOneHotCategorical(TransformedDistribution):
     def expand(self, batch_shape, _instance=None):
         new = self._get_checked_instance(RelaxedOneHotCategorical, _instance)
         return super().expand(batch_shape, _instance=new)
-
-    @property
-    def temperature(self):
-        return self.base_dist.temperature
-
-    @property
-    def logits(self):
-        return self.base_dist.logits
-
-    @property
-    def probs(self):
-        return self.base_dist.probs

@@ -124,3 +124,20 @@ class TransformedDistribution(Distribution):
         for transform in self.transforms:
             value = transform(value)
         return value
+
+
+class _RelaxedTransformed(TransformedDistribution):
+    """A relaxed distribution as a transform of its logit-space base (RelaxedBernoulli,
+    RelaxedOneHotCategorical): temperature, logits and probs are the base's."""
+
+    @property
+    def temperature(self):
+        return self.base_dist.temperature
+
+    @property
+    def logits(self):
+        return self.base_dist.logits
+
+    @property
+    def probs(self):
+        return self.base_dist.probs
