@@ -355,12 +355,12 @@ def _igamma(a, x):
         q_cf = pref * h
     p = np.where(ser, p_ser, 1 - q_cf)
     q = np.where(ser, 1 - p_ser, q_cf)
-    # PyTorch's edge values: x == 0 -> P = 0; a == 0 -> P = 1 (x > 0); nan for a < 0 or x < 0
-    p = np.where(x == 0, 0.0, p)
-    q = np.where(x == 0, 1.0, q)
-    p = np.where((a == 0) & (x > 0), 1.0, p)
-    q = np.where((a == 0) & (x > 0), 0.0, q)
-    p = np.where(x == math.inf, 1.0, p)
-    q = np.where(x == math.inf, 0.0, q)
-    bad = (a < 0) | (x < 0) | np.isnan(a) | np.isnan(x) | ((a == 0) & (x == 0))
-    return np.where(bad, math.nan, p), np.where(bad, math.nan, q)
+    # PyTorch's boundary cascade (calc_igamma/calc_igammac in ATen's Math.h, after SciPy),
+    # tested in this order, so a nan ``a`` with x == 0 or x == inf still has a value
+    nan, inf_a, inf_x = math.nan, np.isinf(a), np.isinf(x)
+    cases = [(x < 0) | (a < 0), a == 0, x == 0, inf_a, inf_x]
+    p = np.select(cases, [nan, np.where(x > 0, 1.0, nan), 0.0, np.where(inf_x, nan, 0.0),
+                          1.0], p)
+    q = np.select(cases, [nan, np.where(x > 0, 0.0, nan), 1.0, np.where(inf_x, nan, 1.0),
+                          0.0], q)
+    return p, q

@@ -97,8 +97,11 @@ def _fractional(nd, input, kernel_size, output_size, output_ratio, _random_sampl
     idx = idx.reshape((n, c) + out + (-1,))
     flat = xb.reshape(n, c, -1)
     vals = np.take_along_axis(flat, idx.reshape(n, c, -1), 2).reshape(idx.shape)
+    # PyTorch's test is ``val > maxVal || isnan(val)``: the first of tied maxima, the
+    # last nan
     nan = np.isnan(vals)
-    pick = np.where(nan.any(-1), nan.argmax(-1), vals.argmax(-1))
+    last_nan = vals.shape[-1] - 1 - nan[..., ::-1].argmax(-1)
+    pick = np.where(nan.any(-1), last_nan, vals.argmax(-1))
     best = np.take_along_axis(idx, pick[..., None], -1)[..., 0]     # (N, C, *out)
     src = input if batched else input.unsqueeze(0)
     res = src.reshape(n, c, -1).gather(2, Tensor._make_plain(best.reshape(n, c, -1)))
