@@ -2,6 +2,7 @@
 fixed at their root: edge values (+-0, +-inf, nan, 1e30, float32 overflow), each
 against real PyTorch (values and first / second-order gradients, nan and inf at the
 same places), and no NumPy RuntimeWarning where PyTorch is silent."""
+import math
 import warnings
 
 import numpy as np
@@ -179,3 +180,60 @@ def test_adaptive_max_pool_takes_the_last_nan():
     for a, b in zip(got, want):
         np.testing.assert_array_equal(a, b)
     check(lambda T, x: T.nn.functional.adaptive_max_pool2d(x, (1, 1)), [x])
+
+
+# ---- session 10: found by the default fuzz run of a fresh clone
+_EDGES = [math.nan, math.inf, -math.inf, 0.0, -0.0, -1.0, 0.5, 1.0, 3.0]
+
+
+@pytest.mark.parametrize("op", ["igamma", "igammac"])
+def test_igamma_boundary_cascade(op):
+    # PyTorch tests x < 0 or a < 0, a == 0, x == 0, inf a, inf x in that order:
+    # igamma(nan, 0) is 0 and igamma(nan, inf) is 1
+    a, x = np.meshgrid(_EDGES, _EDGES)
+    check(lambda T, a, x: getattr(T, op)(a.detach(), x), [a.ravel(), x.ravel()])
+
+
+@pytest.mark.parametrize("nd", [2, 3])
+def test_fractional_max_pool_takes_the_last_nan(nd):
+    rng = np.random.default_rng(nd)
+    for trial in range(20):
+        x = rng.choice([math.nan, 1.0, 2.0, -math.inf, math.inf, 0.0], (1, 2) + (5,) * nd)
+        outs = []
+        for T in (torch, leafgrad):
+            t = T.tensor(x, requires_grad=True)
+            T.manual_seed(trial)
+            y, i = getattr(T.nn.functional, "fractional_max_pool%dd" % nd)(
+                t, 2, output_size=(2,) * nd, return_indices=True)
+            y.sum().backward()
+            outs.append((i.numpy(), t.grad.numpy()))
+        np.testing.assert_array_equal(outs[1][0], outs[0][0])
+        np.testing.assert_array_equal(outs[1][1], outs[0][1])
+
+
+def test_logcumsumexp_float32_keeps_a_double_running_value():
+    # at |x| ~ 1e7 float32's ulp is 1: PyTorch's CPU kernel accumulates in double
+    x = np.array([10106137.0, -254860.47, -11686119.0, 1033343.06], np.float32)
+    g = np.array([0.62048423, 1.6547631, -1.7389183, 1.3399528], np.float32)
+    got = []
+    for T in (torch, leafgrad):
+        t = T.tensor(x, requires_grad=True)
+        y = T.logcumsumexp(t, 0)
+        y.backward(T.tensor(g))
+        got.append((y.detach().numpy(), t.grad.numpy()))
+    np.testing.assert_array_equal(got[1][0], got[0][0])
+    np.testing.assert_allclose(got[1][1], got[0][1], rtol=1e-6)
+
+
+def test_std_double_backward_nan_at_a_constant_input():
+    # PyTorch's std_backward is (grad / (2 std)).masked_fill(std == 0, 0): its double
+    # backward has 0 * inf = nan where the std is 0
+    check(lambda T, a, y: (T.special.xlog1py(a.std(1), y)).sum(),
+          [[[1.0, 1.0, 1.0], [1.0, 2.0, 4.0]], [0.82, -1.38]], second=True)
+
+
+@pytest.mark.parametrize("interpolation", ["linear", "midpoint"])
+def test_quantile_interpolates_with_lerp_at_infinities(interpolation):
+    x = [[-2.0, 3.5, math.inf], [-math.inf, -2.0, 3.5], [3.5, -math.inf, -2.0]]
+    check(lambda T, t: t.quantile(0.25, -1, True, interpolation=interpolation)
+          + t.nanquantile(0.5, interpolation=interpolation), [x])

@@ -286,7 +286,7 @@ KNOWN = {
         "its scalar tail (16 elements: nan; 1 element: 1, and where the tail starts depends "
         "on the vector width: AVX2 8 lanes, AVX-512 16); leafgrad passes g (the scalar rule). "
         "The fuzzer gives hardswish fresh leaves of its own domain (no nan) while listed",
-        _hardswish_grad_at_nan, fragile=("hardswish",)),
+        _hardswish_grad_at_nan, fragile=("hardswish",), cpu_dependent=True),
     "inplace_on_size0_view": Known(
         "issue 10 item 6 (owner: correct): an in-place op through a view of a tensor "
         "expanded along a dim of size > 1 raises 'more than one element' where the view "
@@ -355,11 +355,7 @@ FINDINGS = {
     "fft_irfftn": "nan / inf at other places at inf and 1e30 inputs, found on landing (unstable: not diagnosed)",
     # rows that differed in one full run after the complex/FFT rows landed (their programs
     # changed) and not in a re-run of those rows alone: not diagnosed yet (session 9)
-    "fmin": "differed once after the complex/FFT merge (unstable: not diagnosed)",
     "mode:ties": "differed once after the complex/FFT merge (unstable: not diagnosed)",
-    "column_stack": "differed once after the complex/FFT merge (unstable: not diagnosed)",
-    "vander": "differed once after the complex/FFT merge (unstable: not diagnosed)",
-    "threshold_:torch": "differed once after the complex/FFT merge (unstable: not diagnosed)",
     "fft_hfft": "nan / inf at other places at inf and 1e30 inputs, found on landing (unstable: not diagnosed)",
     "fft_hfft2": "nan / inf at other places at inf and 1e30 inputs, found on landing (unstable: not diagnosed)",
     "fft_ihfftn": "nan / inf at other places at inf and 1e30 inputs, found on landing (unstable: not diagnosed)",
@@ -379,7 +375,6 @@ FINDINGS = {
     "i0": "second-order grad nan at other places (inf input)",
     "polygamma": "grad differs (polygamma(n + 1, x) at large / negative x)",
     "nextafter": "grad differs",
-    "quantile:method": "value nan at other places / grad differs (inf inputs)",
     # found by the default run of session 6, not diagnosed in time
     "grid_sample": "value nan / 0 where PyTorch gives inf / finite: 5-D input (trilinear), "
                    "reflection padding, a size-1 spatial dim, inf / nan grid coordinates "

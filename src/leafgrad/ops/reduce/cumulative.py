@@ -161,7 +161,14 @@ def logcumsumexp(input, dim, *, out=None):
                                   "Fix: convert first, e.g. x.float()" % _errors.type_name(x.dtype))
     d = _wrap_dim(dim, x.ndim) if x.ndim else (_wrap_dim(dim, 0) and 0)
     with _quiet():
-        out = np.logaddexp.accumulate(x, axis=d) if x.ndim and x.shape[d] else x.copy()
+        if not (x.ndim and x.shape[d]):
+            out = x.copy()
+        elif x.dtype.itemsize < 8 and x.dtype.kind == "f":
+            # the running value in double, as PyTorch's CPU kernel (acc_type): at |x| ~ 1e7
+            # float32's ulp is 1, and a float32 running sum would drop each log1p term
+            out = np.logaddexp.accumulate(x.astype(np.float64), axis=d)
+        else:
+            out = np.logaddexp.accumulate(x, axis=d)
     return record(LogcumsumexpBackward0, out.astype(x.dtype), (input,), saved=(input,),
                   save_result=True, args=d)
 

@@ -17,6 +17,7 @@ from ..._core import dtype as _dtype, errors as _errors
 from ..._tensor.tensor import Tensor, _wrap_dim
 from ...autograd.grad_mode import mode as _grad_mode
 from .._dispatch import to_tensor
+from ..elementwise.special_binary import lerp
 from .._out import write
 from .._registry import defop
 from .._named import grad_fn_named
@@ -92,7 +93,9 @@ def _quantile(name, input, q, dim, keepdim, interpolation, ignore_nan):
         w = np.full(ranks.shape, 0.5, x.dtype) if interpolation == "midpoint" else \
             (ranks - below).astype(x.dtype)
         above = srt.gather(-1, Tensor._make_plain(np.ceil(ranks).astype(np.int64)))
-        out = out + Tensor._make_plain(w) * (above - out)
+        # PyTorch's values_below.lerp_(values_above, weights): lerp's two-sided formula,
+        # so an infinite end point gives +-inf where below + w * (above - below) is nan
+        out = lerp(out, above, Tensor._make_plain(w))
     out = out.movedim(-1, 0).reshape((qa.size,) + kshape)
     return out.reshape(kshape) if q0 else out
 

@@ -10,7 +10,6 @@ import numpy as np
 from ..._core.quiet import quiet as _quiet
 from .._dispatch import record
 from .._registry import defop, node
-from .._select import select
 from .reduction import _dims, _unreduce
 from ..._core import errors as _errors
 
@@ -18,22 +17,27 @@ from ..._core import errors as _errors
 def _var_backward(ctx, g):
     (x,) = ctx._checked_saved
     dims, keepdim, correction, n = ctx.args
+    return (_var_grad(g, x, dims, keepdim, correction, n),)
+
+
+def _var_grad(g, x, dims, keepdim, correction, n):
+    # PyTorch's var_backward, in its order of operations: (2 / (N - c)) * grad * (x - mean)
     g = _unreduce(g, x.shape, dims, keepdim)
-    m = x.mean(dims, keepdim=True)
-    return (g * 2 * (x - m) / (n - correction),)
+    return (2.0 / (n - correction)) * g * (x - x.mean(dims, keepdim=True))
 
 
 VarBackward0 = node("VarBackward0", _var_backward, saves=True)
 
 
 def _std_backward(ctx, g):
+    # PyTorch's std_backward: var_backward of (grad / (2 std)) with 0 where the std is 0
+    # (constant input), built as PyTorch builds it, so its double backward has the same
+    # 0 * inf = nan where the std is 0
     (x,) = ctx._checked_saved
     dims, keepdim, correction, n = ctx.args
-    r = _unreduce(ctx.result, x.shape, dims, keepdim)
-    g = _unreduce(g, x.shape, dims, keepdim)
-    m = x.mean(dims, keepdim=True)
-    # 0 where the std is 0 (constant input), as PyTorch masks it, not 0/0 = nan
-    return (select(r != 0, g * (x - m) / ((n - correction) * r.masked_fill(r == 0, 1.0))),)
+    r = ctx.result
+    gv = (g / (r * 2)).masked_fill(r == 0, 0)
+    return (_var_grad(gv, x, dims, keepdim, correction, n),)
 
 
 StdBackward0 = node("StdBackward0", _std_backward, saves=True)
