@@ -10,6 +10,24 @@ if "numpy" not in sys.modules:
 
 from hypothesis import HealthCheck, settings
 
+
+def _freeze_hypothesis_constants():
+    """Hypothesis (>= 6.131) mixes the literals of every loaded module outside
+    site-packages into its draws (providers._get_local_constants, looked up again when
+    sys.modules grows), so a seeded test drew other examples when other test files had
+    been imported first (``pytest -n 2``): the same seed, another program, a failure that
+    a re-run alone did not show. The pool stays empty: draws depend on the seed only."""
+    try:
+        from hypothesis.internal.conjecture import providers
+    except ImportError:         # pragma: no cover - another Hypothesis layout
+        return
+    if hasattr(providers, "_get_local_constants"):
+        empty = providers.Constants()
+        providers._get_local_constants = lambda: empty
+
+
+_freeze_hypothesis_constants()
+
 sys.path.insert(0, os.path.dirname(__file__))   # lets tests import op_table
 
 settings.register_profile(
