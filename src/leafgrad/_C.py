@@ -52,3 +52,9 @@ def torch_function_handler(*tensors):
                     return getattr(cls, "__torch_function__")
                 break
     return None
+
+
+def _log_api_usage_once(event):
+    """PyTorch logs which APIs a process used (for Meta's internal telemetry); libraries
+    call it when a class is built (torchmetrics' Metric). leafgrad logs nothing."""
+    return None

@@ -97,8 +97,54 @@ def numel(input):
     return input.numel()
 
 
-def use_deterministic_algorithms(mode, warn_only=False):
-    pass
+# torch.use_deterministic_algorithms' flags: remembered and reported as PyTorch does;
+# every leafgrad kernel is deterministic already, so they change no result
+_DETERMINISTIC = {"mode": False, "warn_only": False}
+
+
+def use_deterministic_algorithms(mode, *, warn_only=False):
+    """Remember the flags (leafgrad's CPU kernels are all deterministic).
+
+    Raises:
+        TypeError: ``mode`` or ``warn_only`` not a bool (as PyTorch's binding).
+    """
+    for name, v in (("mode", mode), ("warn_only", warn_only)):
+        if v is not True and v is not False:      # (``bool`` here is torch.bool)
+            raise TypeError("_set_deterministic_algorithms(): argument '%s' must be bool, not "
+                            "%s. Fix: pass True or False" % (name, type(v).__name__))
+    _DETERMINISTIC.update(mode=mode, warn_only=warn_only)
+
+
+def are_deterministic_algorithms_enabled():
+    return _DETERMINISTIC["mode"]
+
+
+def is_deterministic_algorithms_warn_only_enabled():
+    return _DETERMINISTIC["warn_only"]
+
+
+def set_deterministic_debug_mode(debug_mode):
+    """0 / "default": off; 1 / "warn": on, warn only; 2 / "error": on.
+
+    Raises:
+        RuntimeError: an unknown mode (PyTorch's class).
+    """
+    names = {"default": 0, "warn": 1, "error": 2}
+    if isinstance(debug_mode, str):
+        if debug_mode not in names:
+            raise RuntimeError("invalid value of debug_mode, expected one of `default`, `warn`, "
+                               "`error`, but got %s" % debug_mode)
+        debug_mode = names[debug_mode]
+    if debug_mode not in (0, 1, 2):
+        raise RuntimeError("invalid value of debug_mode, expected 0, 1, or 2, but got %s"
+                           % debug_mode)
+    use_deterministic_algorithms(debug_mode != 0, warn_only=debug_mode == 1)
+
+
+def get_deterministic_debug_mode():
+    if not _DETERMINISTIC["mode"]:
+        return 0
+    return 1 if _DETERMINISTIC["warn_only"] else 2
 
 
 def set_num_threads(n):

@@ -47,6 +47,10 @@ class UntypedStorage:
     size = nbytes
     __len__ = nbytes
 
+    def __sizeof__(self):
+        # as PyTorch's: the object plus its bytes (sys.getsizeof; torchinfo's input size)
+        return object.__sizeof__(self) + self.nbytes()
+
     def element_size(self):
         return 1
 

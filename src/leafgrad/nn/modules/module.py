@@ -6,10 +6,10 @@ a tensor buffer to an attribute registers it; ``parameters()``,
 tree of sub-modules the way PyTorch does (same key names, same repr text).
 Reference: https://pytorch.org/docs/stable/generated/torch.nn.Module.html
 """
-import itertools
 from collections import OrderedDict
 
 from ..._tensor.tensor import Tensor
+from ...utils.hooks import RemovableHandle
 from ..parameter import Parameter, Buffer
 from ._backward_hooks import FullBackwardHook, attach_old_hooks
 from ._module_state import (_apply, _cast_floats, _save_to_state_dict, bfloat16, cpu, cuda,
@@ -38,26 +38,6 @@ def _addindent(s_, num_spaces):
     first = s.pop(0)
     s = [(num_spaces * " ") + line for line in s]
     return first + "\n" + "\n".join(s)
-
-
-class RemovableHandle:
-    """Handle returned by ``register_*_hook``; ``remove()`` unregisters the hook."""
-
-    _next_id = itertools.count()
-
-    def __init__(self, hooks_dict, *extra_dicts):
-        self.hooks_dict_refs = (hooks_dict,) + extra_dicts
-        self.id = next(RemovableHandle._next_id)
-
-    def remove(self):
-        for d in self.hooks_dict_refs:
-            d.pop(self.id, None)
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.remove()
 
 
 def _forward_unimplemented(self, *input):
@@ -101,10 +81,10 @@ class Module:
         d["_non_persistent_buffers_set"] = set()
         d["_modules"] = {}
         d["_forward_hooks"] = OrderedDict()
-        d["_forward_hooks_with_kwargs"] = {}
-        d["_forward_hooks_always_called"] = {}
+        d["_forward_hooks_with_kwargs"] = OrderedDict()
+        d["_forward_hooks_always_called"] = OrderedDict()
         d["_forward_pre_hooks"] = OrderedDict()
-        d["_forward_pre_hooks_with_kwargs"] = {}
+        d["_forward_pre_hooks_with_kwargs"] = OrderedDict()
         d["_state_dict_hooks"] = OrderedDict()
         d["_load_state_dict_pre_hooks"] = OrderedDict()
         d["_backward_hooks"] = OrderedDict()
@@ -368,7 +348,8 @@ class Module:
         With ``with_kwargs=True``: ``hook(module, args, kwargs) -> None or (args, kwargs)``.
         Returns a handle whose ``remove()`` unregisters it.
         """
-        handle = RemovableHandle(self._forward_pre_hooks, self._forward_pre_hooks_with_kwargs)
+        handle = RemovableHandle(self._forward_pre_hooks,
+                                 extra_dict=self._forward_pre_hooks_with_kwargs)
         self._forward_pre_hooks[handle.id] = hook
         if with_kwargs:
             self._forward_pre_hooks_with_kwargs[handle.id] = True
@@ -382,8 +363,8 @@ class Module:
         With ``with_kwargs=True``: ``hook(module, args, kwargs, output)``.
         Returns a handle whose ``remove()`` unregisters it.
         """
-        handle = RemovableHandle(self._forward_hooks, self._forward_hooks_with_kwargs,
-                                 self._forward_hooks_always_called)
+        handle = RemovableHandle(self._forward_hooks, extra_dict=[
+            self._forward_hooks_with_kwargs, self._forward_hooks_always_called])
         self._forward_hooks[handle.id] = hook
         if with_kwargs:
             self._forward_hooks_with_kwargs[handle.id] = True
