@@ -476,11 +476,13 @@ def _check_operands(nd, fn, input, weight, layout="C_out, C_in / groups"):
 
 
 def _check_same_dtype(x, w):
+    # PyTorch's message for an input and a weight of two dtypes (bias is checked first)
     if x.dtype != w.dtype:
         raise RuntimeError(
-            "Input type (%s) and weight type (%s) should be the same. Fix: convert one of them, "
-            "e.g. x.to(layer.weight.dtype) or layer.to(x.dtype)."
-            % (_TYPE.get(x.dtype.name, x.dtype.name), _TYPE.get(w.dtype.name, w.dtype.name)))
+            "expected scalar type %s but found %s (the input is %s, the weight %s). Fix: "
+            "convert one of them, e.g. x.to(layer.weight.dtype) or layer.to(x.dtype)."
+            % (_errors.type_name(x.dtype), _errors.type_name(w.dtype), x.dtype.name,
+               w.dtype.name))
 
 
 def _conv(nd, fn, input, weight, bias, stride, padding, dilation, groups):
@@ -488,18 +490,19 @@ def _conv(nd, fn, input, weight, bias, stride, padding, dilation, groups):
     if x.ndim == nd + 1:       # unbatched, as PyTorch: a batch of one, squeezed after
         return _conv(nd, fn, input.unsqueeze(0), weight, bias, stride, padding, dilation,
                      groups).squeeze(0)
-    _check_same_dtype(x, w)
     if bias is not None:
         _check_tensor(fn, "bias", bias, 3)
         b = bias._data
-        if b.shape != (w.shape[0],):
-            raise RuntimeError("Given weight of size %s, expected bias to be 1-dimensional with "
-                               "%d elements, but got bias of size %s instead"
-                               % (list(w.shape), w.shape[0], list(b.shape)))
         if b.dtype != x.dtype:
-            raise RuntimeError("Input type (%s) and bias type (%s) should be the same"
+            raise RuntimeError("Input type (%s) and bias type (%s) should be the same. Fix: "
+                               "convert one of them, e.g. x.to(layer.bias.dtype)"
                                % (_TYPE.get(x.dtype.name, x.dtype.name),
                                   _TYPE.get(b.dtype.name, b.dtype.name)))
+    _check_same_dtype(x, w)
+    if bias is not None and b.shape != (w.shape[0],):
+        raise RuntimeError("Given weight of size %s, expected bias to be 1-dimensional with "
+                           "%d elements, but got bias of size %s instead"
+                           % (list(w.shape), w.shape[0], list(b.shape)))
     gm = _conv_geometry(fn, x.shape, w.shape, stride, padding, dilation, groups)
     if gm.warn:
         _errors.warn("Using padding='same' with even kernel lengths and odd dilation may "
