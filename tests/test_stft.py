@@ -52,12 +52,18 @@ def _stft_case(draw):
         draw(st.integers(0, 2 ** 31))
 
 
-def _run_stft(T, x, w, kw):
+def _run(fn, T, x, w, kw):
+    """T.stft or T.istft (``fn``) of ``x`` with window ``w``: the result and the
+    gradients of the signal and the window."""
     xi = T.tensor(x, requires_grad=True)
     wi = None if w is None else T.tensor(w, requires_grad=True)
-    y = T.stft(xi, window=wi, **kw)
+    y = getattr(T, fn)(xi, window=wi, **kw)
     _loss(T, y).backward()
     return y, xi.grad, None if wi is None else wi.grad
+
+
+def _run_stft(T, x, w, kw):
+    return _run("stft", T, x, w, kw)
 
 
 def _window(kind, n, dtype, rng):
@@ -116,11 +122,7 @@ def _istft_case(draw):
 
 
 def _run_istft(T, s, w, kw):
-    si = T.tensor(s, requires_grad=True)
-    wi = None if w is None else T.tensor(w, requires_grad=True)
-    y = T.istft(si, window=wi, **kw)
-    _loss(T, y).backward()
-    return y, si.grad, None if wi is None else wi.grad
+    return _run("istft", T, s, w, kw)
 
 
 @settings(max_examples=150, deadline=None)

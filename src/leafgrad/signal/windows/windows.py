@@ -43,6 +43,15 @@ def _empty(dtype, requires_grad):
     return _C.empty((0,), dtype=dtype, requires_grad=requires_grad)
 
 
+def _short(M, dtype, requires_grad):
+    """The windows of length 0 (empty) and 1 (a single 1), as PyTorch's; None otherwise."""
+    if M == 0:
+        return _empty(dtype, requires_grad)
+    if M == 1:
+        return _C.ones((1,), dtype=dtype, requires_grad=requires_grad)
+    return None
+
+
 def _linspace(start, end, M, dtype, requires_grad):
     if isinstance(M, bool) or not isinstance(M, (int, np.integer)):
         raise TypeError("linspace(): argument 'steps' (position 3) must be int, not %s. Fix: "
@@ -104,10 +113,9 @@ def kaiser(M, *, beta=12.0, sym=True, dtype=None, layout=_STRIDED, device=None,
     _window_function_checks("kaiser", M, dtype, layout)
     if beta < 0:
         raise ValueError(f"beta must be non-negative, got: {beta} instead.")
-    if M == 0:
-        return _empty(dtype, requires_grad)
-    if M == 1:
-        return _C.ones((1,), dtype=dtype, requires_grad=requires_grad)
+    short = _short(M, dtype, requires_grad)
+    if short is not None:
+        return short
     # PyTorch: beta is a tensor of the dtype; start, constant and end in that precision
     npt = dtype.np.type
     b = npt(beta)
@@ -143,10 +151,9 @@ def bartlett(M, *, sym=True, dtype=None, layout=_STRIDED, device=None, requires_
     """The triangle ``1 - |2n / (M - 1) - 1|`` (M when periodic)."""
     dtype = _dtype_of(dtype)
     _window_function_checks("bartlett", M, dtype, layout)
-    if M == 0:
-        return _empty(dtype, requires_grad)
-    if M == 1:
-        return _C.ones((1,), dtype=dtype, requires_grad=requires_grad)
+    short = _short(M, dtype, requires_grad)
+    if short is not None:
+        return short
     start = -1
     constant = 2 / (M if not sym else M - 1)
     k = _linspace(start, start + (M - 1) * constant, M, dtype, requires_grad)
@@ -158,10 +165,9 @@ def general_cosine(M, *, a, sym=True, dtype=None, layout=_STRIDED, device=None,
     """``sum_i (-1)^i a_i cos(2 pi i n / (M - 1))`` (M when periodic)."""
     dtype = _dtype_of(dtype)
     _window_function_checks("general_cosine", M, dtype, layout)
-    if M == 0:
-        return _empty(dtype, requires_grad)
-    if M == 1:
-        return _C.ones((1,), dtype=dtype, requires_grad=requires_grad)
+    short = _short(M, dtype, requires_grad)
+    if short is not None:
+        return short
     if not isinstance(a, Iterable):
         raise TypeError("Coefficients must be a list/tuple")
     if not a:
