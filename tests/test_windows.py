@@ -183,3 +183,19 @@ def test_signal_module_paths():
     mod = importlib.import_module("leafgrad.signal.windows.windows")
     assert mod.hann is leafgrad.signal.windows.hann
     assert sorted(leafgrad.signal.windows.__all__) == sorted(torch.signal.windows.__all__)
+
+
+@pytest.mark.parametrize("beta", [33.3, 50.0, 85.0, 88.7, 89.0, 90.0, 100.0, 700.0, 710.0, 800.0,
+                                  float("inf")])
+@pytest.mark.parametrize("d", ["float16", "float32", "float64"])
+def test_kaiser_window_large_beta_overflows_as_torch(beta, d):
+    """ATen's float32 I0 overflows once exp(x) does (past 88.7), float64's past 709: the
+    window is then 0 at the edges and nan in the middle, as PyTorch's. The window's
+    relative condition is about beta (1 ulp of the argument), so float32 is compared to
+    beta float32 ulps."""
+    for L, periodic in ((6, False), (17, True), (40, False)):
+        ours = leafgrad.kaiser_window(L, periodic, beta, dtype=getattr(leafgrad, d)).numpy()
+        want = torch.kaiser_window(L, periodic, beta, dtype=getattr(torch, d)).numpy()
+        rtol = {"float16": 1e-3, "float32": 1.2e-7 * min(beta, 100.0), "float64": 1e-12}[d]
+        np.testing.assert_allclose(ours.astype(np.float64), want.astype(np.float64),
+                                   rtol=rtol, atol=1e-37, equal_nan=True)

@@ -6,7 +6,8 @@ Each is computed as ATen does: ``arange(L)`` in the requested dtype (L + 1 when
 the dtype, in the op-math precision (float32 for float16, as ATen's CPU kernels; the
 scalar operands rounded to the dtype first). The
 float32 cosines are NumPy's, so the last bit can differ from PyTorch's vectorised ones;
-``kaiser_window`` evaluates I0 in float64 (NumPy's Cephes series) and rounds once.
+``kaiser_window`` evaluates I0 with Cephes' series as ATen does (in float32 for float32
+and float16, with its overflow of ``exp(x)`` past 88.7; NumPy's i0 for float64).
 The results are leaves (``requires_grad`` as asked), as PyTorch's factories.
 ``torch.signal.windows`` (scipy-style, ``sym=``) is ``leafgrad/signal/windows/``.
 """
@@ -127,12 +128,60 @@ def _bartlett_steps(k, n, c, r):
     return w
 
 
+# Cephes' Chebyshev coefficients of exp(-x) I0(x) (0 <= x <= 8) and of exp(-x) sqrt(x) I0(x)
+# (x > 8), as PyTorch's Math.h (chebyshev_coefficients_i0e_A / _B) and NumPy's i0
+_I0A = (-4.41534164647933937950E-18, 3.33079451882223809783E-17, -2.43127984654795469359E-16,
+        1.71539128555513303061E-15, -1.16853328779934516808E-14, 7.67618549860493561688E-14,
+        -4.85644678311192946090E-13, 2.95505266312963983461E-12, -1.72682629144155570723E-11,
+        9.67580903537323691224E-11, -5.18979560163526290666E-10, 2.65982372468238665035E-9,
+        -1.30002500998624804212E-8, 6.04699502254191894932E-8, -2.67079385394061173391E-7,
+        1.11738753912010371815E-6, -4.41673835845875056359E-6, 1.64484480707288970893E-5,
+        -5.75419501008210370398E-5, 1.88502885095841655729E-4, -5.76375574538582365885E-4,
+        1.63947561694133579842E-3, -4.32430999505057594430E-3, 1.05464603945949983183E-2,
+        -2.37374148058994688156E-2, 4.93052842396707084878E-2, -9.49010970480476444210E-2,
+        1.71620901522208775349E-1, -3.04682672343198398683E-1, 6.76795274409476084995E-1)
+_I0B = (-7.23318048787475395456E-18, -4.83050448594418207126E-18, 4.46562142029675999901E-17,
+        3.46122286769746109310E-17, -2.82762398051658348494E-16, -3.42548561967721913462E-16,
+        1.77256013305652638360E-15, 3.81168066935262242075E-15, -9.55484669882830764870E-15,
+        -4.15056934728722208663E-14, 1.54008621752140982691E-14, 3.85277838274214270114E-13,
+        7.18012445138366623367E-13, -1.79417853150680611778E-12, -1.32158118404477131188E-11,
+        -3.14991652796324136454E-11, 1.18891471078464383424E-11, 4.94060238822496958910E-10,
+        3.39623202570838634515E-9, 2.26666899049817806459E-8, 2.04891858946906374183E-7,
+        2.89137052083475648297E-6, 6.88975834691682398426E-5, 3.36911647825569408990E-3,
+        8.04490411014108831608E-1)
+
+
+def _chbevl32(x, coeffs):
+    """Cephes' chbevl in float32, as ATen's (Clenshaw's recurrence)."""
+    f = np.float32
+    b0, b1, b2 = np.full_like(x, f(coeffs[0])), np.zeros_like(x), np.zeros_like(x)
+    for c in coeffs[1:]:
+        b2, b1 = b1, b0
+        b0 = x * b1 - b2 + f(c)
+    return f(0.5) * (b0 - b2)
+
+
+def _i0_f32(x):
+    """ATen's float32 calc_i0: ``exp(x)`` times the series, in float32 throughout (so I0
+    is inf once ``exp(x)`` overflows, past 88.7)."""
+    f = np.float32
+    x = np.abs(np.asarray(x, f))
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        small = np.exp(x) * _chbevl32(x / f(2) - f(2), _I0A)
+        big = np.exp(x) * _chbevl32(f(32) / x - f(2), _I0B) / np.sqrt(x)
+    return np.where(x <= f(8), small, big)
+
+
 def _kaiser_steps(beta):
     def steps(k, n, c, r):
-        alpha = (n - 1) / 2.0
-        x = k.astype(np.float64)
-        with np.errstate(invalid="ignore", over="ignore"):
-            return np.i0(beta * np.sqrt(np.abs(1 - ((x - alpha) / alpha) ** 2))) / np.i0(beta)
+        op = k.dtype.type               # ATen's op-math: alpha, beta and the argument in it
+        alpha, b = op((n - 1) / 2.0), op(beta)
+        with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
+            t = (k - alpha) / alpha
+            arg = b * np.sqrt(np.abs(op(1) - t * t))
+            if op is np.float32:            # float32 op-math (float16 too): I0 overflows
+                return _i0_f32(arg) / _i0_f32(b)
+            return np.i0(arg) / np.i0(b)
     return steps
 
 
