@@ -299,12 +299,44 @@ def _scatter_reduce(inplace):
     return fn
 
 
+
+@st.composite
+def _gradient_gen(draw, coords=False):
+    """torch.gradient's arguments: each dim >= 3 (edge_order 2 needs 3 samples), spacing a
+    number or one per dim, dim an int, a list or None; ``coords``: one dim and its
+    coordinate input (positive steps, cumulated in the row)."""
+    nd = draw(st.integers(1, 3))
+    s = tuple(draw(st.lists(st.integers(3, 5), min_size=nd, max_size=nd)))
+    kw = {"edge_order": draw(st.sampled_from([1, 2]))}
+    if coords:
+        kw["dim"] = draw(st.integers(-nd, nd - 1))
+        return (s, (s[kw["dim"]],)), kw
+    how = draw(st.sampled_from(["none", "int", "list"]))
+    dims = list(range(nd))
+    if how == "int":
+        kw["dim"] = draw(st.integers(-nd, nd - 1))
+        dims = [kw["dim"]]
+    elif how == "list":
+        dims = draw(st.permutations(range(nd)))[:draw(st.integers(1, nd))]
+        kw["dim"] = list(dims)
+    step = st.sampled_from([0.5, 1, 2.5, -1.5])
+    if draw(st.booleans()):
+        kw["spacing"] = draw(step)
+    elif draw(st.booleans()):
+        kw["spacing"] = [draw(step) for _ in dims]
+    return (s,), kw
+
+
 ROWS = [
     Row("std_mean", lambda T, x, **kw: T.std_mean(x, **kw), gen=_varstd()),
     Row("var_mean", lambda T, x, **kw: T.var_mean(x, **kw), gen=_varstd()),
     Row("var_mean:unbiased_positional", lambda T, x: T.var_mean(x, 0, False),
         gen=_same(1, min_dims=1, min_side=2), covers=("var_mean",)),
     Row("aminmax", lambda T, x, **kw: tuple(T.aminmax(x, **kw)), gen=_aminmax_gen()),
+    Row("gradient", lambda T, x, **kw: T.gradient(x, **kw), gen=_gradient_gen()),
+    Row("gradient:coordinates", lambda T, x, c, dim, edge_order: T.gradient(
+        x, spacing=[T.cumsum(c, 0)], dim=dim, edge_order=edge_order), ("real", "positive"),
+        gen=_gradient_gen(coords=True), covers=("gradient",)),
     Row("aminmax:ties", lambda T, x: tuple(x.round().aminmax()), ("frac",), fd=False,
         covers=("aminmax",)),
     # NaN rows: no finite differences (an all-NaN slice gives NaN); the plain rows do them

@@ -7,7 +7,8 @@ import sys
 import leafgrad
 
 LAZY_MODULES = ("nn", "optim", "utils", "serialization", "accelerator", "amp", "backends",
-                "cuda", "func", "functional", "onnx", "profiler", "sparse", "special", "fft")
+                "cuda", "func", "functional", "onnx", "profiler", "sparse", "special", "fft",
+                "signal")
 
 
 def _fresh(code):

@@ -25,8 +25,9 @@ from leafgrad.ops.elementwise import (binary, comparison, complex as complex_ops
                                       polynomials as special_poly, unary)
 from leafgrad.ops.linalg import (blas, products as linalg, inverse_det as linalg_fns, norms,
                                  vander)
-from leafgrad.ops.fft import transforms as fft_transforms
-from leafgrad.ops.reduce import cumulative, quantile, reduction, stats, variance
+from leafgrad.ops.fft import spectral as fft_spectral, transforms as fft_transforms
+from leafgrad.ops.reduce import (cumulative, gradient as reduce_gradient, quantile, reduction,
+                                 stats, variance)
 from leafgrad.ops import elementwise
 from leafgrad.ops.shape import (indexed_writes as index_extra, indexing, joins, views as shape,
                                 rearrange, sorting, splits, diagonals, combinations)
@@ -254,7 +255,8 @@ def test_float64_finite_differences(row, data):
 # --------------------------------------------------------------- coverage
 # each family's ops live in these modules (ops/ files split by family)
 _MODULES = {"elementwise": (elementwise, unary, binary, comparison, pointwise, complex_ops),
-            "reduction": (reduction, sorting, stats, cumulative, quantile, variance),
+            "reduction": (reduction, sorting, stats, cumulative, quantile, variance,
+                          reduce_gradient),
             "shape": (shape, joins, splits, rearrange, diagonals, combinations, vander),
             "indexing": (indexing, index_extra),
             "linalg": (linalg, linalg_fns, norms, blas),
@@ -263,7 +265,7 @@ _MODULES = {"elementwise": (elementwise, unary, binary, comparison, pointwise, c
                                          grid_sample),
             "conv": (conv, pooling, pool_extra, pool_fractional), "special": (special, special_binary,
                                                              special_bessel, special_poly),
-            "fft": (fft_transforms,)}
+            "fft": (fft_transforms, fft_spectral)}
 
 
 def _public_ops():

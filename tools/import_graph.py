@@ -59,6 +59,7 @@ _AUTOGRAD_CORE = ("graph", "engine", "_grad_values", "grad_mode", "anomaly_mode"
                   "saved_hooks", "_fw_state", "_batching_state")
 # top-level folders drawn as another node (the other folders are their own node)
 _FOLDER_NODES = {"_functorch": "func", "cuda": "public", "backends": "public", "fft": "public",
+                 "signal": "public",
                  "sparse": "public", "testing": "public", "profiler": "diagnostics",
                  "utils": "diagnostics", "compiler": "jit", "_dynamo": "jit"}
 _CLI_FILES = ("cli", "train", "__main__")

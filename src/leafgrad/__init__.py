@@ -18,6 +18,8 @@ from ._tensor.creation import (arange, as_tensor, device, empty, empty_like, eye
                                full_like, linspace, logspace, ones, ones_like, scalar_tensor, tensor,
                                tril_indices, triu_indices, zeros, zeros_like)
 from ._tensor.creation import torch_range as range  # shadows the builtin, as in torch
+from ._tensor.windows import (bartlett_window, blackman_window, hamming_window, hann_window,
+                              kaiser_window)
 from ._tensor.resize import resize_as_  # torch.resize_as_(t, template), as Tensor.resize_as_
 from ._random.sampling import (Generator, bernoulli, default_generator, get_rng_state, initial_seed,
                                manual_seed, multinomial, normal, poisson, rand, rand_like, randint,
@@ -46,7 +48,7 @@ from . import __future__  # noqa: E402,F401  (torch.__future__: conversion flags
 _LAZY = {name: ("leafgrad." + name, None) for name in (
     "nn", "optim", "utils", "serialization", "accelerator", "amp", "backends", "cuda", "func",
     "functional", "onnx", "profiler", "sparse", "special", "fft", "distributed", "distributions",
-    "testing", "version", "jit", "futures", "_jit_internal", "compiler", "_dynamo",
+    "signal", "testing", "version", "jit", "futures", "_jit_internal", "compiler", "_dynamo",
     "_vmap_internals")}
 _LAZY.update({"save": ("leafgrad._checkpoint.save_load", "save"),
               "load": ("leafgrad._checkpoint.save_load", "load"),

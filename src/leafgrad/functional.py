@@ -20,13 +20,15 @@ einsum = _F.einsum
 meshgrid = _F.meshgrid
 norm = _F.norm
 split = _F.split
+stft = _F.stft
+istft = _F.istft
 tensordot = _F.tensordot
 unique = _F.unique
 unique_consecutive = _F.unique_consecutive
 
 __all__ = ["atleast_1d", "atleast_2d", "atleast_3d", "block_diag", "broadcast_shapes",
            "broadcast_tensors", "cartesian_prod", "cdist", "chain_matmul", "einsum", "meshgrid",
-           "norm", "split", "tensordot", "unique", "unique_consecutive", "unravel_index"]
+           "norm", "split", "stft", "istft", "tensordot", "unique", "unique_consecutive", "unravel_index"]
 
 
 def _atleast(tensors, shape_of):

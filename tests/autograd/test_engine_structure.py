@@ -441,7 +441,7 @@ _LAYERS = (
                    "leafgrad.accelerator", "leafgrad.distributed", "leafgrad.onnx",
                    "leafgrad.version", "leafgrad.bridge", "leafgrad.jit", "leafgrad.futures",
                    "leafgrad._jit_internal", "leafgrad.torch_version", "leafgrad.compiler",
-                   "leafgrad._dynamo", "leafgrad._vmap_internals")),
+                   "leafgrad._dynamo", "leafgrad._vmap_internals", "leafgrad.signal")),
     ("diagnostics", ("leafgrad.utils.viz", "leafgrad.profiler", "leafgrad.autograd.profiler",
                      "leafgrad.utils.benchmark", "leafgrad.utils.grad_report",
                      "leafgrad.utils.monitor")),

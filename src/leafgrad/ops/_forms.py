@@ -27,8 +27,9 @@ from .elementwise import (binary, comparison, complex as complex_ops, pointwise,
 from .linalg import (blas, cholesky as linalg_cholesky, decompositions as linalg_decomp,
                      diagonal as linalg_diagonal, inverse_det, ldl, norms, products as linalg,
                      qr as linalg_qr, solvers as linalg_solvers, vander)
-from .fft import transforms as fft_transforms
-from .reduce import cumulative, histogram, quantile, reduction, stats, variance
+from .fft import spectral as fft_spectral, transforms as fft_transforms
+from .reduce import (cumulative, gradient as reduce_gradient, histogram, quantile, reduction,
+                     stats, variance)
 from . import elementwise
 from .shape import (combinations, diagonals, indexed_writes, indexing, joins, rearrange, search,
                     sorting, splits, views as shape)
