@@ -337,7 +337,14 @@ class RNNBase(Module):
                                   device=data.device) for size in state_sizes]
         elif sorted_indices is not None:
             hs = [h.index_select(1, sorted_indices) for h in hs]
-        out, finals = self._run(data, hs, sizes)
+        if len(set(sizes)) == 1 and not self.proj_size and self._fused(data, n_states):
+            # all sequences of one length: PyTorch's float32 LSTM runs its fused layers on
+            # the (T, B, H) view of the rows and views the output back (ViewBackward0)
+            out, finals = self._run_fused(data.reshape(len(sizes), sizes[0], -1).contiguous(),
+                                          hs)
+            out = out.reshape(-1, out.shape[-1])
+        else:
+            out, finals = self._run(data, hs, sizes)
         if unsorted_indices is not None:
             finals = [f.index_select(1, unsorted_indices) for f in finals]
         out = PackedSequence(out, batch_sizes, sorted_indices, unsorted_indices)
