@@ -5,9 +5,9 @@ custom Function (PyTorch's built-in nodes have none) and reads ``_saved_*`` othe
 Checked here: ``saved_tensors`` (absent on built-in nodes, present on a custom
 Function's), and every public name of PyTorch's node (``next_functions``, ``metadata``,
 ``name``, ``register_hook``, ``register_prehook``, ``requires_grad``) plus
-``_sequence_nr``. Not yet checked: the per-op ``_saved_<arg>`` names (leafgrad names
-``self``, ``other``, ``result`` and the names in ``graph._SAVED_NAMES``; PyTorch has
-hundreds more: ``_saved_dim``, ``_saved_alpha``, ``_saved_self_sym_sizes``, ...).
+``_sequence_nr``. The per-op ``_saved_<arg>`` names of the common ops are checked in
+``test_saved_names_vs_torch.py`` (names from ``autograd/_saved_names.py``; PyTorch has
+hundreds more for the other ops).
 """
 import warnings
 
