@@ -16,6 +16,7 @@ from hypothesis import given, settings, strategies as st
 
 import leafgrad as lg
 from _outcome import raised
+from test_nn_rnn import recurrent
 
 LIBS = (torch, lg)
 
@@ -54,10 +55,7 @@ def _inputs(cls, kw, lengths, with_hx, dt, seed):
 
 
 def _run(T, cls, kw, state, lengths, enforce, x, hx):
-    m = getattr(T.nn, cls)(**kw)
-    if x.dtype == np.float64:
-        m = m.double()
-    m.load_state_dict({k: T.tensor(v) for k, v in state.items()})
+    m = recurrent(T, cls, kw, state, x.dtype)
     tx = T.tensor(x, requires_grad=True)
     ths = [T.tensor(h, requires_grad=True) for h in hx]
     p = T.nn.utils.rnn.pack_padded_sequence(tx, lengths, batch_first=kw["batch_first"],

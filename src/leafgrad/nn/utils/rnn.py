@@ -36,6 +36,14 @@ def bind(optional, fn):
     return fn(optional)
 
 
+def _caster(name, dtype):
+    def cast(self):
+        return self.to(dtype=dtype)
+    cast.__name__ = cast.__qualname__ = name
+    cast.__doc__ = "``self.to(dtype=%s)``." % dtype
+    return cast
+
+
 class PackedSequence(PackedSequence_):
     """The data and ``batch_sizes`` of a packed batch of sequences (a named tuple:
     ``data, batch_sizes, sorted_indices, unsorted_indices``). Made by
@@ -96,29 +104,14 @@ class PackedSequence(PackedSequence_):
         kwargs["device"] = "cpu"
         return self.to(*args, **kwargs)
 
-    def double(self):
-        return self.to(dtype=_dtype.float64)
-
-    def float(self):
-        return self.to(dtype=_dtype.float32)
-
-    def half(self):
-        return self.to(dtype=_dtype.float16)
-
-    def long(self):
-        return self.to(dtype=_dtype.int64)
-
-    def int(self):
-        return self.to(dtype=_dtype.int32)
-
-    def short(self):
-        return self.to(dtype=_dtype.int16)
-
-    def char(self):
-        return self.to(dtype=_dtype.int8)
-
-    def byte(self):
-        return self.to(dtype=_dtype.uint8)
+    double = _caster("double", _dtype.float64)
+    float = _caster("float", _dtype.float32)
+    half = _caster("half", _dtype.float16)
+    long = _caster("long", _dtype.int64)
+    int = _caster("int", _dtype.int32)
+    short = _caster("short", _dtype.int16)
+    char = _caster("char", _dtype.int8)
+    byte = _caster("byte", _dtype.uint8)
 
     @property
     def is_cuda(self):
