@@ -254,3 +254,26 @@ def test_tutorial_embedding_pack_lstm_pad_linear_trains_as_torch():
     got = {T: _tutorial(T, init, batches) for T in LIBS}
     assert got[lg][-3] < got[lg][0]              # it learns (the first batch, first and last)
     np.testing.assert_allclose(got[lg], got[torch], rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("cls", ["LSTM", "GRU", "RNN"])
+@pytest.mark.parametrize("lengths,dt", [([2, 4, 1], np.float64), ([4, 4, 4], np.float32)])
+def test_second_order_through_a_packed_layer_as_torch(cls, lengths, dt):
+    """create_graph through packing, the packed layers (float32 LSTM of equal lengths: the
+    fused layer) and padding."""
+    torch.manual_seed(0)
+    ref = getattr(torch.nn, cls)(2, 3, bidirectional=True)
+    state = {k: v.detach().numpy().astype(dt) for k, v in ref.state_dict().items()}
+    x = np.random.default_rng(1).normal(size=(4, 3, 2)).astype(dt)
+    got = []
+    for T in LIBS:
+        m = recurrent(T, cls, dict(input_size=2, hidden_size=3, bidirectional=True), state, dt)
+        tx = T.tensor(x, requires_grad=True)
+        p = T.nn.utils.rnn.pack_padded_sequence(tx, lengths, enforce_sorted=False)
+        out, _ = m(p)
+        y = T.nn.utils.rnn.pad_packed_sequence(out)[0]
+        (g,) = T.autograd.grad((y ** 2).sum(), tx, create_graph=True)
+        (gg,) = T.autograd.grad((g ** 2).sum(), tx)
+        got.append(gg.numpy())
+    np.testing.assert_allclose(got[1], got[0], **(_tol(dt) if dt == np.float64 else
+                                                  dict(rtol=1e-4, atol=1e-5)))
