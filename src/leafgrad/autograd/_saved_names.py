@@ -48,6 +48,21 @@ TORCH_NAMES = {
     "ExpandBackward0": ((), "self_sym_sizes"),
     "CatBackward0": ((), ("dim", None)),
     "StackBackward0": ((), "dim"),
+    "SqueezeBackward0": ((), "self_sym_sizes"),
+    "MaxBackward0": ((), ("self_sym_sizes", "dim", "keepdim", "indices")),
+    "MinBackward0": ((), ("self_sym_sizes", "dim", "keepdim", "indices")),
+    "AmaxBackward0": ((), (None, "dim", "keepdim")),
+    "AminBackward0": ((), (None, "dim", "keepdim")),
+    "LogsumexpBackward0": ((), ("dim", "keepdim")),
+    "HardtanhBackward0": (("self",), ("min_val", "max_val")),
+    "CumsumBackward0": ((), "dim"),
+    "FlipBackward0": ((), "dims"),
+    "RollBackward0": ((), ("shifts", "dims")),
+    "RepeatBackward0": ((), ("self_sym_sizes", "repeats")),
+    "UnbindBackward0": ((), "dim"),
+    "IndexSelectBackward0": ((), ("self_sym_sizes", "dim", "index")),
+    "MaskedFillBackward0": ((), ("mask", None)),
+    "WhereBackward0": ((), ("condition",)),
 }
 
 
@@ -89,9 +104,10 @@ DERIVED = {
 
 def const_value(name, value):
     """An ``args`` entry as PyTorch's attribute gives it: dims and sizes as tuples of
-    ints, reductions as their enum value."""
+    ints, reductions as their enum value (an ndarray becomes a tensor in graph.py)."""
     if name == "reduction" and isinstance(value, str):
         return REDUCTION_CODES[value]
-    if name in ("dim", "dims", "self_sym_sizes") and isinstance(value, (list, tuple)):
+    if name in ("dim", "dims", "shifts", "repeats", "self_sym_sizes") and \
+            isinstance(value, (list, tuple)):
         return tuple(int(v) for v in value)
     return value

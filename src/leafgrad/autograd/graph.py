@@ -390,7 +390,10 @@ def _constant_property(key, index):
         elif args is None:
             raise AttributeError("'%s' object has no attribute '_saved_%s'"
                                  % (type(self).__name__, key))
-        return _torch_names.const_value(key, args)
+        value = _torch_names.const_value(key, args)
+        if type(value).__name__ == "ndarray":        # indices, masks: PyTorch saves tensors
+            value = _tensor_cls._make_plain(value)
+        return value
     return property(get, doc="The constant the node keeps under PyTorch's name %r." % key)
 
 
