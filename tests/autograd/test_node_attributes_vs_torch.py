@@ -79,3 +79,24 @@ def test_custom_function_nodes_keep_saved_tensors():
         y.sum().backward()
         assert x.grad.tolist() == [2.0, 4.0]
         assert (x * x).grad_fn._sequence_nr() < (x * x).grad_fn._sequence_nr()
+
+
+@pytest.mark.parametrize("row", ROWS, ids=[r.name for r in ROWS])
+def test_every_listed_saved_name_reads(row):
+    """torchviz's ``show_attrs`` walk: ``getattr(fn, n)`` for each ``_saved_*`` name in
+    ``dir(fn)`` answers (no AttributeError for a name dir() lists)."""
+    arrays, kw = _example(row)
+    kw = _kw_as(kw, np.float64)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            _, outs = _run(leafgrad, row, arrays, kw, np.float64)
+        except Exception:
+            pytest.skip("this example is not valid")
+    for out in outs:
+        fn = getattr(out, "grad_fn", None)
+        if fn is None:
+            continue
+        for n in dir(fn):
+            if n.startswith("_saved_"):
+                getattr(fn, n)

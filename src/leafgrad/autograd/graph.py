@@ -372,10 +372,10 @@ def _answers(node, name):
     """Whether ``node.<name>`` exists (a freed saved tensor exists: it raises RuntimeError)."""
     try:
         getattr(node, name)
-    except AttributeError:
-        return False
-    except RuntimeError:
+    except RuntimeError:            # freed by backward, or modified in place: it exists
         return True
+    except Exception:               # noqa: BLE001 - dir() itself must not raise
+        return False
     return True
 
 
