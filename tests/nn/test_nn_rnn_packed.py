@@ -195,9 +195,14 @@ def test_packed_output_type_and_fields_as_torch():
         p = T.nn.utils.rnn.pack_padded_sequence(T.ones(3, 4, 2), [2, 4, 1], batch_first=True,
                                                 enforce_sorted=False)
         out, (h, c) = m(p)
+        hx = (T.arange(6.).view(1, 2, 3), T.arange(6.).view(1, 2, 3) * 2)
+        perm = T.tensor([1, 0])
         seen.append([type(out).__name__, tuple(out.data.shape), out.batch_sizes is p.batch_sizes,
                      out.sorted_indices is p.sorted_indices, tuple(h.shape), tuple(c.shape),
-                     out.data.grad_fn.name(), h.grad_fn.name()])
+                     out.data.grad_fn.name(), h.grad_fn.name(),
+                     [t.tolist() for t in m.permute_hidden(hx, perm)],
+                     m.permute_hidden(hx, None) is hx,
+                     T.nn.GRU(2, 3).permute_hidden(hx[0], perm).tolist()])
     assert seen[1] == seen[0]
 
 

@@ -335,8 +335,9 @@ class RNNBase(Module):
             D = 2 if self.bidirectional else 1
             hs = [_creation.zeros(self.num_layers * D, sizes[0], size, dtype=data.dtype,
                                   device=data.device) for size in state_sizes]
-        elif sorted_indices is not None:
-            hs = [h.index_select(1, sorted_indices) for h in hs]
+        else:
+            hx = self.permute_hidden(hx if n_states == 1 else tuple(hs), sorted_indices)
+            hs = [hx] if n_states == 1 else list(hx)
         if len(set(sizes)) == 1 and not self.proj_size and self._fused(data, n_states):
             # all sequences of one length: PyTorch's float32 LSTM runs its fused layers on
             # the (T, B, H) view of the rows and views the output back (ViewBackward0)
@@ -345,10 +346,18 @@ class RNNBase(Module):
             out = out.reshape(-1, out.shape[-1])
         else:
             out, finals = self._run(data, hs, sizes)
-        if unsorted_indices is not None:
-            finals = [f.index_select(1, unsorted_indices) for f in finals]
         out = PackedSequence(out, batch_sizes, sorted_indices, unsorted_indices)
-        return out, (finals[0] if n_states == 1 else tuple(finals))
+        return out, self.permute_hidden(finals[0] if n_states == 1 else tuple(finals),
+                                        unsorted_indices)
+
+    def permute_hidden(self, hx, permutation):
+        """``hx`` with its batch (dim 1) reordered by ``permutation`` (None: ``hx``
+        itself), as PyTorch's (LSTM: both states)."""
+        if permutation is None:
+            return hx
+        if isinstance(hx, (tuple, list)):
+            return tuple(h.index_select(1, permutation) for h in hx)
+        return hx.index_select(1, permutation)
 
     def _forward(self, input, hx, n_states):
         if isinstance(input, PackedSequence):
