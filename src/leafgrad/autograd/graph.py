@@ -315,8 +315,9 @@ class Node:
         raise NotImplementedError
 
 
-# PyTorch's names for the saved tensors of nodes (_saved_names.py; default "self", "other")
-_SAVED_NAMES = {k: v[0] for k, v in _torch_names.TORCH_NAMES.items() if v[0]}
+# PyTorch's names for the saved tensors of nodes (_saved_names.py: () for a node whose
+# PyTorch counterpart saves no tensor; not listed: "self", "other" by position)
+_SAVED_NAMES = {k: v[0] for k, v in _torch_names.TORCH_NAMES.items()}
 
 
 def own_copy(fn, **kwdefaults):
@@ -412,11 +413,11 @@ def _add_constant_properties(cls):
 
 
 def _saved_by_name(node, key, raw):
-    if node._released:
-        node._checked_saved      # raises: the saved tensors were freed by backward()
     names = getattr(type(node), "saved_names", None) or _SAVED_NAMES.get(type(node).__name__)
     saved = node._raw_saved()
     n = 0 if saved is None else len(saved)
+    if node._released:           # what it saved is gone; how many it saved is known
+        n = len(getattr(node, "_versions_saved", None) or ())
     if names is None:
         names = ("self", "other")[:n] if n <= 2 else tuple("saved_%d" % i for i in range(n))
     if key == "result" and node._out is not None:
@@ -424,6 +425,8 @@ def _saved_by_name(node, key, raw):
             raise AttributeError("_raw_saved_result: hooks on a saved output are not supported "
                                  "here. Fix: use saved_tensors_hooks around the forward")
         return node.result
+    if node._released and (key == "result" or key in names[:n]):
+        node._checked_saved      # raises: the saved tensors were freed by backward()
     if key in names and names.index(key) < n:
         i = names.index(key)
         if raw:
