@@ -266,7 +266,7 @@ def test_record_saves_versions_on_every_path(n_saved):
     y.add_(1)                                   # version 2
     saved = (y, 2.0, x)[:n_saved]
     res = record(MulBackward0, np.zeros(3, np.float32), (x,), saved=saved)
-    assert res.grad_fn._saved_versions == (2, None, 0)[:n_saved]
+    assert res.grad_fn._versions_saved == (2, None, 0)[:n_saved]
     y.add_(1)
     with pytest.raises(RuntimeError, match="modified by an inplace operation"):
         res.grad_fn._checked_saved
@@ -424,7 +424,7 @@ _LAYERS = (
     ("core", ("leafgrad._core",)),
     ("autograd graph and engine", tuple("leafgrad.autograd." + m for m in (
         "graph", "engine", "grad_mode", "anomaly_mode", "saved_hooks", "_grad_values",
-        "_fw_state", "_batching_state"))),
+        "_fw_state", "_batching_state", "_saved_names"))),
     ("tensor", ("leafgrad._tensor",)),
     # the generator (streams and their state) sits below the ops that draw from it
     # (dropout masks, rrelu's slopes); the sampling functions sit above them
@@ -505,7 +505,7 @@ def test_engine_and_graph_sit_below_the_tensor():
     lower = {"leafgrad._core.errors", "leafgrad._core.dtype", "leafgrad._core.quiet", "leafgrad._core.scalars",
              "leafgrad.autograd.engine", "leafgrad.autograd.graph", "leafgrad.autograd.grad_mode",
              "leafgrad.autograd.anomaly_mode", "leafgrad.autograd.saved_hooks", "leafgrad.autograd",
-             "leafgrad.autograd._grad_values"}
+             "leafgrad.autograd._grad_values", "leafgrad.autograd._saved_names"}
     for m in ("leafgrad.autograd.engine", "leafgrad.autograd._grad_values", "leafgrad.autograd.graph",
               "leafgrad.autograd.grad_mode", "leafgrad.autograd.anomaly_mode",
               "leafgrad.autograd.saved_hooks"):

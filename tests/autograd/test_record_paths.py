@@ -10,7 +10,7 @@ from leafgrad.autograd import saved_hooks
 from leafgrad.ops import _dispatch as D
 from leafgrad.ops import elementwise as E
 
-NODE_FIELDS = ("_e0", "_n0", "_rest", "needs_input_grad", "_metas", "_saved_versions",
+NODE_FIELDS = ("_e0", "_n0", "_rest", "needs_input_grad", "_metas", "_versions_saved",
                "_out", "_out_version", "args", "_released", "_extra")
 TENSOR_FIELDS = ("_requires_grad", "_grad", "_acc", "_hooks", "_post_hooks", "_base", "_vc",
                  "_output_nr", "_retains_grad")

@@ -10,7 +10,7 @@ from leafgrad.ops import _dispatch as D
 from leafgrad.ops.linalg import products as L
 from leafgrad.ops.linalg._linear_record import weight_edge
 
-NODE_FIELDS = ("_e0", "_n0", "needs_input_grad", "_metas", "_saved_versions", "_out",
+NODE_FIELDS = ("_e0", "_n0", "needs_input_grad", "_metas", "_versions_saved", "_out",
                "_out_version", "args", "_released", "_extra", "_saved")
 
 

@@ -30,11 +30,17 @@ def _states(cls, kw, shape, rng, dt):
             for _ in range(2 if cls == "LSTM" else 1)]
 
 
-def _run(T, cls, kw, tm_state, x, states):
+def recurrent(T, cls, kw, state, dtype):
+    """``T.nn.<cls>(**kw)`` in ``dtype`` (float32 or float64) with ``state`` loaded."""
     m = getattr(T.nn, cls)(**kw)
-    if x.dtype == np.float64:
+    if dtype == np.float64:
         m = m.double()
-    m.load_state_dict({k: T.tensor(v) for k, v in tm_state.items()})
+    m.load_state_dict({k: T.tensor(v) for k, v in state.items()})
+    return m
+
+
+def _run(T, cls, kw, tm_state, x, states):
+    m = recurrent(T, cls, kw, tm_state, x.dtype)
     tx = T.tensor(x, requires_grad=True)
     ts = [T.tensor(s, requires_grad=True) for s in states]
     if ts:

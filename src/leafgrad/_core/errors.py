@@ -182,8 +182,9 @@ def copy_shape(dst, src):
     dst, src = tuple(dst), tuple(src)
     m = _unbroadcastable(dst, src)
     if m is not None:
+        # PyTorch numbers the dim in the broadcast shape (a longer source shifts it)
         head = ("The size of tensor a (%d) must match the size of tensor b (%d) at "
-                "non-singleton dimension %d" % m)
+                "non-singleton dimension %d" % (m[0], m[1], m[2] + max(0, len(src) - len(dst))))
     else:
         try:
             full = list(np.broadcast_shapes(dst, src))

@@ -16,6 +16,7 @@ import types
 import weakref
 
 from .._core import errors as _errors
+from . import _saved_names as _torch_names
 
 
 __all__ = ["Node", "AccumulateGrad", "RemovableHandle", "register_multi_grad_hook"]
@@ -83,7 +84,7 @@ class Node:
     # values in the slots ``_s0``/``_s1`` (the common unary and binary cases: one
     # object less per node for the garbage collector to walk). ``_raw_saved()`` reads them.
     __slots__ = ("_e0", "_n0", "_rest", "needs_input_grad", "_metas", "_saved", "_s0", "_s1",
-                 "_saved_versions", "_out", "_out_version", "args", "_released", "_extra", "_seq",
+                 "_versions_saved", "_out", "_out_version", "args", "_released", "_extra", "_seq",
                  "__weakref__")
     n_outputs = 1
     # Optional fast rule on ndarrays, used when the backward pass is not itself
@@ -175,13 +176,20 @@ class Node:
         super().__init_subclass__(**kw)
         _add_saved_properties(cls, getattr(cls, "saved_names", None)
                               or _SAVED_NAMES.get(cls.__name__, ()))
+        _add_constant_properties(cls)
+
+    def __dir__(self):
+        # as PyTorch's node: only the _saved_* names this node has (not the shared
+        # properties that answer AttributeError here)
+        return [n for n in super().__dir__()
+                if not n.startswith(("_saved_", "_raw_saved_")) or _answers(self, n)]
 
     def __repr__(self):
         return "<%s object at 0x%x>" % (type(self).__name__, id(self))
 
     # -- saved tensors -------------------------------------------------------
     def save_for_backward(self, *tensors):
-        self._saved_versions = tuple(t._version if hasattr(t, "_vc") else None for t in tensors)
+        self._versions_saved = tuple(t._version if hasattr(t, "_vc") else None for t in tensors)
         if _saved_hooks.active[0]:
             tensors = _saved_hooks.pack_saved(tensors, _tensor_cls)
         self._saved = tensors
@@ -209,7 +217,7 @@ class Node:
             # one or two values in slots (never packed: hooks keep a tuple); the
             # common case, without the loop below
             s0 = self._s0
-            vs = self._saved_versions
+            vs = self._versions_saved
             v = vs[0]
             if v is None or (0 if s0._vc is None else s0._vc[0]) == v:
                 if saved == 1:
@@ -220,7 +228,7 @@ class Node:
                     return (s0, s1)
             saved = (s0, self._s1) if saved == 2 else (s0,)
         packed = False
-        for t, v in zip(saved, self._saved_versions):
+        for t, v in zip(saved, self._versions_saved):
             if type(t) is _Packed:      # saved through hooks: unpacked below
                 packed = True
             elif v is not None:
@@ -307,11 +315,9 @@ class Node:
         raise NotImplementedError
 
 
-# PyTorch's names for the saved inputs of nodes whose names are not "self", "other"
-_SAVED_NAMES = {"AddmmBackward0": ("mat1", "mat2"), "MmBackward0": ("self", "mat2"),
-                "BmmBackward0": ("self", "mat2"), "MvBackward0": ("self", "vec"),
-                "DotBackward0": ("self", "tensor"), "PowBackward1": ("self", "exponent"),
-                "PowBackward2": ("exponent",), "Atan2Backward0": ("self", "other")}
+# PyTorch's names for the saved tensors of nodes (_saved_names.py: () for a node whose
+# PyTorch counterpart saves no tensor; not listed: "self", "other" by position)
+_SAVED_NAMES = {k: v[0] for k, v in _torch_names.TORCH_NAMES.items()}
 
 
 def own_copy(fn, **kwdefaults):
@@ -363,12 +369,55 @@ def _add_saved_properties(cls, names):
 _add_saved_properties(Node, ("self", "other", "result"))
 
 
+def _answers(node, name):
+    """Whether ``node.<name>`` exists (a freed saved tensor exists: it raises RuntimeError)."""
+    try:
+        getattr(node, name)
+    except RuntimeError:            # freed by backward, or modified in place: it exists
+        return True
+    except Exception:               # noqa: BLE001 - dir() itself must not raise
+        return False
+    return True
+
+
+def _constant_property(key, index):
+    def get(self):
+        args = self.args
+        if index is not None:
+            if type(args) is not tuple or index >= len(args):
+                raise AttributeError("'%s' object has no attribute '_saved_%s'"
+                                     % (type(self).__name__, key))
+            args = args[index]
+        elif args is None:
+            raise AttributeError("'%s' object has no attribute '_saved_%s'"
+                                 % (type(self).__name__, key))
+        value = _torch_names.const_value(key, args)
+        if type(value).__name__ == "ndarray":        # indices, masks: PyTorch saves tensors
+            value = _tensor_cls._make_plain(value)
+        return value
+    return property(get, doc="The constant the node keeps under PyTorch's name %r." % key)
+
+
+def _add_constant_properties(cls):
+    """``_saved_<arg>`` for the constants of ``args`` (``_saved_dim``, ``_saved_alpha``,
+    ``_saved_self_sym_sizes``, ...) under PyTorch's names (_saved_names.py)."""
+    spec = _torch_names.TORCH_NAMES.get(cls.__name__, (None, ()))[1]
+    keys = [(spec, None)] if isinstance(spec, str) else [
+        (k, i) for i, k in enumerate(spec) if k is not None]
+    for key, index in keys:
+        if "_saved_" + key not in cls.__dict__:
+            setattr(cls, "_saved_" + key, _constant_property(key, index))
+    for key, fn in _torch_names.DERIVED.get(cls.__name__, {}).items():
+        if "_saved_" + key not in cls.__dict__:
+            setattr(cls, "_saved_" + key, property(fn))
+
+
 def _saved_by_name(node, key, raw):
-    if node._released:
-        node._checked_saved      # raises: the saved tensors were freed by backward()
     names = getattr(type(node), "saved_names", None) or _SAVED_NAMES.get(type(node).__name__)
     saved = node._raw_saved()
     n = 0 if saved is None else len(saved)
+    if node._released:           # what it saved is gone; how many it saved is known
+        n = len(getattr(node, "_versions_saved", None) or ())
     if names is None:
         names = ("self", "other")[:n] if n <= 2 else tuple("saved_%d" % i for i in range(n))
     if key == "result" and node._out is not None:
@@ -376,11 +425,18 @@ def _saved_by_name(node, key, raw):
             raise AttributeError("_raw_saved_result: hooks on a saved output are not supported "
                                  "here. Fix: use saved_tensors_hooks around the forward")
         return node.result
+    if node._released and (key == "result" or key in names[:n]):
+        node._checked_saved      # raises: the saved tensors were freed by backward()
     if key in names and names.index(key) < n:
         i = names.index(key)
         if raw:
             return _saved_hooks.SavedTensor(node, i)
-        return node._checked_saved[i]
+        value = node._checked_saved[i]
+        if type(value) in (int, float, bool, complex):
+            # a Python-number operand: PyTorch saves it as a wrapped 0-d tensor
+            import numpy as np
+            value = _tensor_cls._make_plain(np.asarray(value))
+        return value
     raise AttributeError("'%s' object has no attribute '%s'. What it saved: %s"
                          % (type(node).__name__, ("_raw_saved_" if raw else "_saved_") + key,
                             ", ".join("_saved_" + k for k in names[:n]) or "nothing"))

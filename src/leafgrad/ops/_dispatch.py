@@ -176,19 +176,19 @@ def _save(node, saved):
     if ns == 1:
         node._s0 = s0 = saved[0]
         node._saved = 1
-        node._saved_versions = _NO_META1 if not isinstance(s0, Tensor) else _version1(s0)
+        node._versions_saved = _NO_META1 if not isinstance(s0, Tensor) else _version1(s0)
     elif ns == 2:
         node._s0, node._s1 = s0, s1 = saved
         node._saved = 2
         v0 = None if not isinstance(s0, Tensor) else 0 if s0._vc is None else s0._vc[0]
         v1 = None if not isinstance(s1, Tensor) else 0 if s1._vc is None else s1._vc[0]
         # shared tuples for the usual versions (0, or None for a number)
-        node._saved_versions = _SAVED_V2.get(v0, _NO_V).get(v1) or (v0, v1)
+        node._versions_saved = _SAVED_V2.get(v0, _NO_V).get(v1) or (v0, v1)
         if type(s0) is InferenceTensor or type(s1) is InferenceTensor:
             _refuse_inference()
     else:
         node._saved = saved
-        node._saved_versions = tuple([((0 if t._vc is None else t._vc[0])
+        node._versions_saved = tuple([((0 if t._vc is None else t._vc[0])
                                        if type(t) is not InferenceTensor
                                        else _refuse_inference())
                                       if isinstance(t, Tensor) else None for t in saved])
@@ -243,7 +243,7 @@ def record1(cls, out, t, saved=None, save_result=False, args=None, *, _save=_sav
     if saved is True and not _hooks_active[0]:
         node._s0 = t
         node._saved = 1
-        node._saved_versions = _version1(t)
+        node._versions_saved = _version1(t)
     elif saved is None:
         node._saved = None
     else:
@@ -363,7 +363,7 @@ def record_multi(cls, outs, inputs, saved=None, args=None, differentiable=None):
     node._out = node._out_version = None
     node._saved = saved
     if saved is not None:
-        node._saved_versions = tuple((t._version if type(t) is not InferenceTensor
+        node._versions_saved = tuple((t._version if type(t) is not InferenceTensor
                                       else _refuse_inference())
                                      if isinstance(t, Tensor) else None for t in saved)
         if _hooks_active[0]:

@@ -31,6 +31,7 @@ from ...ops.shape import joins as S
 from .. import functional as F
 from .. import init
 from ..parameter import Parameter
+from ..utils.rnn import PackedSequence
 from .module import Module
 from ..._core import errors as _errors
 
@@ -182,36 +183,77 @@ class RNNBase(Module):
                 get("bias_ih") if self.bias else None, get("bias_hh") if self.bias else None,
                 get("weight_hr") if self.proj_size else None)
 
-    def _run(self, input, states):
-        """input (L, N, H_in); states: a list, per state kind (h, or h and c), of
-        tensors (D * num_layers, N, H). Returns output (L, N, D * H) and the
-        final states in the same layout."""
+    def _run(self, input, states, sizes=None):
+        """input (L, N, H_in), or packed rows (sum(sizes), H_in) with the ``batch_sizes``
+        list ``sizes``; states: a list, per state kind (h, or h and c), of tensors
+        (D * num_layers, N, H). Returns output (L, N, D * H) (packed: (sum(sizes), D * H))
+        and the final states in the same layout."""
         D = 2 if self.bidirectional else 1
         finals = [[] for _ in states]
+        run = self._direction if sizes is None else self._packed_direction
         x = input
         for layer in range(self.num_layers):
             outs = []
             for d, suffix in enumerate(("", "_reverse")[:D]):
-                w_ih, w_hh, b_ih, b_hh, w_hr = self._layer_weights(layer, suffix)
-                # all time steps at once; unbind is one node (its backward stacks the
-                # steps' gradients), where xw[t] would add a zero-padded full-size
-                # gradient per step (quadratic in the sequence length)
-                xw = F.linear(x, w_ih, b_ih).unbind(0)
                 state = [s[layer * D + d] for s in states]
-                steps = range(x.shape[0] - 1, -1, -1) if d else range(x.shape[0])
-                hs = [None] * x.shape[0]
-                for t in steps:
-                    state = self._cell(xw[t], state, w_hh, b_hh)
-                    if w_hr is not None:             # LSTM projection: h = W_hr h
-                        state[0] = F.linear(state[0], w_hr)
-                    hs[t] = state[0]
-                outs.append(S.stack(hs) if hs else x.new_zeros((0,) + tuple(state[0].shape)))
+                out, state = run(x, state, self._layer_weights(layer, suffix), d == 1, sizes)
+                outs.append(out)
                 for f, s in zip(finals, state):
                     f.append(s)
             x = outs[0] if D == 1 else S.cat(outs, -1)
             if self.dropout and self.training and layer < self.num_layers - 1:
                 x = F.dropout(x, self.dropout, True)
         return x, [S.stack(f) for f in finals]
+
+    def _step(self, xw, state, w_hh, b_hh, w_hr):
+        state = self._cell(xw, state, w_hh, b_hh)
+        if w_hr is not None:             # LSTM projection: h = W_hr h
+            state[0] = F.linear(state[0], w_hr)
+        return state
+
+    def _direction(self, x, state, weights, reverse, sizes):
+        """One layer, one direction, over (L, N, H_in): (output (L, N, H), final state)."""
+        w_ih, w_hh, b_ih, b_hh, w_hr = weights
+        # all time steps at once; unbind is one node (its backward stacks the
+        # steps' gradients), where xw[t] would add a zero-padded full-size
+        # gradient per step (quadratic in the sequence length)
+        xw = F.linear(x, w_ih, b_ih).unbind(0)
+        steps = range(x.shape[0] - 1, -1, -1) if reverse else range(x.shape[0])
+        hs = [None] * x.shape[0]
+        for t in steps:
+            state = self._step(xw[t], state, w_hh, b_hh, w_hr)
+            hs[t] = state[0]
+        return (S.stack(hs) if hs else x.new_zeros((0,) + tuple(state[0].shape))), state
+
+    def _packed_direction(self, x, state, weights, reverse, sizes):
+        """One layer, one direction, over packed rows x (sum(sizes), H_in): at step t the
+        first sizes[t] sequences run, and a sequence's final state is its state after its
+        own last step (PyTorch's PackedLayer / ReversedPackedLayer in
+        aten/src/ATen/native/RNN.cpp). Returns (output (sum(sizes), H), final state)."""
+        w_ih, w_hh, b_ih, b_hh, w_hr = weights
+        xw = F.linear(x, w_ih, b_ih).split(sizes)
+        hs = [None] * len(sizes)
+        if reverse:              # the shortest first; longer ones join with their h0 rows
+            full, last = state, sizes[-1]
+            state = [s[:last] for s in full]
+            for t in range(len(sizes) - 1, -1, -1):
+                if sizes[t] > last:
+                    state = [S.cat([s, f[last:sizes[t]]]) for s, f in zip(state, full)]
+                last = sizes[t]
+                state = self._step(xw[t], state, w_hh, b_hh, w_hr)
+                hs[t] = state[0]
+            return S.cat(hs), state
+        done, last = [], sizes[0]
+        for t, n in enumerate(sizes):
+            if n < last:         # sequences last..n-1 ended: their state is final
+                done.append([s[n:last] for s in state])
+                state = [s[:n] for s in state]
+            last = n
+            state = self._step(xw[t], state, w_hh, b_hh, w_hr)
+            hs[t] = state[0]
+        done.append(state)
+        done.reverse()
+        return S.cat(hs), [S.cat([d[k] for d in done]) for k in range(len(state))]
 
     def _run_fused(self, x, states):
         """``_run`` for a float32 LSTM without projections: one node per layer and
@@ -248,7 +290,78 @@ class RNNBase(Module):
             return False
         return True
 
+    def _check_packed(self, data, hx, n_states, batch):
+        """PyTorch's checks of a packed input and its states (``check_forward_args``; its
+        LSTM skips them and fails in the kernel: RuntimeError, IndexError for a 2-D
+        state, as here). Returns the states as a list."""
+        w = self.weight_ih_l0
+        if data.dtype != w.dtype:
+            raise (RuntimeError if n_states == 2 else ValueError)(
+                "RNN input dtype (%s) does not match weight dtype (%s). Convert input: "
+                "input.to(%s), or convert model: model.to(%s)"
+                % (data.dtype, w.dtype, w.dtype, data.dtype))
+        if data.dim() != 2:
+            raise RuntimeError("input must have 2 dimensions, got %d. Fix: pack inputs of "
+                               "shape (T, B, input_size)" % data.dim())
+        if data.shape[-1] != self.input_size:
+            raise RuntimeError("input.size(-1) must be equal to input_size. Expected %d, got %d"
+                               % (self.input_size, data.shape[-1]))
+        if hx is None:
+            return None
+        hs = [hx] if n_states == 1 else [hx[0], hx[1]]
+        for i, (h, size) in enumerate(zip(hs, [self.proj_size or self.hidden_size,
+                                                self.hidden_size])):
+            name = "hidden[%d]" % i if n_states == 2 else "hidden"
+            if n_states == 2 and h.dim() != 3:
+                raise IndexError("Dimension out of range (expected to be in range of [-%d, %d],"
+                                 " but got 2): %s of a packed LSTM input must be 3-D (layers * "
+                                 "directions, batch, size)" % (h.dim(), h.dim() - 1, name))
+            expected = (self.num_layers * (2 if self.bidirectional else 1),
+                        batch, size)
+            if tuple(h.shape) != expected:
+                raise RuntimeError("Expected %s size %s, got %s" % (name, expected,
+                                                                     list(h.shape)))
+        return hs
+
+    def _forward_packed(self, packed, hx, n_states):
+        """The forward of a PackedSequence: the states of ``hx`` (and the final ones
+        returned) are in the caller's batch order, permuted by ``sorted_indices`` (and
+        ``unsorted_indices``) around the run, as PyTorch's ``permute_hidden``."""
+        data, batch_sizes, sorted_indices, unsorted_indices = packed
+        sizes = batch_sizes.tolist()
+        hs = self._check_packed(data, hx, n_states, sizes[0])
+        state_sizes = [self.proj_size or self.hidden_size, self.hidden_size][:n_states]
+        if hs is None:
+            D = 2 if self.bidirectional else 1
+            hs = [_creation.zeros(self.num_layers * D, sizes[0], size, dtype=data.dtype,
+                                  device=data.device) for size in state_sizes]
+        else:
+            hx = self.permute_hidden(hx if n_states == 1 else tuple(hs), sorted_indices)
+            hs = [hx] if n_states == 1 else list(hx)
+        if len(set(sizes)) == 1 and not self.proj_size and self._fused(data, n_states):
+            # all sequences of one length: PyTorch's float32 LSTM runs its fused layers on
+            # the (T, B, H) view of the rows and views the output back (ViewBackward0)
+            out, finals = self._run_fused(data.reshape(len(sizes), sizes[0], -1).contiguous(),
+                                          hs)
+            out = out.reshape(-1, out.shape[-1])
+        else:
+            out, finals = self._run(data, hs, sizes)
+        out = PackedSequence(out, batch_sizes, sorted_indices, unsorted_indices)
+        return out, self.permute_hidden(finals[0] if n_states == 1 else tuple(finals),
+                                        unsorted_indices)
+
+    def permute_hidden(self, hx, permutation):
+        """``hx`` with its batch (dim 1) reordered by ``permutation`` (None: ``hx``
+        itself), as PyTorch's (LSTM: both states)."""
+        if permutation is None:
+            return hx
+        if isinstance(hx, (tuple, list)):
+            return tuple(h.index_select(1, permutation) for h in hx)
+        return hx.index_select(1, permutation)
+
     def _forward(self, input, hx, n_states):
+        if isinstance(input, PackedSequence):
+            return self._forward_packed(input, hx, n_states)
         self._check_input(input)
         unbatched = input.dim() == 2
         bdim = 0 if self.batch_first else 1

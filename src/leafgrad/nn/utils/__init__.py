@@ -1,5 +1,5 @@
-"""``leafgrad.nn.utils``: gradient clipping, parameter/vector conversion and sequence
-padding (``rnn.pad_sequence``)."""
+"""``leafgrad.nn.utils``: gradient clipping, parameter/vector conversion, packed and padded
+sequences (``rnn``), parametrizations, pruning and weight norms."""
 from . import clip_grad, convert_parameters, rnn
 from .clip_grad import (clip_grad_norm_, clip_grad_norm, clip_grad_value_, get_total_norm,
                         clip_grads_with_norm_)

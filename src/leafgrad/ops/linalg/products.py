@@ -337,8 +337,15 @@ class _LinearNode(Node):
         return ((_add_reduce(g2, 0) if need[0] else None,) + grads) if len(need) == 3 else grads
 
 
-LinearAddmm = type("AddmmBackward0", (_LinearNode,), {"__slots__": ()})
-LinearMm = type("MmBackward0", (_LinearNode,), {"__slots__": ()})
+def _saved_weight_t(node):
+    # PyTorch's node saves W^T, its input; this one keeps W (grad_fn._saved_mat2)
+    return node._checked_saved[1].t()
+
+
+LinearAddmm = type("AddmmBackward0", (_LinearNode,),
+                   {"__slots__": (), "_saved_mat2": property(_saved_weight_t)})
+LinearMm = type("MmBackward0", (_LinearNode,),
+                {"__slots__": (), "_saved_mat2": property(_saved_weight_t)})
 LinearView = type("ViewBackward0", (_LinearNode,), {"__slots__": ()})
 LinearUnsafeView = type("UnsafeViewBackward0", (_LinearNode,), {"__slots__": ()})
 LinearSqueeze = type("SqueezeBackward4", (_LinearNode,), {"__slots__": ()})

@@ -7,45 +7,14 @@ Everything reads only what PyTorch exposes too (``grad_fn``,
 """
 import numpy as np
 
+from ...autograd._saved_names import REDUCTION_CODES, TORCH_NAMES as _TORCH_NAMES
 from ._record import to_numpy
 
 _SAVED_PREFIX = "_saved_"
 
-# leafgrad node -> PyTorch's names for what it keeps: (names of the saved
-# tuple by position, names of ``args`` by position). None: not shown (PyTorch
-# keeps it under no name, or leafgrad keeps something PyTorch does not).
-# Checked against real torch's grad_fn._saved_* in tests/utils/test_viz_values.py.
-_SELF_OTHER = (("self", "other"), ())
-_TORCH_NAMES = {
-    "MulBackward0": _SELF_OTHER,
-    "DivBackward0": _SELF_OTHER,
-    "PowBackward0": (("self",), ("exponent", None)),
-    "PowBackward1": (("self", "exponent"), ()),
-    "PowBackward2": (("self", "exponent"), ()),
-    "MmBackward0": (("self", "mat2"), ()),
-    "MvBackward0": (("self", "vec"), ()),
-    "AddmmBackward0": (("mat1", "mat2"), ()),
-    "BinaryCrossEntropyBackward0": (("self", "target", "weight"), ("reduction", None)),
-    "MseLossBackward0": (("self", "target"), ("reduction", None)),
-    "SumBackward0": ((), ("self_sym_sizes", None, None)),
-    "SumBackward1": ((), ("self_sym_sizes", "dim", "keepdim")),
-    "MeanBackward0": ((), ("self_sym_sizes", None, None, "self_sym_numel")),
-    "MeanBackward1": ((), ("self_sym_sizes", "dim", "keepdim", None)),   # leafgrad: count
-    "SoftmaxBackward0": ((), "dim"),
-    "LogSoftmaxBackward0": ((), "dim"),
-    "UnsqueezeBackward0": ((), "dim"),
-    "LeakyReluBackward0": (("self",), "negative_slope"),
-    "ClampBackward1": (("self",), ("min", "max")),
-    "LogBackward0": (("self",), ()),
-    "MaxBackward1": (("self",), ()),
-    "MinBackward1": (("self",), ()),
-    "PermuteBackward0": ((), "dims"),
-    "TransposeBackward0": ((), ("dim0", "dim1")),
-    "ViewBackward0": ((), "self_sym_sizes"),
-    "ExpandBackward0": ((), "self_sym_sizes"),
-    "CatBackward0": ((), ("dim", None)),
-}
-_REDUCTIONS = {0: "none", 1: "mean", 2: "sum"}
+# leafgrad node -> PyTorch's names for what it keeps (autograd/_saved_names.py, which the
+# nodes' own ``_saved_*`` attributes come from too)
+_REDUCTIONS = {code: name for name, code in REDUCTION_CODES.items()}
 
 
 def is_tensor(v):
