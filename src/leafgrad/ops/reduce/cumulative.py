@@ -35,7 +35,7 @@ CumsumBackward0 = node("CumsumBackward0", _cumsum_backward, saves=False)
 def _cumulative(np_fn, input, dim, dtype):
     """``np_fn`` (np.cumsum, np.cumprod) along ``dim``, in ``dtype`` (integer and bool
     inputs give int64 by default); returns (out, wrapped dim)."""
-    x = _sum_dtype(input._data, _dtype.dtype_arg(dtype, np_fn.__name__), input)
+    x = _sum_dtype(input._data, _dtype.to_dtype(dtype, np_fn.__name__), input)
     d = _wrap_dim(dim, x.ndim)
     with _quiet():
         if x.dtype.itemsize < 8 and x.dtype.kind == "f" and x.ndim:

@@ -141,7 +141,7 @@ def sum(input, dim=None, keepdim=False, *, dtype=None, out=None):
     if out is not None:
         return out_call("sum", sum, (input, dim, keepdim), {"dtype": dtype}, out)
     input = to_tensor(input)
-    x = _sum_dtype(input._data, _dtype.dtype_arg(dtype, "sum"), input)
+    x = _sum_dtype(input._data, _dtype.to_dtype(dtype, "sum"), input)
     dims = _dims(dim, x.ndim)
     with _quiet():
         out = x.sum(axis=dims, keepdims=keepdim) if x.ndim else x.copy()
@@ -169,7 +169,7 @@ def mean(input, dim=None, keepdim=False, *, dtype=None, out=None):
     if out is not None:
         return out_call("mean", mean, (input, dim, keepdim), {"dtype": dtype}, out)
     x = input._data
-    dtype = _dtype.dtype_arg(dtype, "mean")
+    dtype = _dtype.to_dtype(dtype, "mean")
     if dtype is not None:
         x = x.astype(dtype.np)
     if x.dtype.kind not in "fc":
@@ -413,7 +413,7 @@ def prod(input, dim=None, keepdim=False, *, dtype=None):
     (ops/reduce/prod_backward.py: exact with zeros, twice differentiable)."""
     x = input._data
     dims = _dims(dim, x.ndim)
-    dtype = _dtype.dtype_arg(dtype, "prod")
+    dtype = _dtype.to_dtype(dtype, "prod")
     if dtype is not None and dtype.np != x.dtype:
         # PyTorch computes in ``dtype`` (the input cast first; the gradient flows back)
         _sum_dtype(x.reshape(-1)[:0], dtype, input)
