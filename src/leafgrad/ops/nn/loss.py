@@ -660,6 +660,16 @@ def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="m
 
 
 def margin_ranking_loss(input1, input2, target, margin=0.0, reduction="mean", **kw):
+    """mean/sum/none of max(0, -target * (input1 - input2) + margin).
+
+    Raises:
+        RuntimeError: the three tensors differ in dimension (a 0-d and a (1,) input), as
+        PyTorch's functional checks before broadcasting."""
+    if not input1.dim() == input2.dim() == target.dim():
+        raise RuntimeError(
+            "margin_ranking_loss : All input tensors should have same dimension but got sizes: "
+            "input1: %s, input2: %s, target: %s . Fix: reshape them to one number of "
+            "dimensions (e.g. x.reshape(-1))" % (input1.size(), input2.size(), target.size()))
     return _reduce(clamp(-target * (input1 - input2) + margin, min=0.0), reduction)
 
 
