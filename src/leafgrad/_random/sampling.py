@@ -22,6 +22,8 @@ from .._tensor.meta import MetaArray
 from .generator import Generator, default_generator, gen as _gen
 from .._tensor.tensor import Tensor
 from ..autograd.grad_mode import mode
+from ..ops._dispatch import record as _record
+from ..ops._registry import no_derivative as _no_derivative, node as _node
 
 __all__ = ["Generator", "default_generator", "manual_seed", "seed", "initial_seed",
            "get_rng_state", "set_rng_state", "rand", "rand_like", "randn", "randn_like",
@@ -338,7 +340,19 @@ def bernoulli(input, p=None, *, generator=None, out=None):
         _check_p(p)
         vals = R.bernoulli_scalar(_gen(generator), arr.size, p)
     out[...] = vals.reshape(arr.shape)
+    if input._requires_grad and mode.enabled:
+        # as PyTorch: the draw requires grad; bernoulli(p) has a zero derivative
+        # (BernoulliBackward0), bernoulli(x, p=float) none (backward raises)
+        return _record(_BernoulliBackward0 if p is None else _no_derivative("bernoulli"),
+                       out, (input,))
     return Tensor._make_plain(out)
+
+
+def _zero_grad(ctx, g):
+    return (Tensor._make_plain(np.zeros_like(g._data)),)
+
+
+_BernoulliBackward0 = _node("BernoulliBackward0", _zero_grad, saves=False)
 
 
 def _check_probs(p):

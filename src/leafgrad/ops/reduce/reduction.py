@@ -18,7 +18,7 @@ from ..._tensor.meta import asarray as _asarray
 from ..._tensor.tensor import Tensor, _wrap_dim
 from .._dispatch import record, to_tensor
 from .._out import out_call, with_out
-from .._registry import defop, node
+from .._registry import defop, no_derivative, node
 from .._select import select
 from .prod_backward import prod_backward
 
@@ -502,4 +502,7 @@ def bincount(input, weights=None, minlength=0):
     if w.shape != x.shape:
         raise RuntimeError("weights should be 1-d and have the same length as input")
     dt = np.float32 if w.dtype == np.float32 else np.float64
-    return Tensor._make_plain(np.bincount(x, weights=w, minlength=minlength).astype(dt))
+    counts = np.bincount(x, weights=w, minlength=minlength).astype(dt)
+    # weights that require grad: the result does too, with no derivative, as PyTorch
+    return record(no_derivative("bincount"), counts,
+                  (weights if isinstance(weights, Tensor) else None,))
