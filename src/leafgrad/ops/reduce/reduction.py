@@ -276,6 +276,10 @@ def _extreme(input, dim, keepdim, np_red, np_arg, name, full_cls, dim_cls, other
     if other is not None and isinstance(other, Tensor):
         from ..elementwise import maximum, minimum
         return (maximum if name == "max" else minimum)(input, other)
+    if isinstance(dim, np.ndarray):
+        raise TypeError("%s() received an invalid combination of arguments - got (Tensor, "
+                        "numpy.ndarray): the second argument is a dim (int) or a Tensor. Fix: "
+                        "torch.%s(x, torch.as_tensor(a))" % (name, name))
     x = input._data
     if x.dtype.kind == "c":
         if dim is None:
