@@ -66,18 +66,14 @@ def _binary(name, fwd, node_name, da, db, save=True, floating=False, doc="", np_
 
     ``numbers``: which operands may be Python numbers ('both', 'other', 'none'), as PyTorch.
     ``bool_pair``: PyTorch has no bool-by-bool kernel (its name, for the error).
-
     ``a_for``/``b_for``: whose gradient needs the saved a (b): a tensor is saved only when
     a gradient that uses it will be computed, as PyTorch does (``y * 2`` keeps only 2).
     ``scalar_overload``: with a number on one side the node has one edge, the
     tensor's (PyTorch's Tensor-Scalar overloads: ``x ** 2``, ``2 ** x``, ``1 - x``),
     and keeps the number in ``args``. ``scalar_name``: that one-edge node under another
-    name than ``node_name`` (PyTorch's ``fmod(x, 2)`` is FmodBackward0, ``fmod(x, y)``
-    FmodBackward1).
-    ``opmath_scalar``: float16 by one value in float32, as PyTorch's CPU mul/div do.
-    ``number_first``: the node when the number is the first operand, where PyTorch's
-    Scalar-Tensor overload has another derivative (``5 % x``: none, ``no_derivative``).
-    """
+    name than ``node_name`` (``fmod(x, 2)`` is FmodBackward0, ``fmod(x, y)`` FmodBackward1);
+    ``number_first``: the one for a number first (``5 % x``: PyTorch has no derivative).
+    ``opmath_scalar``: float16 by one value in float32, as PyTorch's CPU mul/div do."""
     if scalar_name is not None:
         scalar_overload = True
     one = _scalar_node(scalar_name or node_name, da, db, save, np_ok) if scalar_overload \
@@ -134,9 +130,9 @@ def _binary(name, fwd, node_name, da, db, save=True, floating=False, doc="", np_
                 recs.extend(own_recorders(cls, one))
             if one is not None and (ta is None or tb is None):
                 t, args = (ta, (xb, True)) if tb is None else (tb, (xa, False))
-                if ta is None and number_first is not None:
-                    return recs[0](number_first, out, t, None, False, args)
-                return recs[0](one, out, t, save or None, False, args)
+                first = ta is None and number_first is not None
+                return recs[0](number_first if first else one, out, t,
+                               None if first else save or None, False, args)
             if save:
                 if _fw_level[0] is not None:    # forward AD's tangent may need either operand
                     return recs[1](cls, out, ta, tb, (input if ta is None else ta,
