@@ -62,16 +62,9 @@ def _resolve(lib, d):
     return d[2:] if isinstance(d, str) else d
 
 
-# dtype=torch.bool where PyTorch refuses it or sums in bool: not the class tested here
-# (arange, linspace, randint(high > 2), sum(dtype=bool) differ; see the issue's report)
-BOOL_DIFFERS = {"arange", "linspace", "randint", "sum"}
-
-
 @pytest.mark.parametrize("dname", list(DTYPES))
 @pytest.mark.parametrize("fname", list(FACTORIES))
 def test_dtype_argument_like_torch(fname, dname):
-    if dname == "bool" and fname in BOOL_DIFFERS:
-        pytest.skip("dtype=bool in %s: a separate difference, left for later" % fname)
     def f(T):
         r = FACTORIES[fname](T, _resolve(T, DTYPES[dname]))
         return str(r.dtype), tuple(r.shape)
@@ -186,3 +179,38 @@ def test_size_items_like_torch(item):
     same(lambda T: [int(v) for v in T.Size((item,))])
     same(lambda T: [int(v) for v in T.Size((T.tensor(2), T.tensor([3]), T.tensor(True)))])
     same(lambda T: T.Size((T.tensor(2.0),)))
+
+
+# ------------------------------------------------------------------ narrow dtype= results
+NARROW = ["bool", "uint8", "int8", "int16", "int32", "int64", "float16", "float32"]
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.integers(-200, 200), min_size=1, max_size=5),
+       st.sampled_from(["sum", "sum_dim", "prod", "prod_dim", "cumsum", "cumprod"]),
+       st.sampled_from(NARROW), st.sampled_from(["float32", "int64", "int8", "bool"]))
+def test_reductions_with_a_narrow_dtype_keep_it_like_torch(vals, op, dname, src):
+    """sum/prod/cumsum/cumprod(dtype=int32) are int32 (wrapping) and sum(dtype=bool) is bool
+    ("any") in PyTorch, where NumPy would widen to int64; cumsum(dtype=bool) is refused."""
+    def f(T):
+        x = T.tensor(vals).to(getattr(T, src))
+        d = getattr(T, dname)
+        r = {"sum": lambda: x.sum(dtype=d), "sum_dim": lambda: x.sum(0, dtype=d),
+             "prod": lambda: x.prod(dtype=d), "prod_dim": lambda: x.prod(0, dtype=d),
+             "cumsum": lambda: x.cumsum(0, dtype=d), "cumprod": lambda: x.cumprod(0, dtype=d)}[op]()
+        return str(r.dtype), r.double().tolist()
+    same(f)
+
+
+@pytest.mark.parametrize("dname", NARROW[:6])
+@pytest.mark.parametrize("low,high", [(0, 2), (0, 3), (-1, 1), (0, 128), (0, 129), (-128, 0),
+                                      (-129, 0), (0, 256), (0, 257), (0, 2 ** 31 + 1)])
+def test_randint_range_checked_against_the_dtype_like_torch(dname, low, high):
+    same(lambda T: str(T.randint(low, high, (4,), dtype=getattr(T, dname)).dtype))
+
+
+@pytest.mark.parametrize("call", [lambda T: T.arange(3, dtype=T.bool),
+                                  lambda T: T.arange(0.0, 1.0, 0.5, dtype=T.bool),
+                                  lambda T: T.linspace(0, 1, 3, dtype=T.bool)])
+def test_bool_ranges_refused_like_torch(call):
+    same(lambda T: call(T).tolist())

@@ -193,8 +193,20 @@ def randn_like(input, *, dtype=None, layout=None, device=None, requires_grad=Fal
                  device=_like_device(input, device))
 
 
+_C_NAMES = {"bool": "bool", "uint8": "unsigned char", "int8": "signed char", "int16": "short int",
+            "int32": "int", "int64": "long"}
+
+
 def _int_draw(g, n, low, high, npdtype, what="random_"):
     R.check_range(low, high, what)
+    npdtype = np.dtype(npdtype)
+    if npdtype.kind in "biu":       # PyTorch's check_from_to_in_range, before drawing
+        lo, hi = (0, 1) if npdtype.kind == "b" else (np.iinfo(npdtype).min, np.iinfo(npdtype).max)
+        for v, side in ((low, "from"), (high - 1, "to - 1")):
+            if not lo <= v <= hi:
+                raise RuntimeError("%s is out of bounds for %s. Fix: draw in a wider dtype, or "
+                                   "keep [low, high) inside [%d, %d]"
+                                   % (side, _C_NAMES[npdtype.name], lo, hi + 1))
     return R.int_from_to(g, n, low, high - low, npdtype)
 
 

@@ -509,6 +509,12 @@ def full_like(input, fill_value, dtype=None, device=None, requires_grad=False, m
     return _finish(_like_array(input, dtype, memory_format, fill_value), requires_grad)
 
 
+def _no_bool_kernel(npd, kernel):
+    if np.dtype(npd).kind == "b":
+        raise NotImplementedError("\"%s\" not implemented for 'Bool'. Fix: make it in an "
+                                  "integer dtype, then .bool()" % kernel)
+
+
 @takes_out("arange")
 @_meta_after
 def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=False, out=None,
@@ -534,6 +540,7 @@ def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=Fa
     if dtype is None:
         dtype = _dtype.int64 if all(isinstance(v, int) for v in vals) else _dtype.get_default_dtype()
     dtype = _dtype.to_dtype(dtype)
+    _no_bool_kernel(dtype.np, "arange_cpu")
     import math
     if dtype.np.kind not in "iu":
         n = max(0, math.ceil((end - start) / step))
@@ -566,6 +573,7 @@ def linspace(start, end, steps, *, dtype=None, device=None, requires_grad=False,
     """``steps`` evenly spaced values from start to end inclusive (float32)."""
     _require_cpu(device)
     dt = _dt(dtype, "linspace")
+    _no_bool_kernel(dt, "linspace_cpu")
     steps = int(steps)
     if steps > 1 and np.dtype(dt).type in (np.float32, np.float64):
         return _finish(_linspace_float(start, end, steps, np.dtype(dt).type), requires_grad)

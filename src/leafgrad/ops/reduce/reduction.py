@@ -110,6 +110,12 @@ def _min_method(self, dim=None, keepdim=False):
     return min(self, dim, keepdim)
 
 
+def _acc(x):
+    """The dtype= NumPy's sum/prod/cumsum must be given to stay in ``x``'s integer or bool
+    dtype (NumPy widens those to int64); None for floats (their own dtype already)."""
+    return x.dtype if x.dtype.kind in "biu" else None
+
+
 def _sum_dtype(x, dtype, input=None):
     """``x`` in the dtype that sum and cumsum/cumprod compute in: ``dtype`` when given,
     else int64 for integer and bool inputs (PyTorch's rule), else its own.
@@ -143,8 +149,8 @@ def sum(input, dim=None, keepdim=False, *, dtype=None, out=None):
     input = to_tensor(input)
     x = _sum_dtype(input._data, _dtype.to_dtype(dtype, "sum"), input)
     dims = _dims(dim, x.ndim)
-    with _quiet():
-        out = x.sum(axis=dims, keepdims=keepdim) if x.ndim else x.copy()
+    with _quiet():      # in x's dtype: int32 stays int32 (wrapping), bool is "any", as PyTorch
+        out = x.sum(axis=dims, keepdims=keepdim, dtype=_acc(x)) if x.ndim else x.copy()
     cls = SumBackward0 if dim is None else SumBackward1
     return record(cls, out, (input,), args=(input._data.shape, dims, keepdim))
 
@@ -421,10 +427,11 @@ def prod(input, dim=None, keepdim=False, *, dtype=None):
     if dtype is not None and dtype.np != x.dtype:
         # PyTorch computes in ``dtype`` (the input cast first; the gradient flows back)
         _sum_dtype(x.reshape(-1)[:0], dtype, input)
-        return prod(input.to(dtype), dim, keepdim)
-    x = _sum_dtype(x, None)
+        return prod(input.to(dtype), dim, keepdim, dtype=dtype)
+    if dtype is None:
+        x = _sum_dtype(x, None)
     with _quiet():
-        out = np.prod(x, axis=dims, keepdims=keepdim) if x.ndim else x.copy()
+        out = np.prod(x, axis=dims, keepdims=keepdim, dtype=_acc(x)) if x.ndim else x.copy()
     return record(ProdBackward0 if dim is None else ProdBackward1, out, (input,), saved=(input,),
                   save_result=True, args=(dims, keepdim, dim is None or not dims))
 
