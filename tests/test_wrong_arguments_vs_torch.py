@@ -24,8 +24,8 @@ CALLS = {
 def _outcome(fn):
     try:
         fn()
-    except Exception as exc:            # the class and message are what is compared
-        return type(exc), str(exc)
+    except Exception as exc:            # the class and message (before leafgrad's fix) are compared
+        return type(exc), str(exc).split(". Fix: ")[0]
     return None, None
 
 

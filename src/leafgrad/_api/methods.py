@@ -106,6 +106,8 @@ def _ne(self, other):
 
 def _rdiv(self, other):
     if other.__class__ is _ndarray:
+        if other.dtype.kind not in "biufc":     # strings, objects: PyTorch's TypeError
+            raise _errors.ndarray_on_left("/")
         return np.multiply(E.reciprocal(self), other)
     return E.mul(E.reciprocal(self), other)
 

@@ -118,37 +118,31 @@ def from_numpy_dtype(npd):
             "and bool." % np.dtype(npd)) from None
 
 
-def to_dtype(d):
-    """Accept a leafgrad dtype, a NumPy dtype or a Python type (float/int/bool)."""
-    if isinstance(d, dtype):
+def to_dtype(d, fname=None):
+    """A ``dtype=`` argument as PyTorch's argument parser reads it: a dtype, ``None``, or
+    Python's ``float``/``int``/``bool``/``complex`` (float64, int64, bool, complex128).
+
+    ``fname`` names the function in the message (PyTorch's ``zeros(): argument ...``).
+
+    Raises:
+        TypeError: anything else (a string such as ``"float32"``, ``str``, a NumPy type),
+        as PyTorch does, with its message and the fix."""
+    if d is None or isinstance(d, dtype):
         return d
-    if d is None:
-        return None
     import builtins
+    if d is builtins.complex:
+        return complex128
     if d is builtins.float:
         return float64
     if d is builtins.int:
         return int64
     if d is builtins.bool:
         return bool_
-    return from_numpy_dtype(d)
-
-
-def dtype_arg(d, fname):
-    """A ``dtype=`` argument as PyTorch's argument parser reads it: a dtype, ``None``, or
-    Python's ``float``/``int``/``bool``/``complex`` (float64, int64, bool, complex128).
-
-    Raises:
-        TypeError: anything else (a string, ``str``, a NumPy type), with PyTorch's message."""
-    if d is None or isinstance(d, dtype):
-        return d
-    import builtins
-    if d is builtins.complex:
-        return complex128
-    if d in (builtins.float, builtins.int, builtins.bool):
-        return to_dtype(d)
-    raise TypeError("%s(): argument 'dtype' must be torch.dtype, not %s"
-                    % (fname, type(d).__name__))
+    from .errors import py_type_name
+    raise TypeError("%sargument 'dtype' must be torch.dtype, not %s. Fix: pass a torch "
+                    "dtype: dtype=torch.%s"
+                    % ("" if fname is None else fname + "(): ", py_type_name(d),
+                       d if isinstance(d, str) and d in _NAMES else "float32"))
 
 
 def promote_types(a, b):

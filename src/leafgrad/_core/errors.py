@@ -290,6 +290,13 @@ def hook_changed_type(hook, old, new):
             % (_hook_name(hook), type_name(old.dtype), type_name(new.dtype)))
 
 
+def py_type_name(value):
+    """The name PyTorch's argument parser prints for a value's type (CPython's ``tp_name``):
+    ``float``, ``Tensor``, but ``numpy.float64``, ``numpy.dtypes.Float64DType``."""
+    t = type(value)
+    return t.__module__ + "." + t.__qualname__ if t.__module__.startswith("numpy") else t.__name__
+
+
 def type_name(dtype):
     """PyTorch's scalar type name: torch.float32 -> 'Float'."""
     name = str(dtype).rsplit(".", 1)[-1]

@@ -22,6 +22,8 @@ from .._tensor.meta import MetaArray
 from .generator import Generator, default_generator, gen as _gen
 from .._tensor.tensor import Tensor
 from ..autograd.grad_mode import mode
+from ..ops._dispatch import record as _record
+from ..ops._registry import no_derivative as _no_derivative, node as _node
 
 __all__ = ["Generator", "default_generator", "manual_seed", "seed", "initial_seed",
            "get_rng_state", "set_rng_state", "rand", "rand_like", "randn", "randn_like",
@@ -191,8 +193,20 @@ def randn_like(input, *, dtype=None, layout=None, device=None, requires_grad=Fal
                  device=_like_device(input, device))
 
 
+_C_NAMES = {"bool": "bool", "uint8": "unsigned char", "int8": "signed char", "int16": "short int",
+            "int32": "int", "int64": "long"}
+
+
 def _int_draw(g, n, low, high, npdtype, what="random_"):
     R.check_range(low, high, what)
+    npdtype = np.dtype(npdtype)
+    if npdtype.kind in "biu":       # PyTorch's check_from_to_in_range, before drawing
+        lo, hi = (0, 1) if npdtype.kind == "b" else (np.iinfo(npdtype).min, np.iinfo(npdtype).max)
+        for v, side in ((low, "from"), (high - 1, "to - 1")):
+            if not lo <= v <= hi:
+                raise RuntimeError("%s is out of bounds for %s. Fix: draw in a wider dtype, or "
+                                   "keep [low, high) inside [%d, %d]"
+                                   % (side, _C_NAMES[npdtype.name], lo, hi + 1))
     return R.int_from_to(g, n, low, high - low, npdtype)
 
 
@@ -338,7 +352,19 @@ def bernoulli(input, p=None, *, generator=None, out=None):
         _check_p(p)
         vals = R.bernoulli_scalar(_gen(generator), arr.size, p)
     out[...] = vals.reshape(arr.shape)
+    if input._requires_grad and mode.enabled:
+        # as PyTorch: the draw requires grad; bernoulli(p) has a zero derivative
+        # (BernoulliBackward0), bernoulli(x, p=float) none (backward raises)
+        return _record(_BernoulliBackward0 if p is None else _no_derivative("bernoulli"),
+                       out, (input,))
     return Tensor._make_plain(out)
+
+
+def _zero_grad(ctx, g):
+    return (Tensor._make_plain(np.zeros_like(g._data)),)
+
+
+_BernoulliBackward0 = _node("BernoulliBackward0", _zero_grad, saves=False)
 
 
 def _check_probs(p):

@@ -211,9 +211,9 @@ def _infer_dtype(data, numpy_scalars=False):
     return best
 
 
-def _as_array(data, dtype):
+def _as_array(data, dtype, fname="tensor"):
     """A fresh ndarray for ``data`` with PyTorch's dtype inference."""
-    dtype = _dtype.to_dtype(dtype)
+    dtype = _dtype.to_dtype(dtype, fname)
     if isinstance(data, Tensor):
         arr = np.array(data._data, copy=True)
         return arr if dtype is None else arr.astype(dtype.np)
@@ -343,7 +343,7 @@ def scalar_tensor(s, dtype=None, device=None, requires_grad=False):
 def as_tensor(data, dtype=None, device=None):
     """Like ``tensor`` but shares memory with a NumPy array or tensor when it can."""
     _require_cpu(device)
-    dtype = _dtype.to_dtype(dtype)
+    dtype = _dtype.to_dtype(dtype, "as_tensor")
     if isinstance(data, Tensor):
         return data if dtype is None or data.dtype is dtype else data.to(dtype)
     if isinstance(data, np.ndarray) and (dtype is None or data.dtype == dtype.np):
@@ -403,24 +403,24 @@ def _finish(arr, requires_grad):
     return t
 
 
-def _dt(dtype):
-    return (_dtype.to_dtype(dtype) or _dtype.get_default_dtype()).np
+def _dt(dtype, fname=None):
+    return (_dtype.to_dtype(dtype, fname) or _dtype.get_default_dtype()).np
 
 
 @takes_out("zeros")
 def zeros(*size, dtype=None, device=None, requires_grad=False, out=None, layout=None):
     """Tensor of zeros; float32 unless ``dtype`` is given."""
     if _on_meta(device):
-        return _meta_new(_size(size), _dt(dtype), requires_grad)
-    return _finish(np.zeros(_size(size), _dt(dtype)), requires_grad)
+        return _meta_new(_size(size), _dt(dtype, 'zeros'), requires_grad)
+    return _finish(np.zeros(_size(size), _dt(dtype, 'zeros')), requires_grad)
 
 
 @takes_out("ones")
 def ones(*size, dtype=None, device=None, requires_grad=False, out=None, layout=None):
     """Tensor of ones; float32 unless ``dtype`` is given."""
     if _on_meta(device):
-        return _meta_new(_size(size), _dt(dtype), requires_grad)
-    return _finish(np.ones(_size(size), _dt(dtype)), requires_grad)
+        return _meta_new(_size(size), _dt(dtype, 'ones'), requires_grad)
+    return _finish(np.ones(_size(size), _dt(dtype, 'ones')), requires_grad)
 
 
 @takes_out("empty")
@@ -428,8 +428,8 @@ def empty(*size, dtype=None, device=None, requires_grad=False, out=None, layout=
           memory_format=None):
     """Uninitialised in PyTorch; zeros here (NumPy's empty would leak old memory)."""
     if _on_meta(device):
-        return _meta_new(_size(size), _dt(dtype), requires_grad)
-    return _finish(np.zeros(_size(size), _dt(dtype)), requires_grad)
+        return _meta_new(_size(size), _dt(dtype, 'empty'), requires_grad)
+    return _finish(np.zeros(_size(size), _dt(dtype, 'empty')), requires_grad)
 
 
 @takes_out("full")
@@ -437,6 +437,7 @@ def full(size, fill_value, dtype=None, device=None, requires_grad=False, out=Non
     """Tensor filled with ``fill_value``; the dtype follows the value (bool, int64, float32)."""
     meta = _on_meta(device)
     _check_fill(fill_value, "full")
+    _dtype.to_dtype(dtype, "full")
     if dtype is None:
         dtype = _infer_dtype(fill_value if not isinstance(fill_value, Tensor) else fill_value.item())
     if isinstance(fill_value, Tensor):
@@ -477,35 +478,41 @@ def _check_fill(fill_value, name):
                         "Fix: pass a number" % (name, type(fill_value).__name__))
 
 
-def _like(input, dtype):
-    return input._data.shape, (_dtype.to_dtype(dtype).np if dtype is not None else input._data.dtype)
+def _like(input, dtype, fname=None):
+    return input._data.shape, (_dtype.to_dtype(dtype, fname).np if dtype is not None else input._data.dtype)
 
 
 def zeros_like(input, dtype=None, device=None, requires_grad=False, memory_format=None, layout=None):
     if _on_meta(device, input):
-        return _meta_new(*_like(input, dtype), requires_grad)
+        return _meta_new(*_like(input, dtype, 'zeros_like'), requires_grad)
     return _finish(_like_array(input, dtype, memory_format, None), requires_grad)
 
 
 def ones_like(input, dtype=None, device=None, requires_grad=False, memory_format=None, layout=None):
     if _on_meta(device, input):
-        return _meta_new(*_like(input, dtype), requires_grad)
+        return _meta_new(*_like(input, dtype, 'ones_like'), requires_grad)
     return _finish(_like_array(input, dtype, memory_format, 1), requires_grad)
 
 
 def empty_like(input, dtype=None, device=None, requires_grad=False, memory_format=None, layout=None):
     if _on_meta(device, input):
-        return _meta_new(*_like(input, dtype), requires_grad)
+        return _meta_new(*_like(input, dtype, 'empty_like'), requires_grad)
     return _finish(_like_array(input, dtype, memory_format, None), requires_grad)
 
 
 def full_like(input, fill_value, dtype=None, device=None, requires_grad=False, memory_format=None,
               layout=None):
     _check_fill(fill_value, "full_like")
-    shape, npd = _like(input, dtype)
+    shape, npd = _like(input, dtype, 'full_like')
     if _on_meta(device, input):
         return _meta_new(shape, npd, requires_grad)
     return _finish(_like_array(input, dtype, memory_format, fill_value), requires_grad)
+
+
+def _no_bool_kernel(npd, kernel):
+    if np.dtype(npd).kind == "b":
+        raise NotImplementedError("\"%s\" not implemented for 'Bool'. Fix: make it in an "
+                                  "integer dtype, then .bool()" % kernel)
 
 
 @takes_out("arange")
@@ -518,6 +525,7 @@ def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=Fa
         RuntimeError: for step 0 or a step of the wrong sign.
     """
     _require_cpu(device)
+    _dtype.to_dtype(dtype, "arange")
     if end is None:
         start, end = 0, start
     vals = [v.item() if isinstance(v, Tensor) else v for v in (start, end, step)]
@@ -532,6 +540,7 @@ def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=Fa
     if dtype is None:
         dtype = _dtype.int64 if all(isinstance(v, int) for v in vals) else _dtype.get_default_dtype()
     dtype = _dtype.to_dtype(dtype)
+    _no_bool_kernel(dtype.np, "arange_cpu")
     import math
     if dtype.np.kind not in "iu":
         n = max(0, math.ceil((end - start) / step))
@@ -563,7 +572,8 @@ def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=Fa
 def linspace(start, end, steps, *, dtype=None, device=None, requires_grad=False, out=None):
     """``steps`` evenly spaced values from start to end inclusive (float32)."""
     _require_cpu(device)
-    dt = _dt(dtype)
+    dt = _dt(dtype, "linspace")
+    _no_bool_kernel(dt, "linspace_cpu")
     steps = int(steps)
     if steps > 1 and np.dtype(dt).type in (np.float32, np.float64):
         return _finish(_linspace_float(start, end, steps, np.dtype(dt).type), requires_grad)
@@ -608,7 +618,7 @@ def logspace(start, end, steps, base=10.0, *, dtype=None, device=None, requires_
 def eye(n, m=None, *, dtype=None, device=None, requires_grad=False, out=None):
     """Identity matrix n x m (float32)."""
     _require_cpu(device)
-    return _finish(np.eye(n, n if m is None else m, dtype=_dt(dtype)), requires_grad)
+    return _finish(np.eye(n, n if m is None else m, dtype=_dt(dtype, "eye")), requires_grad)
 
 
 def _tri_indices(name, np_fn, row, col, offset, dtype, device):

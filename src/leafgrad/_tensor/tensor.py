@@ -10,6 +10,7 @@ views), bumped by every in-place change; saved tensors check it at backward.
 Ops live in ``leafgrad.ops``; the methods are bound to the class in
 ``leafgrad._api.methods`` so that this file holds only the tensor's own state.
 """
+import operator
 import sys
 import weakref
 
@@ -65,11 +66,35 @@ class _PublicType(type):
         return "<class '%s.%s'>" % (mod, cls.__qualname__)
 
 
+def _size_item(v, i):
+    """One ``torch.Size`` item as an int (``operator.index``), or PyTorch's TypeError."""
+    try:
+        return operator.index(v)
+    except TypeError:
+        raise TypeError("torch.Size() takes an iterable of 'int' (item %d is '%s'). Fix: pass "
+                        "integers, e.g. int(n)" % (i, _errors.py_type_name(v))) from None
+
+
+_make_size = tuple.__new__     # a Size from a tuple of ints known good (shapes): no checks
+
+
 class Size(tuple, metaclass=_PublicType):
     """``tensor.shape``: a tuple that prints as ``torch.Size([2, 3])``."""
 
     __slots__ = ()
     __module__ = "leafgrad"     # the public name (type(t.shape) is leafgrad.Size), as torch.Size
+
+    def __new__(cls, sizes=()):
+        """Each item read as PyTorch's ``torch.Size`` does: an int, or anything with
+        ``__index__`` (a bool, a NumPy integer, a one-element integer tensor).
+
+        Raises:
+            TypeError: an item that is not an integer (``2.5``, ``'2'``, a float tensor), as
+            PyTorch (so ``dist.sample((2.5,))`` is refused, not truncated)."""
+        items = tuple(sizes)
+        if not all(type(v) is int for v in items):
+            items = tuple(_size_item(v, i) for i, v in enumerate(items))
+        return tuple.__new__(cls, items)
 
     def __repr__(self):
         return "torch.Size([%s])" % ", ".join(str(int(s)) for s in self)
@@ -82,7 +107,7 @@ class Size(tuple, metaclass=_PublicType):
 
     def __getitem__(self, i):
         r = tuple.__getitem__(self, i)
-        return Size(r) if isinstance(i, slice) else r
+        return _make_size(Size, r) if isinstance(i, slice) else r
 
     def __add__(self, other):
         return Size(tuple.__add__(self, tuple(other)))
@@ -381,12 +406,12 @@ class Tensor(metaclass=_PublicType):
     @property
     def shape(self):
         """The shape, as ``torch.Size``."""
-        return Size(self._data.shape)
+        return _make_size(Size, self._data.shape)
 
     def size(self, dim=None):
         """``size()`` -> Size; ``size(dim)`` -> int."""
         if dim is None:
-            return Size(self._data.shape)
+            return _make_size(Size, self._data.shape)
         return self._data.shape[_wrap_dim(dim, self._data.ndim)]
 
     @property

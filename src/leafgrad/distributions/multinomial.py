@@ -2,6 +2,7 @@
 import leafgrad as _t
 
 from . import constraints
+from .binomial import Binomial
 from .categorical import Categorical
 from .distribution import Distribution
 from .utils import broadcast_all, probs_to_logits
@@ -31,7 +32,8 @@ class Multinomial(Distribution):
 
     Raises:
         NotImplementedError: a total_count that is not an int.
-        ValueError: as :class:`Categorical`.
+        ValueError: as :class:`Categorical`; a negative total_count (its Binomial's
+        constraint, as PyTorch).
     """
     arg_constraints = {"probs": constraints.simplex, "logits": constraints.real_vector}
 
@@ -40,6 +42,9 @@ class Multinomial(Distribution):
             raise NotImplementedError("inhomogeneous total_count is not supported")
         self.total_count = total_count
         self._categorical = Categorical(probs=probs, logits=logits)
+        # as PyTorch: the Binomial marginal, made with the default validation (so a
+        # negative total_count raises its ValueError even under validate_args=False)
+        self._binomial = Binomial(total_count=total_count, probs=self.probs)
         super().__init__(self._categorical.batch_shape, self._categorical.param_shape[-1:],
                          validate_args=validate_args)
 

@@ -106,6 +106,24 @@ def add_form(name, **forms):
         setattr(d, kind, f)
 
 
+_NO_DERIVATIVE = {}
+
+
+def no_derivative(aten, fix="detach() the input first, or compute without autograd"):
+    """The node of an op PyTorch records without a derivative (``grad_fn=<NotImplemented>``:
+    the result requires grad, backward raises): floor_divide, histogram, ... One class
+    per (aten name, fix).
+
+    Its backward raises RuntimeError("derivative for aten::<aten> is not implemented")."""
+    cls = _NO_DERIVATIVE.get((aten, fix))
+    if cls is None:
+        def backward(ctx, g):
+            raise RuntimeError("derivative for aten::%s is not implemented. Fix: %s"
+                               % (aten, fix))
+        cls = _NO_DERIVATIVE[(aten, fix)] = node("NotImplemented", backward, saves=False)
+    return cls
+
+
 def node(name, backward, *, saves, np_backward=None, slots=(), **attrs):
     """The one node factory: a ``Node`` subclass called ``name`` (PyTorch's grad_fn name).
 

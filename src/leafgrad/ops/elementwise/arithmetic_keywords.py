@@ -16,19 +16,45 @@ from ..._core.quiet import quiet as _quiet
 from .._dispatch import binary_operands, record
 from .._out import out_call
 from . import binary as E
+from ..inplace import arithmetic as IP
 
 _NUMBER = (int, float, bool)
 
 
-def _scaled(input, other, alpha):
-    if isinstance(alpha, float) and (not isinstance(input, Tensor) or
-                                     input._data.dtype.kind in "iub"):
+def check_alpha(dtype, alpha):
+    """PyTorch's ``alpha_check`` (BinaryOps.h) against the op's common dtype: a bool alpha
+    needs a bool result, a float alpha a floating or complex one, a complex alpha a
+    complex one.
+
+    Raises:
+        RuntimeError: with PyTorch's message and the fix."""
+    if isinstance(alpha, (bool, np.bool_)):
+        if dtype.np.kind != "b":
+            raise RuntimeError("Boolean alpha only supported for Boolean results. Fix: pass "
+                               "alpha=1 or alpha=0 (an int)")
+    elif isinstance(alpha, (float, complex, np.inexact)) and dtype.np.kind not in "fc":
         raise RuntimeError(
-            "For integral input tensors, argument alpha must not be a floating point number: "
-            "alpha scales `other` in the input's dtype. Fix: give an int alpha, or convert "
-            "the input first (x.float()).")
-    if isinstance(other, _NUMBER) and not isinstance(other, bool):
-        return other * alpha
+            "For integral input tensors, argument alpha must not be a floating point "
+            "number. Fix: give an int alpha, or convert the input first (x.float())")
+    elif isinstance(alpha, (complex, np.complexfloating)) and dtype.np.kind != "c":
+        raise RuntimeError("For non-complex input tensors, argument alpha must not be a "
+                           "complex number. Fix: pass a real alpha, or complex operands")
+
+
+def _scaled(input, other, alpha):
+    """``alpha * other`` in the op's common dtype (``result_type(input, other)``: alpha takes
+    no part in the promotion, as in PyTorch, so a float64 0-d input minus an int64 vector
+    times 0.5 is float64), after PyTorch's alpha check."""
+    if isinstance(alpha, np.generic):
+        alpha = alpha.item()        # a NumPy scalar alpha is a number, not a 0-d operand
+    dt = result_type(input, other)
+    check_alpha(dt, alpha)
+    if dt.np.kind == "b":       # bool arithmetic: alpha * other is "alpha and other"
+        alpha = bool(alpha)
+    if isinstance(other, _NUMBER):
+        return (bool(other) and alpha) if dt.np.kind == "b" else other * alpha
+    if isinstance(other, Tensor) and other.dtype is not dt:
+        other = other.to(dt)
     return E.mul(other, alpha)
 
 
@@ -37,11 +63,12 @@ def add(input, other, *, alpha=1, out=None):
     (torch.add only) as every op's (ops/_out.py).
 
     Raises:
-        RuntimeError: a float alpha with an integral input, as PyTorch.
+        RuntimeError: an alpha the common dtype cannot hold (a float alpha with integer
+        operands, a bool alpha with a non-bool result), as PyTorch.
     """
     if out is not None:
         return out_call("add", add, (input, other), {"alpha": alpha}, out)
-    if alpha == 1 and not isinstance(alpha, float):
+    if alpha == 1 and type(alpha) is int:
         return E.add(input, other)
     return E.add(input, _scaled(input, other, alpha))
 
@@ -50,10 +77,10 @@ def sub(input, other, *, alpha=1, out=None):
     """``input - alpha * other`` (``torch.sub``, ``Tensor.sub``); bool operands raise."""
     if out is not None:
         return out_call("sub", sub, (input, other), {"alpha": alpha}, out)
-    if alpha == 1 and not isinstance(alpha, float):
+    if alpha == 1 and type(alpha) is int:
         return E.sub(input, other)
-    if isinstance(other, Tensor) and other._data.dtype == np.bool_ or other is True \
-            or other is False:
+    if any(isinstance(v, Tensor) and v._data.dtype == np.bool_ or v is True or v is False
+           for v in (input, other)):
         return E.sub(input, other)      # PyTorch's bool-subtraction error
     return E.sub(input, _scaled(input, other, alpha))
 
@@ -102,4 +129,5 @@ def div(input, other, *, rounding_mode=None, out=None):
     return record(DivBackward2, out, (ta, tb))
 
 
+IP._bind_ops(alpha_scaled=_scaled)      # add_/sub_(other, alpha=) scale as add/sub do
 E._bind_keywords(add, sub, div)   # Tensor.add/sub/div (alpha=, rounding_mode=) run these

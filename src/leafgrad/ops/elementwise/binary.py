@@ -15,11 +15,11 @@ import numpy as np
 from ..._tensor.tensor import Tensor
 from ..._core import errors as _errors, scalars as _scalars
 from ..._core.fma import fma32, fma64
-from .._dispatch import _fw_level, binary_operands, broadcast_error, own_recorders
+from .._dispatch import _fw_level, binary_operands, broadcast_error, own_recorders, record
 from .._select import select
 from ..inplace import arithmetic as IP
 from .._out import out_call
-from .._registry import defop, node
+from .._registry import defop, no_derivative, node
 from .pointwise import where
 
 from ..._core.quiet import quiet as _quiet
@@ -60,22 +60,20 @@ def _div_mode(input, other, *, rounding_mode=None):
 # --------------------------------------------------------------- binary ops
 def _binary(name, fwd, node_name, da, db, save=True, floating=False, doc="", np_ok=False,
             a_for="ab", b_for="ab", scalar_overload=False, numbers="both", bool_pair=None,
-            scalar_name=None, opmath_scalar=False, **forms):
+            scalar_name=None, opmath_scalar=False, number_first=None, **forms):
     """Declare the two-input op ``name`` (None for a private helper); ``da``/``db`` give
     d(out)/d(a) and d(out)/d(b) times g.
 
     ``numbers``: which operands may be Python numbers ('both', 'other', 'none'), as PyTorch.
     ``bool_pair``: PyTorch has no bool-by-bool kernel (its name, for the error).
-
     ``a_for``/``b_for``: whose gradient needs the saved a (b): a tensor is saved only when
     a gradient that uses it will be computed, as PyTorch does (``y * 2`` keeps only 2).
     ``scalar_overload``: with a number on one side the node has one edge, the
     tensor's (PyTorch's Tensor-Scalar overloads: ``x ** 2``, ``2 ** x``, ``1 - x``),
     and keeps the number in ``args``. ``scalar_name``: that one-edge node under another
-    name than ``node_name`` (PyTorch's ``fmod(x, 2)`` is FmodBackward0, ``fmod(x, y)``
-    FmodBackward1).
-    ``opmath_scalar``: float16 by one value in float32, as PyTorch's CPU mul/div do.
-    """
+    name than ``node_name`` (``fmod(x, 2)`` is FmodBackward0, ``fmod(x, y)`` FmodBackward1);
+    ``number_first``: the one for a number first (``5 % x``: PyTorch has no derivative).
+    ``opmath_scalar``: float16 by one value in float32, as PyTorch's CPU mul/div do."""
     if scalar_name is not None:
         scalar_overload = True
     one = _scalar_node(scalar_name or node_name, da, db, save, np_ok) if scalar_overload \
@@ -132,7 +130,9 @@ def _binary(name, fwd, node_name, da, db, save=True, floating=False, doc="", np_
                 recs.extend(own_recorders(cls, one))
             if one is not None and (ta is None or tb is None):
                 t, args = (ta, (xb, True)) if tb is None else (tb, (xa, False))
-                return recs[0](one, out, t, save or None, False, args)
+                first = ta is None and number_first is not None
+                return recs[0](number_first if first else one, out, t,
+                               None if first else save or None, False, args)
             if save:
                 if _fw_level[0] is not None:    # forward AD's tangent may need either operand
                     return recs[1](cls, out, ta, tb, (input if ta is None else ta,
@@ -434,7 +434,7 @@ fmod = _binary("fmod", _int_div_check(np.fmod), "FmodBackward1", lambda g, a, b:
                bool_pair="fmod_cpu", doc="C-style remainder (sign of the dividend).")
 remainder = _binary("remainder", _int_div_check(np.remainder), "RemainderBackward1",
                     lambda g, a, b: g, lambda g, a, b: -g * _rounded_quotient(a, b, "floor"),
-                    scalar_name="RemainderBackward0",
+                    scalar_name="RemainderBackward0", number_first=no_derivative("remainder"),
                     bool_pair="remainder_cpu",
                     doc="Python-style remainder (sign of the divisor).")
 
@@ -519,12 +519,19 @@ def pow(input, exponent):
     return _pow2(input, exponent)
 
 
-def floor_divide(input, other):
-    """Floor division (``//``); not differentiable (PyTorch has no derivative)."""
+def _floor_divide(input, other, *, _aten="floor_divide"):
+    """Floor division (``//``). Not differentiable: as in PyTorch the result of an input
+    that requires grad requires grad (``grad_fn=<NotImplemented>``) and backward raises."""
     ta, tb, xa, xb = binary_operands(input, other)
     with _quiet():
         out = _int_div_check(np.floor_divide)(xa, xb)
-    return Tensor._make_plain(np.asarray(out))
+    return record(no_derivative(_aten), np.asarray(out), (ta, tb))
+
+
+def _floor_divide_(self, other):
+    """``Tensor.floor_divide_``: its backward names aten::floor_divide_, as PyTorch's."""
+    return IP.apply(self, "floor_divide_", lambda a, b: _floor_divide(a, b, _aten="floor_divide_"),
+                    other)
 
 
 def _name_ops():
@@ -555,7 +562,7 @@ def _pow_bool(fn):
 
 
 pow = defop("pow", _pow_bool(pow), numbers="both", inplace=IP.pow_, out=True)
-floor_divide = defop("floor_divide", _no_bool_pair(floor_divide, "div_floor_cpu"), numbers="both",
-                     inplace=True, out=True)
+floor_divide = defop("floor_divide", _no_bool_pair(_floor_divide, "div_floor_cpu"), numbers="both",
+                     inplace=_no_bool_pair(_floor_divide_, "div_floor_cpu"), out=True)
 
 IP._bind_ops(add=add, sub=sub, mul=mul, div=div, pow=pow)   # the in-place forms run these

@@ -94,6 +94,30 @@ def _clamp_backward(ctx, g):
 ClampBackward1 = node("ClampBackward1", _clamp_backward, saves=True, np_backward=_clamp_backward)
 
 
+def _inplace_fits(out, other):
+    full = tuple(np.broadcast_shapes(out, other))
+    if full != tuple(out):
+        raise RuntimeError(
+            "output with shape %s doesn't match the broadcast shape %s. Fix: PyTorch's clamp "
+            "backward with two tensor bounds combines its masks in place, so x with min and x "
+            "with max must each broadcast to the result's shape; expand x first "
+            "(torch.clamp(x.expand(shape), min, max))" % (list(out), list(full)))
+
+
+def _clamp_inplace_shapes(xs, los, his, nx, nlo, nhi):
+    """The refusals of PyTorch's clamp_backward / clamp_backward_min_max, which build each
+    mask with an in-place logical_and_/logical_or_: (x < min) &= (min < max),
+    (x > max) |= (max < min), then (x >= min) &= (x <= max). Each in-place result must
+    already have the broadcast shape (a 0-d x with a (1,) max and a 0-d min raises)."""
+    b = np.broadcast_shapes
+    if nlo:
+        _inplace_fits(b(xs, los), b(los, his))
+    if nhi:
+        _inplace_fits(b(xs, his), b(his, los))
+    if nx:
+        _inplace_fits(b(xs, los), b(xs, his))
+
+
 def _clamp_tensors_backward(ctx, g):
     # PyTorch's clamp_backward_min_max: x gets g where lo <= x <= hi (so not at
     # nan); lo where x < lo (and lo < hi); hi where x > hi, or everywhere when hi < lo
@@ -101,6 +125,7 @@ def _clamp_tensors_backward(ctx, g):
     nx, nlo, nhi = ctx.needs_input_grad
     gx = glo = ghi = None
     if lo is not None and hi is not None:
+        _clamp_inplace_shapes(x.shape, lo.shape, hi.shape, nx, nlo, nhi)
         if nx:
             gx = select((x >= lo) & (x <= hi), g)
         if nlo:

@@ -17,7 +17,7 @@ The result keeps the tensor's dtype; a result that cannot be cast to it
 import numpy as np
 
 from ...autograd._batching_state import Unbatchable as _Unbatchable, depth as _batching
-from ..._core import errors as _errors, scalars as _scalars
+from ..._core import dtype as _dtype, errors as _errors, scalars as _scalars
 from ..._tensor import tensor as _tensor
 from ..._tensor.tensor import InferenceTensor, Tensor
 from ...autograd.grad_mode import mode
@@ -47,12 +47,10 @@ def _check_leaf(self, name):
 
 
 def _cast_error(src, dst):
-    names = {"float32": "Float", "float64": "Double", "int64": "Long", "int32": "Int",
-             "bool": "Bool", "float16": "Half"}
     return RuntimeError(
         "result type %s can't be cast to the desired output type %s: an in-place op keeps the "
         "tensor's dtype. Fix: convert first (x = x.float()) or use the out-of-place op."
-        % (names.get(np.dtype(src).name, src), names.get(np.dtype(dst).name, dst)))
+        % (_errors.type_name(np.dtype(src).name), _errors.type_name(np.dtype(dst).name)))
 
 
 _OVERLAP = ("unsupported operation: more than one element of the written-to tensor refers to a "
@@ -303,6 +301,49 @@ def _apply_on_view(self, name, fn, others):
     return self
 
 
+def _fits(shape, other_shape):
+    """PyTorch's in-place shape rule: ``other`` broadcasts to ``shape`` without growing it."""
+    try:
+        full = np.broadcast_shapes(shape, other_shape)
+    except ValueError:
+        full = None
+    if full != tuple(shape):
+        raise RuntimeError(
+            "output with shape %s doesn't match the broadcast shape %s: an in-place op "
+            "cannot change the tensor's shape. Fix: use the out-of-place op."
+            % (list(shape), list(full) if full is not None else list(other_shape)))
+
+
+_RANK = {"b": 0, "i": 1, "u": 1, "f": 2, "c": 3}
+
+
+def _alpha_operand(self, other, alpha):
+    """``alpha * other`` for ``self.add_/sub_(other, alpha=)``, after PyTorch's checks in
+    its order: the shape, the common dtype's cast into ``self``, then alpha against the
+    common dtype (``PLAIN.alpha_scaled``, which scales in that dtype)."""
+    if isinstance(other, Tensor):
+        _fits(self._data.shape, other._data.shape)
+    common = _dtype.result_type(self, other).np
+    if _RANK[common.kind] > _RANK[self._data.dtype.kind]:
+        raise _cast_error(common, self._data.dtype)
+    return PLAIN.alpha_scaled(self, other, alpha)
+
+
+def _ufunc_into(np_fn, x, o):
+    """``x = np_fn(x, o)`` in place, with PyTorch's casting rule: an integer result goes
+    into any integer tensor (int64 into uint8 wraps; NumPy's same_kind refuses it), a
+    float into a float one; anything else is PyTorch's RuntimeError."""
+    with _quiet():
+        try:
+            np_fn(x, o, out=x, casting="same_kind")
+        except (TypeError, getattr(getattr(np, "exceptions", None), "DTypePromotionError",
+                                   TypeError)):
+            res = np.result_type(x, o)
+            if not (res.kind in "biu" and x.dtype.kind in "iu"):
+                raise _cast_error(res if res != x.dtype else np.float32, x.dtype) from None
+            np_fn(x, o, out=x, casting="unsafe")
+
+
 def _arith(np_fn, name, fallback):
     """Fast in-place arithmetic when no graph is recorded (optimizer updates)."""
     def op(self, other, *, alpha=None):
@@ -312,7 +353,7 @@ def _arith(np_fn, name, fallback):
             raise TypeError("%s(): argument 'other' (position 1) must be Tensor, not tuple. %s"
                             % (name, _errors.grad_tuple_hint()))
         if alpha is not None:
-            other = other * alpha
+            other = _alpha_operand(self, other, alpha)
         if self._base is not None and mode.enabled:
             _enter_view(self, other)
         if (mode.enabled and (self._requires_grad or (isinstance(other, Tensor)
@@ -327,16 +368,10 @@ def _arith(np_fn, name, fallback):
         if not x.flags.writeable:
             return apply(self, name, fallback, other)
         try:
-            with _quiet():
-                np_fn(x, o, out=x, casting="same_kind")
-        except (TypeError, np.exceptions.DTypePromotionError if hasattr(np, "exceptions") else TypeError):
-            res = np.result_type(x, o)
-            raise _cast_error(res if res != x.dtype else np.float32, x.dtype) from None
+            _ufunc_into(np_fn, x, o)
         except ValueError:
-            raise RuntimeError(
-                "output with shape %s doesn't match the broadcast shape %s: an in-place op "
-                "cannot change the tensor's shape. Fix: use the out-of-place op."
-                % (list(x.shape), list(np.broadcast_shapes(x.shape, np.shape(o))))) from None
+            _fits(x.shape, np.shape(o))
+            raise
         self._bump_version()
         return self
     op.__name__ = name
@@ -371,6 +406,9 @@ def add_(self, other, *deprecated, alpha=None):
 
 
 def sub_(self, other, *, alpha=None):
+    if self._data.dtype == np.bool_ or other is True or other is False or (
+            isinstance(other, Tensor) and other._data.dtype == np.bool_):
+        PLAIN.sub(self, other)      # raises PyTorch's bool-subtraction error, as sub does
     return _sub(self, other, alpha=alpha)
 
 

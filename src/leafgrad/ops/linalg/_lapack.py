@@ -23,6 +23,21 @@ def _float_matrices(A, name, square=True):
     return x
 
 
+def _svd(a, **kw):
+    """``np.linalg.svd(a, **kw)`` (quiet); a non-converging gesdd (inf/nan input) raises
+    PyTorch's ``torch.linalg.LinAlgError``, as every SVD-based op of PyTorch does, not
+    NumPy's class."""
+    from ..._core.quiet import quiet
+    try:
+        with quiet():
+            return np.linalg.svd(a, **kw)
+    except np.linalg.LinAlgError:
+        raise _errors.LinAlgError(
+            "linalg.svd: The algorithm failed to converge because the input matrix contained "
+            "non-finite values. Fix: check the input for inf/nan (torch.isfinite(A).all())"
+        ) from None
+
+
 def _singular(name, x, what):
     # which matrix of the batch (PyTorch names it for batches)
     flat = x.reshape((-1,) + x.shape[-2:])

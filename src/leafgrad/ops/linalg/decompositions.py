@@ -31,7 +31,7 @@ from .._named import grad_fn_named
 from .._out import with_out
 from .._registry import defop
 from ..reduce.reduction import _return_type
-from ._lapack import _float_matrices, _lapack_layout, _swap
+from ._lapack import _float_matrices, _lapack_layout, _svd, _swap
 
 __all__ = ["eigh", "eigvalsh", "svd", "cholesky", "slogdet", "logdet", "matrix_exp",
            "multi_dot", "matrix_power", "cross", "vecdot", "pinv"]
@@ -143,8 +143,7 @@ def svd(A, full_matrices=True, *, driver=None, out=None):
     ``full_matrices=False`` when m != n (PyTorch raises the same way).
     """
     a = _float_matrices(A, "linalg.svd", square=False)
-    with _quiet():
-        U, S, Vh = np.linalg.svd(a, full_matrices=full_matrices)
+    U, S, Vh = _svd(a, full_matrices=full_matrices)
     U, Vh = _lapack_layout(U.astype(a.dtype)), _lapack_layout(Vh.astype(a.dtype))
     S = S.astype(a.dtype)
     m, n = a.shape[-2:]

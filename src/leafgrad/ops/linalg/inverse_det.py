@@ -10,7 +10,7 @@ from ...autograd.graph import Node
 from .._dispatch import record, to_tensor
 from .._out import with_out
 from .._registry import defop
-from ._lapack import _float_matrices, _lapack_layout, _singular, _swap
+from ._lapack import _float_matrices, _lapack_layout, _singular, _svd, _swap
 
 
 # ------------------------------------------------------------ torch.linalg
@@ -53,7 +53,7 @@ def inv(A, *, out=None):
 def _cofactor(a):
     """d det(a) / da for every matrix of the batch ``a`` (n, k, k), singular ones
     included: det(U) det(Vh) U diag(prod of the other singular values) Vh."""
-    u, s, vh = np.linalg.svd(a)
+    u, s, vh = _svd(a)
     k = s.shape[-1]
     others = np.stack([np.prod(np.delete(s, i, axis=-1), axis=-1) for i in range(k)], -1)
     sign = np.linalg.det(u) * np.linalg.det(vh)

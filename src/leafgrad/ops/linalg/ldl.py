@@ -20,30 +20,17 @@ from ..._core import errors as _errors
 from ..._tensor.tensor import Tensor
 from .._dispatch import record
 from .._out import with_out
-from .._registry import node
+from .._registry import no_derivative
 from ._lapack import _float_matrices
 
 _ALPHA = (1.0 + math.sqrt(17.0)) / 8.0
 
 
 # ------------------------------------------------------------ no derivative
-_NO_GRAD = {}
-
-
-def _not_implemented(aten):
-    cls = _NO_GRAD.get(aten)
-    if cls is None:
-        def backward(ctx, g):
-            raise RuntimeError("derivative for aten::%s is not implemented. Fix: compute the "
-                               "gradient through linalg.solve / linalg.inv, which have one"
-                               % aten)
-        cls = _NO_GRAD[aten] = node("NotImplemented", backward, saves=False)
-    return cls
-
-
 def _no_grad_result(aten, arr, inputs):
     if any(t._requires_grad for t in inputs):
-        return record(_not_implemented(aten), arr, tuple(inputs))
+        return record(no_derivative(aten, "compute the gradient through linalg.solve / "
+                                         "linalg.inv, which have one"), arr, tuple(inputs))
     return Tensor._make_plain(arr)
 
 

@@ -17,7 +17,7 @@ from .._out import out_call, with_out
 from .._registry import defop, node
 from .._select import select
 from ..reduce.reduction import _dims, _long_name, _unreduce
-from ._lapack import _float_matrices
+from ._lapack import _float_matrices, _svd
 
 
 # ---------------------------------------------------- torch.norm (vector p-norms)
@@ -279,7 +279,6 @@ def svdvals(A, *, driver=None, out=None):
     svd_backward without U/V gradients); not differentiable twice here.
     """
     x = _float_matrices(A, "linalg.svdvals", square=False)
-    with _quiet():
-        u, s, vh = np.linalg.svd(x, full_matrices=False)
+    u, s, vh = _svd(x, full_matrices=False)
     return record(LinalgSvdBackward0, s.astype(x.dtype, copy=False), (A,),
                   args=(u, vh, A._requires_grad))

@@ -290,6 +290,10 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1):
     if xa.shape[1] != xb.shape[0]:
         raise _shape_error(xa, xb)
     bias = to_tensor(input)
+    if isinstance(mat2, Tensor) and bias.dtype is not mat2.dtype:
+        raise RuntimeError("self and mat2 must have the same dtype, but got %s and %s. Fix: "
+                           "convert input to the matrices' dtype (input.to(mat2.dtype))"
+                           % (_errors.type_name(bias.dtype), _errors.type_name(mat2.dtype)))
     if beta != 1 or alpha != 1:
         from .blas import _addmm_scaled
         with _quiet():

@@ -18,7 +18,7 @@ from ..._core.quiet import quiet as _quiet
 from ...autograd.graph import Node
 from .._dispatch import record_multi, to_tensor
 from .._registry import defop
-from ._lapack import _float_matrices, _lapack_layout
+from ._lapack import _float_matrices, _lapack_layout, _svd
 from ..reduce.reduction import _return_type
 from .._named import _named
 from .._out import with_out
@@ -198,7 +198,7 @@ def matrix_rank(A, *, atol=None, rtol=None, hermitian=False, out=None, tol=None)
     if tol is not None:
         atol = tol
     with _quiet():
-        s = np.abs(np.linalg.eigvalsh(a)) if hermitian else np.linalg.svd(a, compute_uv=False)
+        s = np.abs(np.linalg.eigvalsh(a)) if hermitian else _svd(a, compute_uv=False)
     m, n = a.shape[-2:]
     if rtol is None:
         rtol = 0.0 if atol is not None and np.any(np.asarray(atol) > 0) else \

@@ -362,6 +362,11 @@ def lstsq(A, B, rcond=None, *, driver=None):
     if rcond is None:
         rcond = np.finfo(a.dtype).eps * max(m, n)
     xs, ranks, svs = [], [], []
+    if not np.isfinite(af).all() or not np.isfinite(bf).all():
+        # LAPACK refuses them (PyTorch: RuntimeError from the illegal-argument check; NumPy:
+        # its own LinAlgError)
+        raise RuntimeError("torch.linalg.lstsq: Argument 4 has illegal value: the input "
+                           "contains inf or nan. Fix: check the inputs with torch.isfinite")
     with _quiet():
         for am, bmat in zip(af, bf):
             x, _, rank, sv = np.linalg.lstsq(am.astype(np.float64), bmat.astype(np.float64),

@@ -3,7 +3,7 @@
 
 import numpy as np
 
-from .._dispatch import record
+from .._dispatch import record, to_tensor
 from .._named import _named, _tname
 from ..linalg.products import _distance_backward_np, _distance_np, _no_double_backward
 from .._out import with_out
@@ -43,7 +43,7 @@ def cosine_similarity(x1, x2, dim=1, eps=1e-8):
 
 
 def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
-    return _named((x1 - x2 + eps).norm(p, -1, keepdim=keepdim), "NormBackward1")
+    return _named((x1 - to_tensor(x2) + eps).norm(p, -1, keepdim=keepdim), "NormBackward1")
 
 
 functional_ops(globals(), ("normalize",))

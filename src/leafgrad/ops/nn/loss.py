@@ -113,6 +113,7 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", we
 def l1_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
     """Mean absolute error."""
     reduction = _legacy(size_average, reduce, reduction)
+    target = to_tensor(target)      # an array as mse_loss takes it (TypeError for strings)
     _same_shape(input, target, "l1_loss")
     return _reduce(E.abs(input - target), reduction)
 
@@ -660,6 +661,16 @@ def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="m
 
 
 def margin_ranking_loss(input1, input2, target, margin=0.0, reduction="mean", **kw):
+    """mean/sum/none of max(0, -target * (input1 - input2) + margin).
+
+    Raises:
+        RuntimeError: the three tensors differ in dimension (a 0-d and a (1,) input), as
+        PyTorch's functional checks before broadcasting."""
+    if not input1.dim() == input2.dim() == target.dim():
+        raise RuntimeError(
+            "margin_ranking_loss : All input tensors should have same dimension but got sizes: "
+            "input1: %s, input2: %s, target: %s . Fix: reshape them to one number of "
+            "dimensions (e.g. x.reshape(-1))" % (input1.size(), input2.size(), target.size()))
     return _reduce(clamp(-target * (input1 - input2) + margin, min=0.0), reduction)
 
 
@@ -678,6 +689,7 @@ def cosine_embedding_loss(input1, input2, target, margin=0.0, reduction="mean", 
 
     PyTorch's composite op for op (ATen Loss.cpp): cos = sum(x1 x2) / sqrt((|x1|^2 +
     1e-12)(|x2|^2 + 1e-12)), so the gradients at inf / 1e30 inputs are PyTorch's."""
+    input2 = to_tensor(input2)
     d = input1.dim() - 1
     prod_sum = (input1 * input2).sum(d)
     mag1 = (input1 * input1).sum(d) + 1e-12

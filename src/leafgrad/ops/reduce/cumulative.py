@@ -22,7 +22,7 @@ from ..shape.indexing import _gather_backward, _take_along
 from ..shape.joins import cat
 from ..shape.views import narrow
 from .prod_backward import cumprod_backward
-from .reduction import _return_type, _sum_dtype
+from .reduction import _acc, _return_type, _sum_dtype
 
 def _cumsum_backward(ctx, g):
     d = ctx.args
@@ -35,14 +35,17 @@ CumsumBackward0 = node("CumsumBackward0", _cumsum_backward, saves=False)
 def _cumulative(np_fn, input, dim, dtype):
     """``np_fn`` (np.cumsum, np.cumprod) along ``dim``, in ``dtype`` (integer and bool
     inputs give int64 by default); returns (out, wrapped dim)."""
-    x = _sum_dtype(input._data, _dtype.dtype_arg(dtype, np_fn.__name__), input)
+    x = _sum_dtype(input._data, _dtype.to_dtype(dtype, np_fn.__name__), input)
+    if x.dtype == np.bool_:     # only with dtype=torch.bool: PyTorch has no such kernel
+        raise NotImplementedError("\"%s_out_cpu\" not implemented for 'Bool'. Fix: accumulate "
+                                  "in an integer dtype (dtype=torch.int64)" % np_fn.__name__)
     d = _wrap_dim(dim, x.ndim)
     with _quiet():
         if x.dtype.itemsize < 8 and x.dtype.kind == "f" and x.ndim:
             # PyTorch's CPU kernel accumulates float32/float16 in double (acc_type), so
             # 1e30 * 1e30 * 0 is 0 there (inf in the output, then 0), not nan
             return np_fn(x.astype(np.float64), axis=d).astype(x.dtype), d
-        return (np_fn(x, axis=d) if x.ndim else x.copy()), d
+        return (np_fn(x, axis=d, dtype=_acc(x)) if x.ndim else x.copy()), d
 
 
 @defop("cumsum", out=True, inplace=True)

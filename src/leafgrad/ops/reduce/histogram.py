@@ -1,11 +1,11 @@
-"""Histograms: ``torch.histc`` and ``torch.histogram`` (no gradient, as in PyTorch, whose
-derivatives for both are not implemented)."""
+"""Histograms: ``torch.histc`` and ``torch.histogram`` (no gradient, as in PyTorch: histc's
+result does not require grad, histogram's does, on a node whose backward raises)."""
 import numpy as np
 
 from ..._core import errors as _errors
 from ..._tensor.tensor import Tensor
-from .._dispatch import to_tensor
-from .._registry import defop
+from .._dispatch import record_multi, to_tensor
+from .._registry import defop, no_derivative
 from .reduction import _return_type
 from .._out import with_out
 
@@ -77,5 +77,8 @@ def histogram(input, bins=100, *, range=None, weight=None, density=False, out=No
         hist, e = np.histogram(x.reshape(-1), bins=int(bins), range=(lo, hi), weights=w,
                                density=density)
     res = _return_type("histogram", ("hist", "bin_edges"))
-    return res(Tensor._make_plain(np.asarray(hist, dtype=x.dtype)),
-               Tensor._make_plain(np.asarray(e, dtype=x.dtype)))
+    # an input, weight or edges that require grad: both outputs do, on one node with no
+    # derivative (backward raises), as PyTorch
+    inputs = tuple(t if isinstance(t, Tensor) else None for t in (input, bins, weight))
+    return res(*record_multi(no_derivative("histogram"), (np.asarray(hist, dtype=x.dtype),
+                                                          np.asarray(e, dtype=x.dtype)), inputs))

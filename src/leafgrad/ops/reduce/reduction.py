@@ -18,7 +18,7 @@ from ..._tensor.meta import asarray as _asarray
 from ..._tensor.tensor import Tensor, _wrap_dim
 from .._dispatch import record, to_tensor
 from .._out import out_call, with_out
-from .._registry import defop, node
+from .._registry import defop, no_derivative, node
 from .._select import select
 from .prod_backward import prod_backward
 
@@ -110,6 +110,12 @@ def _min_method(self, dim=None, keepdim=False):
     return min(self, dim, keepdim)
 
 
+def _acc(x):
+    """The dtype= NumPy's sum/prod/cumsum must be given to stay in ``x``'s integer or bool
+    dtype (NumPy widens those to int64); None for floats (their own dtype already)."""
+    return x.dtype if x.dtype.kind in "biu" else None
+
+
 def _sum_dtype(x, dtype, input=None):
     """``x`` in the dtype that sum and cumsum/cumprod compute in: ``dtype`` when given,
     else int64 for integer and bool inputs (PyTorch's rule), else its own.
@@ -141,10 +147,10 @@ def sum(input, dim=None, keepdim=False, *, dtype=None, out=None):
     if out is not None:
         return out_call("sum", sum, (input, dim, keepdim), {"dtype": dtype}, out)
     input = to_tensor(input)
-    x = _sum_dtype(input._data, _dtype.dtype_arg(dtype, "sum"), input)
+    x = _sum_dtype(input._data, _dtype.to_dtype(dtype, "sum"), input)
     dims = _dims(dim, x.ndim)
-    with _quiet():
-        out = x.sum(axis=dims, keepdims=keepdim) if x.ndim else x.copy()
+    with _quiet():      # in x's dtype: int32 stays int32 (wrapping), bool is "any", as PyTorch
+        out = x.sum(axis=dims, keepdims=keepdim, dtype=_acc(x)) if x.ndim else x.copy()
     cls = SumBackward0 if dim is None else SumBackward1
     return record(cls, out, (input,), args=(input._data.shape, dims, keepdim))
 
@@ -169,7 +175,7 @@ def mean(input, dim=None, keepdim=False, *, dtype=None, out=None):
     if out is not None:
         return out_call("mean", mean, (input, dim, keepdim), {"dtype": dtype}, out)
     x = input._data
-    dtype = _dtype.dtype_arg(dtype, "mean")
+    dtype = _dtype.to_dtype(dtype, "mean")
     if dtype is not None:
         x = x.astype(dtype.np)
     if x.dtype.kind not in "fc":
@@ -276,6 +282,10 @@ def _extreme(input, dim, keepdim, np_red, np_arg, name, full_cls, dim_cls, other
     if other is not None and isinstance(other, Tensor):
         from ..elementwise import maximum, minimum
         return (maximum if name == "max" else minimum)(input, other)
+    if isinstance(dim, np.ndarray):
+        raise TypeError("%s() received an invalid combination of arguments - got (Tensor, "
+                        "numpy.ndarray): the second argument is a dim (int) or a Tensor. Fix: "
+                        "torch.%s(x, torch.as_tensor(a))" % (name, name))
     x = input._data
     if x.dtype.kind == "c":
         if dim is None:
@@ -413,14 +423,15 @@ def prod(input, dim=None, keepdim=False, *, dtype=None):
     (ops/reduce/prod_backward.py: exact with zeros, twice differentiable)."""
     x = input._data
     dims = _dims(dim, x.ndim)
-    dtype = _dtype.dtype_arg(dtype, "prod")
+    dtype = _dtype.to_dtype(dtype, "prod")
     if dtype is not None and dtype.np != x.dtype:
         # PyTorch computes in ``dtype`` (the input cast first; the gradient flows back)
         _sum_dtype(x.reshape(-1)[:0], dtype, input)
-        return prod(input.to(dtype), dim, keepdim)
-    x = _sum_dtype(x, None)
+        return prod(input.to(dtype), dim, keepdim, dtype=dtype)
+    if dtype is None:
+        x = _sum_dtype(x, None)
     with _quiet():
-        out = np.prod(x, axis=dims, keepdims=keepdim) if x.ndim else x.copy()
+        out = np.prod(x, axis=dims, keepdims=keepdim, dtype=_acc(x)) if x.ndim else x.copy()
     return record(ProdBackward0 if dim is None else ProdBackward1, out, (input,), saved=(input,),
                   save_result=True, args=(dims, keepdim, dim is None or not dims))
 
@@ -502,4 +513,7 @@ def bincount(input, weights=None, minlength=0):
     if w.shape != x.shape:
         raise RuntimeError("weights should be 1-d and have the same length as input")
     dt = np.float32 if w.dtype == np.float32 else np.float64
-    return Tensor._make_plain(np.bincount(x, weights=w, minlength=minlength).astype(dt))
+    counts = np.bincount(x, weights=w, minlength=minlength).astype(dt)
+    # weights that require grad: the result does too, with no derivative, as PyTorch
+    return record(no_derivative("bincount"), counts,
+                  (weights if isinstance(weights, Tensor) else None,))

@@ -14,9 +14,14 @@ from .views import t
 
 # ---------------------------------------------------------- joins & splits
 def _cat_backward(ctx, g):
+    # a size None: a skipped legacy 1-d empty input, whose gradient is an empty tensor
+    # (PyTorch's cat_tensors_backward), not None
     dim, sizes = ctx.args
     out, start = [], 0
     for s, need in zip(sizes, ctx.needs_input_grad):
+        if s is None:
+            out.append(g.new_zeros((0,)) if need else None)
+            continue
         out.append(g.narrow(dim, start, s) if need else None)
         start += s
     return tuple(out)
@@ -46,18 +51,18 @@ def cat(tensors, dim=0, *, out=None):
     nonempty = [t for t in tensors if not (t._data.ndim == 1 and t._data.size == 0)]
     if not nonempty:
         return record(CatBackward0, np.zeros(0, result_type(*tensors).np), tuple(tensors),
-                      args=(0, [0] * len(tensors)))
-    ref = nonempty[0] if nonempty else tensors[0]
-    d = _wrap_dim(dim, ref._data.ndim)
+                      args=(0, [None] * len(tensors)))
+    d = _wrap_dim(dim, nonempty[0]._data.ndim)
     npd = result_type(*tensors).np
     try:
-        out = np.concatenate([t._data.astype(npd, copy=False) for t in nonempty or tensors], axis=d)
+        out = np.concatenate([t._data.astype(npd, copy=False) for t in nonempty], axis=d)
     except ValueError:
         raise RuntimeError(
             "Sizes of tensors must match except in dimension %d: got shapes %s. Fix: make every "
             "dimension other than %d the same." % (d, [tuple(t.shape) for t in tensors], d)) from None
-    used = nonempty or tensors
-    return record(CatBackward0, out, tuple(used), args=(d, [t._data.shape[d] for t in used]))
+    sizes = [None if t._data.ndim == 1 and t._data.size == 0 else t._data.shape[d]
+             for t in tensors]
+    return record(CatBackward0, out, tuple(tensors), args=(d, sizes))
 
 
 concat = concatenate = cat
