@@ -44,10 +44,7 @@ def _outcome(lib, name, dx, dt):
 
 NAMES = ["binary_cross_entropy", "binary_cross_entropy_with_logits", "soft_margin_loss",
          "mse_loss", "l1_loss", "smooth_l1_loss", "poisson_nll_loss", "kl_div", "cross_entropy",
-         "hinge_embedding_loss", "multilabel_soft_margin_loss",
-         pytest.param("huber_loss", marks=pytest.mark.xfail(
-             strict=True, reason="PyTorch's huber_loss backward refuses a target of another "
-             "dtype; leafgrad promotes and trains (not yet matched)"))]
+         "hinge_embedding_loss", "multilabel_soft_margin_loss", "huber_loss"]
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -64,3 +61,24 @@ def test_soft_margin_target_requiring_grad_refused_like_torch():
         x = lib.randn(3, requires_grad=True)
         with pytest.raises(RuntimeError, match="not differentiable with respect to argument"):
             lib.nn.functional.soft_margin_loss(x, x.exp())
+
+
+@pytest.mark.parametrize("dt", ["float64", "float16", "int64"])
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+@pytest.mark.parametrize("which", ["input", "target"])
+def test_huber_loss_of_two_dtypes_like_torch(dt, reduction, which):
+    # huber_loss's loss has the input's dtype and its backward refuses the mix (either
+    # side's gradient), where smooth_l1_loss promotes
+    res = []
+    for T in (torch, leafgrad):
+        x = T.linspace(-2, 2, 5, dtype=T.float32, requires_grad=which == "input")
+        t = T.linspace(-1, 3, 5).to(getattr(T, dt))
+        if which == "target" and dt != "int64":
+            t.requires_grad_()
+        if which == "target" and dt == "int64":
+            pytest.skip("an integer target cannot require grad")
+        y = T.nn.functional.huber_loss(x, t, reduction=reduction, delta=0.7)
+        with pytest.raises(RuntimeError) as e:
+            y.sum().backward()
+        res.append((str(y.dtype), y.detach().double().sum().item(), str(e.value).split(" (")[0]))
+    assert res[0] == res[1]

@@ -50,6 +50,8 @@ def _make(name):
     def backward(ctx, g):
         a, b = ctx._checked_saved
         na, nb = ctx.needs_input_grad
+        if name == "HuberLoss" and a.dtype != b.dtype:
+            _refuse_mixed(a, b) if na else _refuse_mixed(b, a)
         return (_grad_of(g, a, b, ctx.args, double) if na else None,
                 _grad_of(g, b, a, ctx.args, double) if nb else None)
 
@@ -75,6 +77,15 @@ def _make(name):
     return first
 
 
+def _refuse_mixed(a, b):
+    # PyTorch's huber_loss_backward writes into a gradient of a's dtype from b's: refused
+    from ..._core.errors import type_name
+    raise RuntimeError(
+        "Found dtype %s but expected %s (huber_loss's backward needs the input and the "
+        "target in one dtype). Fix: convert the target first, e.g. "
+        "F.huber_loss(x, target.to(x.dtype))" % (type_name(b._data.dtype), type_name(a._data.dtype)))
+
+
 _HUBER = _make("HuberLoss")
 _SMOOTH = _make("SmoothL1Loss")
 
@@ -94,7 +105,9 @@ def _loss(cls, input, target, reduction, t, huber):
             el = np.where(z < t, 0.5 * z * z, t * (z - 0.5 * t))
         else:
             el = np.where(z < t, 0.5 * z * z / t, z - 0.5 * t)
-        el = el.astype(z.dtype, copy=False)
+        # huber_loss writes into a loss of the input's dtype (computed in the promoted
+        # one); smooth_l1_loss's loss has the promoted dtype
+        el = el.astype(input._data.dtype if huber else x.dtype, copy=False)
         if reduction == "none":
             out, norm = el, 1.0
         elif reduction == "sum":
