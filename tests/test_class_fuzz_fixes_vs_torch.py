@@ -52,3 +52,33 @@ def test_clamp_and_relu_keep_the_sign_of_a_zero_as_pytorch(f, dtype):
     # (with tensor bounds of another dtype PyTorch's sign of a zero depends on the kernel
     # taken, so those are not compared)
     _values_and_grads(f, [EDGE], dtype)
+
+
+def _grid(dtype):
+    return np.repeat(EDGE, len(EDGE)).astype(dtype), np.tile(EDGE, len(EDGE)).astype(dtype)
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
+def test_remainder_zero_has_the_dividends_sign_as_pytorch(dtype):
+    # ATen: fmod, then + b where the sign differs from b's: remainder(-0.0, 1.0) is -0.0
+    # and remainder(0.0, -1.0) 0.0 (np.remainder gives the divisor's sign)
+    a, b = _grid(dtype)
+    _values_and_grads(lambda T, x, y: T.remainder(x, y), [a, b], dtype)
+    _values_and_grads(lambda T, x, y: x % y, [a, b], dtype)
+    for s in (3.0, -0.5, np.inf, -0.0):
+        _values_and_grads(lambda T, x: T.remainder(x, s), [EDGE], dtype)
+        _same(leafgrad.remainder(s, leafgrad.tensor(a)).numpy(),
+              torch.remainder(s, torch.tensor(a)).numpy())
+
+
+@pytest.mark.parametrize("form", ["function", "operator"])
+def test_remainder_of_a_number_by_a_tensor_has_no_derivative_as_pytorch(form):
+    outcomes = []
+    for T in (leafgrad, torch):
+        x = T.tensor([1.5, -2.0], requires_grad=True)
+        y = T.remainder(2.0, x) if form == "function" else 2.0 % x
+        assert y.requires_grad
+        with pytest.raises(RuntimeError, match="derivative for aten::remainder"):
+            y.sum().backward()
+        outcomes.append(y.detach().numpy().tolist())
+    assert outcomes[0] == outcomes[1]

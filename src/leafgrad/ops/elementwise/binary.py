@@ -432,8 +432,27 @@ fmod = _binary("fmod", _int_div_check(np.fmod), "FmodBackward1", lambda g, a, b:
                lambda g, a, b: -g * _rounded_quotient(a, b, "trunc"), numbers="other",
                scalar_name="FmodBackward0",
                bool_pair="fmod_cpu", doc="C-style remainder (sign of the dividend).")
-remainder = _binary("remainder", _int_div_check(np.remainder), "RemainderBackward1",
-                    lambda g, a, b: g, lambda g, a, b: -g * _rounded_quotient(a, b, "floor"),
+def _np_remainder(a, b):
+    # ATen's float rule: fmod, then + b where it is nonzero with the sign unlike b's; a zero
+    # keeps the dividend's sign (remainder(-0.0, 1.0) is -0.0; np.remainder gives +0.0)
+    if np.result_type(a, b).kind != "f":
+        return np.remainder(a, b)
+    r = np.fmod(a, b)
+    fix = (r != 0) & ((r < 0) != (np.asarray(b) < 0))
+    return np.where(fix, r + b, r) if fix.any() else r
+
+
+def _remainder_db(g, a, b):
+    if not isinstance(a, Tensor):
+        # remainder(number, tensor) has no derivative in PyTorch (grad_fn NotImplemented)
+        raise RuntimeError("derivative for aten::remainder is not implemented. Fix: for "
+                           "remainder(number, x), write number - x * (number / x).floor() "
+                           "to differentiate it")
+    return -g * _rounded_quotient(a, b, "floor")
+
+
+remainder = _binary("remainder", _int_div_check(_np_remainder), "RemainderBackward1",
+                    lambda g, a, b: g, _remainder_db,
                     scalar_name="RemainderBackward0",
                     bool_pair="remainder_cpu",
                     doc="Python-style remainder (sign of the divisor).")
