@@ -103,3 +103,27 @@ def test_shrinks_keep_nan_and_erfinv_keeps_minus_zero_as_pytorch(f, dtype):
     _values_and_grads(f, [[x for x in EDGE if x == x]], dtype)
     _same(f(leafgrad, leafgrad.tensor(EDGE, dtype=getattr(leafgrad, dtype))).numpy(),
           f(torch, torch.tensor(EDGE, dtype=getattr(torch, dtype))).numpy())
+
+
+def _raised(call):
+    out = []
+    for T in (leafgrad, torch):
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", UserWarning)
+                r = call(T)
+        except Exception as e:      # noqa: BLE001 - the class is compared with torch
+            out.append(next(c.__name__ for c in type(e).__mro__ if c.__module__ == "builtins"))
+        else:
+            out.append(("ok", str(r.dtype), r.detach().numpy().tolist()))
+    return out
+
+
+@pytest.mark.parametrize("mask", [
+    lambda T: T.tensor([1, 0, 1], dtype=T.uint8), lambda T: T.tensor([1, 0, 1]),
+    lambda T: T.tensor([1.0, 0.0, 1.0]), lambda T: T.tensor(1.0), lambda T: T.tensor([True] * 4),
+    lambda T: T.tensor([True, False, True]), lambda T: T.tensor(True)],
+    ids=["uint8", "int64", "float", "0-d float", "wrong shape", "bool", "0-d bool"])
+def test_masked_select_takes_only_a_bool_mask_as_pytorch(mask):
+    mine, ref = _raised(lambda T: T.masked_select(T.tensor([[1.0, 2.0, 3.0]] * 2), mask(T)))
+    assert mine == ref
