@@ -127,3 +127,35 @@ def _raised(call):
 def test_masked_select_takes_only_a_bool_mask_as_pytorch(mask):
     mine, ref = _raised(lambda T: T.masked_select(T.tensor([[1.0, 2.0, 3.0]] * 2), mask(T)))
     assert mine == ref
+
+
+@pytest.mark.parametrize("expr", [
+    "2 ^ T.tensor([1, 2])", "1.5 ^ T.tensor([1.0])", "True ^ T.tensor([True, False])",
+    "T.div(T.tensor([True]), True, rounding_mode='floor')",
+    "T.div(True, T.tensor([True]), rounding_mode='trunc')",
+    "T.div(T.tensor([True]), T.tensor([True]), rounding_mode='trunc')",
+    "T.div(T.tensor([True]), 2, rounding_mode='floor')",
+    "T.ldexp(T.tensor([True]), T.tensor([2]))"])
+def test_reflected_xor_bool_division_and_ldexp_exponents_as_pytorch(expr):
+    # a number ^ tensor was a TypeError (no __rxor__); bool // bool with rounding_mode is
+    # PyTorch's NotImplementedError
+    mine, ref = _raised(lambda T: eval(expr, {"T": T}))     # noqa: S307 - fixed strings
+    assert mine == ref
+
+
+@pytest.mark.parametrize("exponent", [[-1, 2, 0, 40], [-3, 1, 5, 31]])
+@pytest.mark.parametrize("dtype", ["int64", "int32"])
+def test_ldexp_gradient_with_an_integer_exponent_is_pytorchs(exponent, dtype):
+    # grad * pow(2, other) in the exponent's dtype: 0 for a negative exponent
+    out = []
+    for T in (leafgrad, torch):
+        x = T.tensor([1.0, 2.0, -3.0, 0.5], requires_grad=True)
+        y = T.ldexp(x, T.tensor(exponent, dtype=getattr(T, dtype)))
+        y.backward(T.tensor([0.25, 0.5, 0.75, 1.0]))
+        out.append((y.detach().numpy().tolist(), x.grad.numpy().tolist()))
+    assert out[0] == out[1]
+
+
+def test_nextafter_gradient_is_zero_where_a_equals_b_as_pytorch():
+    a, b = _grid("float64")
+    _values_and_grads(lambda T, x, y: T.nextafter(x, y), [a, b])
