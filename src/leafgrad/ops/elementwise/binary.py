@@ -469,7 +469,10 @@ def _pow_db(g, a, b):
         if a == 0:
             return g * where(b_ge0, 0.0, (a ** b) * -math.inf)
         return g * (a ** b) * float(np.log(np.float64(a)))
-    return g * where((a == 0) & b_ge0, 0.0, (a ** b) * a.log())   # multiplied, as PyTorch
+    r = a ** b
+    # log of the base in the result's dtype (an integer base's own log is float32)
+    log_a = (a if a.dtype == r.dtype else a.to(r.dtype)).log()
+    return g * where((a == 0) & b_ge0, 0.0, r * log_a)   # multiplied, as PyTorch
 
 
 def _pow_da(g, a, b):
