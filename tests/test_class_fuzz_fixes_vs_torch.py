@@ -172,3 +172,25 @@ def test_pow_exponent_gradient_of_an_integer_base_is_in_the_result_dtype(base):
         T.pow(a, b).backward(T.ones(4, dtype=T.float64))
         out.append(b.grad.numpy())
     np.testing.assert_allclose(out[0], out[1], rtol=1e-14, atol=0)
+
+
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+@pytest.mark.parametrize("loss", ["mse_loss", "huber_loss", "smooth_l1_loss"])
+@pytest.mark.parametrize("shapes", [((), (2, 3)), ((2, 1), (3,)), ((2, 3), ())])
+def test_broadcast_loss_gradients_have_their_inputs_shape(loss, reduction, shapes):
+    # a reduced loss of a 0-d input and a (2, 3) target gave that input a (2, 3) gradient
+    out = []
+    for T in (leafgrad, torch):
+        x = T.tensor(np.linspace(-1, 2, int(np.prod(shapes[0]))).reshape(shapes[0]),
+                     requires_grad=True)
+        y = T.tensor(np.linspace(3, -2, int(np.prod(shapes[1]))).reshape(shapes[1]),
+                     requires_grad=True)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)     # the size warning
+            r = getattr(T.nn.functional, loss)(x, y, reduction=reduction)
+        gx, gy = T.autograd.grad(r, (x, y), T.ones_like(r), create_graph=True)
+        ggx, ggy = T.autograd.grad((gx * gx).sum() + (gy * gy).sum(), (x, y))
+        out.append([v.detach().numpy() for v in (gx, gy, ggx, ggy)])
+    for a, b in zip(*out):
+        assert a.shape == b.shape
+        np.testing.assert_allclose(a, b, rtol=1e-6)
