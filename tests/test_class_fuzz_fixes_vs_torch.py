@@ -194,3 +194,18 @@ def test_broadcast_loss_gradients_have_their_inputs_shape(loss, reduction, shape
     for a, b in zip(*out):
         assert a.shape == b.shape
         np.testing.assert_allclose(a, b, rtol=1e-6)
+
+
+@pytest.mark.parametrize("p", [1, 2])
+def test_margin_losses_have_no_gradient_at_a_zero_margin_as_pytorch(p):
+    # PyTorch's kernels count a class only where its margin term is > 0 (clamp_min's
+    # gradient passes at == 0)
+    out = []
+    for T in (leafgrad, torch):
+        F = T.nn.functional
+        x = T.tensor([[0.0, 1.0, 0.0], [-0.5, -0.5, -1.5]], requires_grad=True)
+        y = T.tensor([[-1.5, 2.0, 1.0], [-0.5, -0.5, -1.5]], requires_grad=True)
+        F.multi_margin_loss(x, T.tensor([1, 0]), p=p).backward()
+        F.multilabel_margin_loss(y, T.tensor([[0, 2, -1], [1, -1, 1]])).backward()
+        out.append((x.grad.numpy().tolist(), y.grad.numpy().tolist()))
+    assert out[0] == out[1]
