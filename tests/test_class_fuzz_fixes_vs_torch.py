@@ -209,3 +209,22 @@ def test_margin_losses_have_no_gradient_at_a_zero_margin_as_pytorch(p):
         F.multilabel_margin_loss(y, T.tensor([[0, 2, -1], [1, -1, 1]])).backward()
         out.append((x.grad.numpy().tolist(), y.grad.numpy().tolist()))
     assert out[0] == out[1]
+
+
+@pytest.mark.parametrize("op", ["masked_fill", "masked_fill tensor value", "masked_scatter"])
+@pytest.mark.parametrize("shapes", [((), (3,)), ((2, 1), (3,)), ((3,), (2, 3)), ((2, 3), (3,))])
+def test_out_of_place_masked_writes_broadcast_input_and_mask_as_pytorch(op, shapes):
+    # a 0-d input with a (3,) mask was refused; PyTorch expands the input first
+    out = []
+    for T in (leafgrad, torch):
+        x = T.tensor(np.linspace(-1, 1, int(np.prod(shapes[0]))).reshape(shapes[0]),
+                     requires_grad=True)
+        mask = T.tensor((np.arange(int(np.prod(shapes[1]))) % 2 == 0).reshape(shapes[1]))
+        v = T.tensor(3.0, dtype=T.float64, requires_grad=True)
+        src = T.tensor(np.arange(1.0, 7.0), requires_grad=True)
+        y = (x.masked_fill(mask, 2.5) if op == "masked_fill" else x.masked_fill(mask, v)
+             if op.endswith("value") else x.masked_scatter(mask, src))
+        y.backward(T.tensor(np.arange(y.numel(), dtype=np.float64).reshape(tuple(y.shape))))
+        grads = [t.grad.numpy().tolist() for t in (x, v, src) if t.grad is not None]
+        out.append((y.detach().numpy().tolist(), grads))
+    assert out[0] == out[1]
