@@ -228,3 +228,9 @@ def test_out_of_place_masked_writes_broadcast_input_and_mask_as_pytorch(op, shap
         grads = [t.grad.numpy().tolist() for t in (x, v, src) if t.grad is not None]
         out.append((y.detach().numpy().tolist(), grads))
     assert out[0] == out[1]
+
+
+@pytest.mark.parametrize("dim", [2, -3, 1])
+def test_stack_checks_dim_before_the_shapes_as_pytorch(dim):
+    mine, ref = _raised(lambda T: T.stack([T.zeros(0), T.ones(1)], dim))
+    assert mine == ref
