@@ -234,3 +234,13 @@ def test_out_of_place_masked_writes_broadcast_input_and_mask_as_pytorch(op, shap
 def test_stack_checks_dim_before_the_shapes_as_pytorch(dim):
     mine, ref = _raised(lambda T: T.stack([T.zeros(0), T.ones(1)], dim))
     assert mine == ref
+
+
+@pytest.mark.parametrize("dtype", ["int64", "int32", "bool", "float32"])
+@pytest.mark.parametrize("grad", [True, False])
+def test_masked_fill_of_an_integer_tensor_with_a_value_requiring_grad_as_pytorch(dtype, grad):
+    # PyTorch: "Autograd not support dtype: Long" (accepted here before)
+    mine, ref = _raised(lambda T: T.masked_fill(
+        T.tensor([1, 0, 2], dtype=getattr(T, dtype)), T.tensor([True, False, True]),
+        T.tensor(1.5, dtype=T.float64, requires_grad=grad)))
+    assert mine == ref

@@ -48,6 +48,10 @@ def masked_fill(input, mask, value):
     x = input._data
     vt = value if isinstance(value, Tensor) else None
     v = value._data if vt is not None else value
+    if vt is not None and vt._requires_grad and x.dtype.kind not in "fc":
+        raise RuntimeError("Autograd not support dtype: %s: a value that requires grad "
+                           "cannot be written into a %s tensor. Fix: input.float(), or "
+                           "value.detach()" % (_errors.type_name(x.dtype), x.dtype))
     try:
         np.broadcast_shapes(m.shape, x.shape)
     except ValueError:
