@@ -244,3 +244,11 @@ def test_masked_fill_of_an_integer_tensor_with_a_value_requiring_grad_as_pytorch
         T.tensor([1, 0, 2], dtype=getattr(T, dtype)), T.tensor([True, False, True]),
         T.tensor(1.5, dtype=T.float64, requires_grad=grad)))
     assert mine == ref
+
+
+@pytest.mark.parametrize("expr", ["T.tensor([True, False]) ** -2", "T.tensor(True) ** -1",
+                                  "T.pow(T.tensor([True]), -1)", "T.tensor([True]) ** True",
+                                  "T.tensor([2]) ** False"])
+def test_a_bool_tensor_to_a_negative_integer_power_is_refused_as_pytorch(expr):
+    mine, ref = _raised(lambda T: eval(expr, {"T": T}))     # noqa: S307 - fixed strings
+    assert mine == ref

@@ -535,7 +535,7 @@ def pow(input, exponent):
     if isinstance(input, Tensor):
         if isinstance(exponent, Tensor):
             return _pow1(input, exponent)
-        if input._data.dtype.kind in "iu" and isinstance(exponent, int) and exponent < 0:
+        if input._data.dtype.kind in "iub" and isinstance(exponent, int) and exponent < 0:
             raise RuntimeError("Integers to negative integer powers are not allowed.")
         return _pow0(input, exponent)
     return _pow2(input, exponent)
