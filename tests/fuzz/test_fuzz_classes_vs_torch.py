@@ -610,6 +610,17 @@ KNOWN = {
                "1.1349484125773113",
     ("loss", "smooth_l1_loss", "raises"):
         LOSS + "smooth_l1_loss(bool[2, 3], bool[2, 3]): raises: TypeError vs NotImplementedError",
+    ("loss", "soft_margin_loss", "backward raises"):
+        LOSS + "soft_margin_loss(float16[2, 3], bool[2, 3]): backward raises: nothing vs "
+               "RuntimeError",
+    ("loss", "poisson_nll_loss", "raises"):
+        LOSS + "poisson_nll_loss(int32[2, 3], 1.5): raises: nothing vs TypeError",
+    ("loss", "smooth_l1_loss", "result"):
+        LOSS + "smooth_l1_loss(float16[2, 3], float64[]): result: dtype torch.float16 vs "
+               "torch.float64",
+    ("loss", "triplet_margin_loss", "raises"):
+        LOSS + "triplet_margin_loss(True, int32[2, 3], float32[2, 3]): raises: AttributeError "
+               "vs TypeError",
     ("loss", "soft_margin_loss", "raises"):
         LOSS + "soft_margin_loss(int64[2, 3], int32[]): raises: nothing vs RuntimeError",
     ("loss", "triplet_margin_loss", "gradient"):
