@@ -374,7 +374,6 @@ FINDINGS = {
     "special_i1e": "second-order grad nan at other places",
     "i0": "second-order grad nan at other places (inf input)",
     "polygamma": "grad differs (polygamma(n + 1, x) at large / negative x)",
-    "nextafter": "grad differs",
     # found by the default run of session 6, not diagnosed in time
     "grid_sample": "value nan / 0 where PyTorch gives inf / finite: 5-D input (trilinear), "
                    "reflection padding, a size-1 spatial dim, inf / nan grid coordinates "

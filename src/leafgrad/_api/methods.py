@@ -305,6 +305,7 @@ _METHODS = {
     "__xor__": _or_numpy(C.bitwise_xor, np.bitwise_xor),
     "__rand__": _no_ndarray_left(C.bitwise_and, "&"),
     "__ror__": _no_ndarray_left(C.bitwise_or, "|"),
+    "__rxor__": _no_ndarray_left(C.bitwise_xor, "^"),
     # shifts (issue 13): bitwise_left_shift / bitwise_right_shift and their in-place forms
     "__lshift__": _or_numpy(C.bitwise_left_shift, np.left_shift),
     "__rshift__": _or_numpy(C.bitwise_right_shift, np.right_shift),

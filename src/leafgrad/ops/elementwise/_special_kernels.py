@@ -206,7 +206,7 @@ def erfinv(y):
     z = np.where(small | (a >= 1), 0.5, 1.0 - a)          # exact for a in [0.5, 1]
     xt = np.sign(y) * _erfcinv_small(z)
     out = np.where(small, xs, xt)
-    out = np.where(a == 1, np.sign(y) * math.inf, out)
+    out = np.where(a == 1, np.sign(y) * math.inf, np.where(y == 0, y, out))   # -0.0 stays
     return np.where((a > 1) | np.isnan(y), math.nan, out)
 
 

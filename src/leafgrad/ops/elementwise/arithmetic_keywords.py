@@ -109,9 +109,8 @@ def div(input, other, *, rounding_mode=None, out=None):
         raise RuntimeError(
             "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found %r. "
             "Fix: pass one of those." % (rounding_mode,))
-    if isinstance(input, Tensor) and isinstance(other, Tensor) and \
-            input._data.dtype == np.bool_ and other._data.dtype == np.bool_:
-        raise RuntimeError("\"div_%s_cpu\" not implemented for 'Bool'. Fix: convert the "
+    if result_type(input, other).np == np.bool_:     # bool by bool (a Python bool too)
+        raise NotImplementedError("\"div_%s_cpu\" not implemented for 'Bool'. Fix: convert the "
                            "operands first, e.g. x.long()" % rounding_mode)
     ta, tb, xa, xb = binary_operands(input, other)
     dt = np.result_type(xa, xb)

@@ -432,7 +432,17 @@ fmod = _binary("fmod", _int_div_check(np.fmod), "FmodBackward1", lambda g, a, b:
                lambda g, a, b: -g * _rounded_quotient(a, b, "trunc"), numbers="other",
                scalar_name="FmodBackward0",
                bool_pair="fmod_cpu", doc="C-style remainder (sign of the dividend).")
-remainder = _binary("remainder", _int_div_check(np.remainder), "RemainderBackward1",
+def _np_remainder(a, b):
+    # ATen's float rule: fmod, then + b where it is nonzero with the sign unlike b's; a zero
+    # keeps the dividend's sign (remainder(-0.0, 1.0) is -0.0; np.remainder gives +0.0)
+    if np.result_type(a, b).kind != "f":
+        return np.remainder(a, b)
+    r = np.fmod(a, b)
+    fix = (r != 0) & ((r < 0) != (np.asarray(b) < 0))
+    return np.where(fix, r + b, r) if fix.any() else r
+
+
+remainder = _binary("remainder", _int_div_check(_np_remainder), "RemainderBackward1",
                     lambda g, a, b: g, lambda g, a, b: -g * _rounded_quotient(a, b, "floor"),
                     scalar_name="RemainderBackward0", number_first=no_derivative("remainder"),
                     bool_pair="remainder_cpu",
@@ -450,7 +460,10 @@ def _pow_db(g, a, b):
         if a == 0:
             return g * where(b_ge0, 0.0, (a ** b) * -math.inf)
         return g * (a ** b) * float(np.log(np.float64(a)))
-    return g * where((a == 0) & b_ge0, 0.0, (a ** b) * a.log())   # multiplied, as PyTorch
+    r = a ** b
+    # log of the base in the result's dtype (an integer base's own log is float32)
+    log_a = (a if a.dtype == r.dtype else a.to(r.dtype)).log()
+    return g * where((a == 0) & b_ge0, 0.0, r * log_a)   # multiplied, as PyTorch
 
 
 def _pow_da(g, a, b):
@@ -513,7 +526,7 @@ def pow(input, exponent):
     if isinstance(input, Tensor):
         if isinstance(exponent, Tensor):
             return _pow1(input, exponent)
-        if input._data.dtype.kind in "iu" and isinstance(exponent, int) and exponent < 0:
+        if input._data.dtype.kind in "iub" and isinstance(exponent, int) and exponent < 0:
             raise RuntimeError("Integers to negative integer powers are not allowed.")
         return _pow0(input, exponent)
     return _pow2(input, exponent)

@@ -167,6 +167,8 @@ def _clamp_tensors(input, min, max, cls=ClampBackward0):
                 out = f(out, bd)
             except ValueError:
                 raise broadcast_error(out, bd) from None
+    out = _keep_zero_sign(out, x, *(None if b is None else b._data.astype(npd, copy=False)
+                                     for b in bounds))
     return record(cls, out, (input, bounds[0], bounds[1]),
                   saved=(input, bounds[0], bounds[1]))
 
@@ -215,8 +217,25 @@ def _clamp(input, min, max, nodes):
         if isinstance(b, int) and not isinstance(b, bool) and (
                 x.dtype.kind in "iu" or not _scalars.I64_MIN <= b <= _scalars.U64_MAX):
             _scalars.check_scalar_write(b, x.dtype)     # PyTorch's Scalar conversion
-    out = np.clip(x, min, max)
+    out = _keep_zero_sign(np.clip(x, min, max), x, min, max)
     return record(nodes[0], out, (input,), saved=(input,), args=(min, max))
+
+
+def _keep_zero_sign(out, x, lo, hi):
+    """PyTorch's clamp is ``x < lo ? lo : x``, then ``> hi ? hi : that``: a zero keeps the
+    sign of the operand chosen (clamp(-0.0, min=0.0) is -0.0), which np.clip's
+    maximum/minimum lose. Recomputed that way where the result is 0."""
+    if out.dtype.kind != "f":
+        return out
+    zero = out == 0
+    if not zero.any():
+        return out
+    v = x
+    if lo is not None:
+        v = np.where(v < lo, lo, v)
+    if hi is not None:
+        v = np.where(v > hi, hi, v)
+    return np.where(zero, v, out).astype(out.dtype, copy=False)
 
 
 @defop("clamp_min", out=True, inplace=IP.clamp_min_)

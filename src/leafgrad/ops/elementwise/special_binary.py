@@ -165,9 +165,10 @@ def heaviside(input, values, *, out=None):
 heaviside.node = _heaviside.node
 defop("heaviside", heaviside, numbers="none", inplace=True, out=True, family="special")
 nextafter = _b("nextafter", _no_int("nextafter_cpu", np.nextafter), "NextafterBackward0",
-               lambda g, a, b: g, lambda g, a, b: _zero(g, None, None), numbers="none",
-               save=False,
-               doc="The next float after a towards b. Gradient 1 to a, 0 to b (PyTorch's).")
+               lambda g, a, b: g * (a != b), lambda g, a, b: _zero(g, None, None),
+               numbers="none",
+               doc="The next float after a towards b. Gradient to a 1 where a != b (nan "
+                   "included) and 0 where a == b (the result is then b), 0 to b (PyTorch's).")
 
 
 def _ldexp_np(a, b):
@@ -178,7 +179,13 @@ def _ldexp_np(a, b):
     return (a * np.exp2(np.asarray(b, np.float64))).astype(dt, copy=False)
 
 
-ldexp = _b("ldexp", _ldexp_np, "LdexpBackward0", lambda g, a, b: g * 2.0 ** b,
+def _ldexp_da(g, a, b):
+    # PyTorch's grad * pow(2, other): in other's dtype, so an integer exponent gives an
+    # integer power (0 for a negative one, wrapped for a large one), as PyTorch computes it
+    return g * (2.0 ** b if b.is_floating_point() else 2 ** b)
+
+
+ldexp = _b("ldexp", _ldexp_np, "LdexpBackward0", _ldexp_da,
            lambda g, a, b: g * a * 2.0 ** b * _LN2, numbers="none",
            doc="a * 2**b (integers give the default float dtype). d/da = 2**b, "
                "d/db = a 2**b ln 2 (derivatives.yaml, ldexp).")

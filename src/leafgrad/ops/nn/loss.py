@@ -22,7 +22,7 @@ from ..elementwise.pointwise import clamp
 from .activation import log_softmax
 from .loss_bce import (BinaryCrossEntropyBackward0, BinaryCrossEntropyWithLogitsBackward0,
                        np_log_sigmoid)
-from .loss_smooth import huber_loss_op, smooth_l1_loss_op
+from .loss_smooth import fit_to_input, huber_loss_op, smooth_l1_loss_op
 
 _min_reduce, _max_reduce, _add_reduce = np.minimum.reduce, np.maximum.reduce, np.add.reduce
 
@@ -65,7 +65,7 @@ def _mse_backward(ctx, g):
         g = g * 2.0
     else:
         g = g * 2.0
-    return (g * d if na else None), (-(g * d) if nb else None)
+    return (fit_to_input(g * d, a) if na else None), (fit_to_input(-(g * d), b) if nb else None)
 
 
 MseLossBackward0 = node("MseLossBackward0", _mse_backward, saves=True)
@@ -76,7 +76,7 @@ def _mse_np(ctx, g):
     reduction, n = ctx.args
     gd = (g * (2.0 / n) if reduction == "mean" else g * 2.0) * (a - b)
     na, nb = ctx.needs_input_grad
-    return (gd if na else None), (-gd if nb else None)
+    return (fit_to_input(gd, a) if na else None), (fit_to_input(-gd, b) if nb else None)
 
 
 MseLossBackward0.np_backward = _mse_np

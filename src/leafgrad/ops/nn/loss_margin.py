@@ -90,7 +90,7 @@ def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=
     if ((t < 0) | (t >= c)).any():
         raise RuntimeError("target out of range. Fix: targets are class indices in [0, %d)." % c)
     xy = x.gather(1, Tensor._make_plain(t[:, None]))
-    z = (margin - xy + x).clamp_min(0.0)
+    z = (margin - xy + x).relu()     # PyTorch's "if (z > 0)": no gradient at a zero margin
     if p == 2:
         z = z * z
     if weight is not None:
@@ -120,7 +120,8 @@ def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduct
     rows = np.repeat(np.arange(n), c)[valid.reshape(-1)]
     is_target[rows, t[valid]] = True
     xj = x.gather(1, Tensor._make_plain(np.where(valid, t, 0).astype(np.int64)))
-    hinge = (1 - xj.unsqueeze(2) + x.unsqueeze(1)).clamp_min(0.0)     # (N, j, i)
+    # (N, j, i); relu, not clamp_min: PyTorch's "if (z > 0)" gives no gradient at z == 0
+    hinge = (1 - xj.unsqueeze(2) + x.unsqueeze(1)).relu()
     mask = (valid[:, :, None] & ~is_target[:, None, :]).astype(x._data.dtype)
     loss = (hinge * Tensor._make_plain(mask)).sum((1, 2)) / c
     if input.dim() == 1:

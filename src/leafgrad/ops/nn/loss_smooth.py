@@ -46,14 +46,30 @@ def _grad_of(g, a, b, args, node_cls):
     return record(node_cls, out, (g, a, b), saved=(g, a, b), args=args)
 
 
+def fit_to_input(grad, like):
+    """A pointwise loss's gradient (the broadcast shape of input and target) summed to
+    the shape of its input ``like``: a reduced loss's output has that input's shape when
+    it is 0-d, so the engine, which fits a gradient only to an input whose shape differs
+    from the output's, leaves it broadcast."""
+    shape = tuple(like.shape)
+    if grad is None or tuple(grad.shape) == shape:
+        return grad
+    if isinstance(grad, Tensor):
+        return grad.sum_to_size(shape)
+    lead = grad.ndim - len(shape)
+    axes = tuple(range(lead)) + tuple(k + lead for k, s in enumerate(shape)
+                                      if s == 1 and grad.shape[k + lead] != 1)
+    return grad.sum(axis=axes, keepdims=True).reshape(shape)
+
+
 def _make(name):
     def backward(ctx, g):
         a, b = ctx._checked_saved
         na, nb = ctx.needs_input_grad
         if name == "HuberLoss" and a.dtype != b.dtype:
             _refuse_mixed(a, b) if na else _refuse_mixed(b, a)
-        return (_grad_of(g, a, b, ctx.args, double) if na else None,
-                _grad_of(g, b, a, ctx.args, double) if nb else None)
+        return (fit_to_input(_grad_of(g, a, b, ctx.args, double), a) if na else None,
+                fit_to_input(_grad_of(g, b, a, ctx.args, double), b) if nb else None)
 
     def double_backward(ctx, gg):
         # derivatives.yaml: grad_output -> X_backward(grad, self, target); self ->

@@ -21,14 +21,16 @@ def softshrink(input, lambd=0.5):
     """x - lambd where x > lambd, x + lambd where x < -lambd, else 0. Raises RuntimeError
     for lambd < 0."""
     _lambd(lambd, "softshrink")
+    # nan is outside [-lambd, lambd] in PyTorch's rule: it stays nan, with gradient 1
+    inside = (input >= -lambd)._data & (input <= lambd)._data
     out = E.where((input > lambd)._data, input - lambd,
-                  E.where((input < -lambd)._data, input + lambd, 0.0))
+                  E.where((input < -lambd)._data, input + lambd, E.where(inside, 0.0, input)))
     return _named(out, "SoftshrinkBackward0")
 
 
 def hardshrink(input, lambd=0.5):
-    """x where |x| > lambd, else 0."""
-    keep = ((input > lambd)._data | (input < -lambd)._data)
+    """x where it is outside [-lambd, lambd] (nan included, as PyTorch), else 0."""
+    keep = ~((input >= -lambd)._data & (input <= lambd)._data)
     return _named(E.where(keep, input, 0.0), "HardshrinkBackward0")
 
 

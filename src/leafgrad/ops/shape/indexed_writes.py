@@ -40,7 +40,7 @@ MaskedFillBackward1 = type("MaskedFillBackward1", (MaskedFillBackward0,), {"__sl
 
 @defop("masked_fill", inplace=IW.masked_fill_)
 def masked_fill(input, mask, value):
-    """Copy of ``input`` with ``value`` where ``mask`` is True (mask broadcasts)."""
+    """Copy of ``input`` with ``value`` where ``mask`` is True (the two broadcast)."""
     m = mask._data if isinstance(mask, Tensor) else np.asarray(mask)
     if m.dtype != np.bool_:
         raise RuntimeError("masked_fill_ only supports boolean masks, but got mask with dtype %s"
@@ -48,14 +48,17 @@ def masked_fill(input, mask, value):
     x = input._data
     vt = value if isinstance(value, Tensor) else None
     v = value._data if vt is not None else value
+    if vt is not None and vt._requires_grad and x.dtype.kind not in "fc":
+        raise RuntimeError("Autograd not support dtype: %s: a value that requires grad "
+                           "cannot be written into a %s tensor. Fix: input.float(), or "
+                           "value.detach()" % (_errors.type_name(x.dtype), x.dtype))
     try:
         np.broadcast_shapes(m.shape, x.shape)
     except ValueError:
         raise _errors.broadcast(x.shape, m.shape) from None
+    # out of place, input and mask broadcast both ways (PyTorch's expand, then masked_fill_;
+    # the in-place form refuses a result bigger than self)
     out = np.where(m, np.asarray(v, dtype=x.dtype), x)
-    if out.shape != x.shape:
-        raise RuntimeError("The size of the mask %s must be broadcastable to the input %s"
-                           % (tuple(m.shape), tuple(x.shape)))
     return record(MaskedFillBackward0 if vt is None else MaskedFillBackward1, out, (input, vt),
                   args=(Tensor._make_plain(m), vt is not None))
 
@@ -190,7 +193,7 @@ MaskedScatterBackward0 = node("MaskedScatterBackward0", _masked_scatter_backward
 @defop("masked_scatter", inplace=True)
 def masked_scatter(input, mask, source):
     """Copy of ``input`` with ``source``'s elements (in row-major order) written where
-    ``mask`` (bool, broadcasting to ``input``) is True.
+    ``mask`` (bool; the two broadcast) is True.
 
     Raises:
         RuntimeError: a non-bool mask, or fewer source elements than True values.
@@ -201,15 +204,16 @@ def masked_scatter(input, mask, source):
                            "dtype %s. Fix: mask.bool()" % _errors.type_name(m.dtype))
     source = to_tensor(source)
     x, s = input._data, source._data
-    try:
-        m = np.broadcast_to(m, x.shape)
+    try:    # input and mask broadcast both ways out of place (PyTorch's expand first)
+        shape = np.broadcast_shapes(x.shape, m.shape)
     except ValueError:
         raise _errors.broadcast(x.shape, m.shape) from None
+    m = np.broadcast_to(m, shape)
     k = int(m.sum())
     if k > s.size:
         raise RuntimeError("Number of elements of source < number of ones in mask. Fix: "
                            "source needs at least mask.sum() elements")
-    out = x.copy()
+    out = np.broadcast_to(x, shape).copy()
     out[m] = s.reshape(-1)[:k].astype(x.dtype, copy=False)
     return record(MaskedScatterBackward0, out, (input, source),
                   args=(np.array(m), s.shape))

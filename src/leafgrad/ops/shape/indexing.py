@@ -207,8 +207,21 @@ def take_along_dim(input, indices, dim=None):
 @defop("masked_select", out=True)
 @grad_fn_named("MaskedSelectBackward0")
 def masked_select(input, mask):
+    """The elements of ``input`` where the bool ``mask`` (broadcast with it) holds, as 1-D.
+
+    Raises:
+        RuntimeError: a mask that is not bool (PyTorch takes no uint8 / integer / float mask
+            here), or shapes that do not broadcast.
+    """
     m = mask._data if isinstance(mask, Tensor) else np.asarray(mask)
-    shape = np.broadcast_shapes(input._data.shape, m.shape)
+    if m.dtype != np.bool_:
+        raise RuntimeError("masked_select: expected BoolTensor for mask. Fix: pass a "
+                           "comparison (e.g. x > 0) or mask.bool()")
+    try:
+        shape = np.broadcast_shapes(input._data.shape, m.shape)
+    except ValueError:
+        from .._dispatch import broadcast_error
+        raise broadcast_error(input._data, m) from None
     x = input.expand(shape) if input._data.shape != shape else input
     return getitem(x, Tensor._make_plain(np.broadcast_to(m, shape)))
 

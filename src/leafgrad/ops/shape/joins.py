@@ -87,11 +87,11 @@ def stack(tensors, dim=0, *, out=None):
     tensors = [to_tensor(t) for t in tensors]
     if not tensors:
         raise RuntimeError("stack expects a non-empty TensorList")
+    d = _wrap_dim(dim, tensors[0]._data.ndim + 1)     # PyTorch checks dim before the shapes
     shapes = {t._data.shape for t in tensors}
     if len(shapes) > 1:
         raise RuntimeError("stack expects each tensor to be equal size, but got %s"
                            % " and ".join(str(list(t.shape)) for t in tensors[:2]))
-    d = _wrap_dim(dim, tensors[0]._data.ndim + 1)
     from ..._core.dtype import result_type
     npd = result_type(*tensors).np
     out = np.stack([t._data.astype(npd, copy=False) for t in tensors], axis=d)
