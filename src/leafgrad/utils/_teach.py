@@ -248,9 +248,9 @@ class _Teacher:
                             "for backward; autograd cannot see it (the version counter does "
                             "not move), so the next backward() computes its gradients from "
                             "the changed values without an error",
-                            "write under `with torch.no_grad():` to the tensor itself "
-                            "(w.mul_(0.5)), after backward(), or recompute the forward pass "
-                            "after the change")
+                            "change the tensor after backward(), in place under `with "
+                            "torch.no_grad():` (w.mul_(0.5): autograd then sees it), or "
+                            "run the forward pass again after the change")
 
 
 def _saved_in_graph(fn):

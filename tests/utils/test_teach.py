@@ -1,0 +1,330 @@
+"""Teach mode (``leafgrad run --teach``, ``leafgrad.utils.teach``): each silent mistake is
+reported at its line with the fix, stdout stays what a run without ``--teach`` prints, and
+the correct version of each script stays silent."""
+import io
+import re
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from test_examples import ROOT, child_env
+
+TIMEOUT = 120
+MARK = "# <- mistake"
+
+# kind -> (a script that makes the mistake: each marked line must be reported with that
+# kind; the same script done right: teach mode must say nothing)
+SCRIPTS = {
+    "zero_grad": ("""
+        import torch
+        torch.manual_seed(0)
+        model = torch.nn.Linear(3, 1)
+        opt = torch.optim.SGD(model.parameters(), lr=0.1)
+        x, y = torch.randn(8, 3), torch.randn(8, 1)
+        for step in range(3):
+            loss = ((model(x) - y) ** 2).mean()
+            loss.backward()  # <- mistake
+            opt.step()
+        print(round(loss.item(), 4))
+        """, """
+        import torch
+        torch.manual_seed(0)
+        model = torch.nn.Linear(3, 1)
+        opt = torch.optim.SGD(model.parameters(), lr=0.1)
+        x, y = torch.randn(8, 3), torch.randn(8, 1)
+        for step in range(3):
+            opt.zero_grad()
+            for half in (x[:4], x[4:]):          # gradient accumulation: two backward()s
+                loss = ((model(half) - y[:4]) ** 2).mean()
+                loss.backward()
+            opt.step()
+        for step in range(2):
+            model.zero_grad(set_to_none=False)   # zeroed in place: also right
+            ((model(x) - y) ** 2).mean().backward()
+            opt.step()
+        print(round(loss.item(), 4))
+        """),
+    "train_mode_eval": ("""
+        import torch
+        torch.manual_seed(0)
+        model = torch.nn.Sequential(torch.nn.Linear(4, 8), torch.nn.Dropout(0.5),
+                                    torch.nn.Linear(8, 2))
+        bn = torch.nn.Sequential(torch.nn.Linear(4, 3), torch.nn.BatchNorm1d(3))
+        x = torch.randn(16, 4)
+        with torch.no_grad():
+            out = model(x)  # <- mistake
+        with torch.inference_mode():
+            z = bn(x)  # <- mistake
+        print(round(out.sum().item(), 4), round(z.sum().item(), 4))
+        """, """
+        import torch
+        torch.manual_seed(0)
+        model = torch.nn.Sequential(torch.nn.Linear(4, 8), torch.nn.Dropout(0.5),
+                                    torch.nn.Linear(8, 2))
+        bn = torch.nn.Sequential(torch.nn.Linear(4, 3), torch.nn.BatchNorm1d(3))
+        plain = torch.nn.Linear(4, 2)
+        x = torch.randn(16, 4)
+        model(x).sum().backward()                # training: dropout on, as it should be
+        model.eval()
+        bn.eval()
+        with torch.no_grad():
+            out = model(x)
+            p = plain(x)                          # nothing that behaves differently
+        with torch.inference_mode():
+            z = bn(x)
+        model.train()
+        print(round(out.sum().item(), 4), round(z.sum().item(), 4), p.shape)
+        """),
+    "graph_kept": ("""
+        import torch
+        torch.manual_seed(0)
+        model = torch.nn.Linear(3, 1)
+        opt = torch.optim.SGD(model.parameters(), lr=0.1)
+        x, y = torch.randn(8, 3), torch.randn(8, 1)
+        total = 0
+        for step in range(4):
+            opt.zero_grad()
+            loss = ((model(x) - y) ** 2).mean()
+            loss.backward()
+            opt.step()
+            total += loss  # <- mistake
+        print(round(total.item(), 4))
+        """, """
+        import torch
+        torch.manual_seed(0)
+        model = torch.nn.Linear(3, 1)
+        opt = torch.optim.SGD(model.parameters(), lr=0.1)
+        x, y = torch.randn(8, 3), torch.randn(8, 1)
+        total, kept = 0, 0
+        for step in range(4):
+            opt.zero_grad()
+            out = model(x)
+            loss = ((out - y) ** 2).mean() + 0.01 * (out ** 2).mean()   # one step's graph
+            loss.backward()
+            opt.step()
+            total += loss.item()
+            kept += loss.detach()
+        print(round(total, 4), round(kept.item(), 4))
+        """),
+    "double_activation": ("""
+        import torch
+        import torch.nn.functional as F
+        torch.manual_seed(0)
+        model = torch.nn.Linear(4, 3)
+        x, y = torch.randn(6, 4), torch.tensor([0, 1, 2, 0, 1, 2])
+        loss = torch.nn.CrossEntropyLoss()(torch.softmax(model(x), dim=1), y)  # <- mistake
+        t = torch.rand(6, 3)
+        loss2 = F.binary_cross_entropy_with_logits(model(x).sigmoid(), t)  # <- mistake
+        loss3 = F.cross_entropy(F.log_softmax(model(x), dim=1), y)  # <- mistake
+        (loss + loss2 + loss3).backward()
+        print(round(loss.item(), 4), round(loss2.item(), 4), round(loss3.item(), 4))
+        """, """
+        import torch
+        import torch.nn.functional as F
+        torch.manual_seed(0)
+        model = torch.nn.Linear(4, 3)
+        x, y = torch.randn(6, 4), torch.tensor([0, 1, 2, 0, 1, 2])
+        loss = torch.nn.CrossEntropyLoss()(model(x), y)
+        t = torch.rand(6, 3)
+        loss2 = F.binary_cross_entropy_with_logits(model(x), t)
+        loss3 = F.nll_loss(F.log_softmax(model(x), dim=1), y)
+        loss4 = torch.nn.BCELoss()(torch.sigmoid(model(x)), t)
+        (loss + loss2 + loss3 + loss4).backward()
+        print(round(loss.item(), 4), round(loss2.item(), 4), round(loss3.item(), 4))
+        """),
+    "data_write": ("""
+        import torch
+        w = torch.tensor([1.0, 2.0], requires_grad=True)
+        x = torch.tensor([3.0, 4.0], requires_grad=True)
+        y = (w * x).sum()
+        w.data.mul_(0.5)  # <- mistake
+        y.backward()
+        v = torch.tensor([1.0, -1.0], requires_grad=True)
+        z = (v * v).sum()
+        v.data = torch.tensor([0.0, 0.0])  # <- mistake
+        z.backward()
+        print(x.grad, v.grad)
+        """, """
+        import torch
+        w = torch.tensor([1.0, 2.0], requires_grad=True)
+        x = torch.tensor([3.0, 4.0])
+        for step in range(3):
+            y = ((w * x).sum() - 1) ** 2
+            y.backward()
+            w.data -= 0.01 * w.grad               # manual SGD after backward: fine
+            w.grad.data.zero_()
+        w.data = torch.tensor([1.0, 1.0])         # a reset between steps: fine
+        print(w, w.data.sum())
+        """),
+    "no_grad_param": ("""
+        import torch
+
+        class Net(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.body = torch.nn.Linear(3, 4)
+                self.head = torch.nn.Linear(4, 1)
+
+            def forward(self, x):
+                return self.body(x).relu().sum(dim=1, keepdim=True)   # head never used
+
+        torch.manual_seed(0)
+        net = Net()
+        opt = torch.optim.Adam(net.parameters(), lr=0.01)
+        x = torch.randn(5, 3)
+        for step in range(2):
+            opt.zero_grad()
+            net(x).pow(2).mean().backward()
+            opt.step()  # <- mistake
+        print(net.head.weight.grad)
+        """, """
+        import torch
+        torch.manual_seed(0)
+        net = torch.nn.Sequential(torch.nn.Linear(3, 4), torch.nn.ReLU(), torch.nn.Linear(4, 1))
+        net[0].bias.requires_grad_(False)         # frozen on purpose
+        opt = torch.optim.Adam(net.parameters(), lr=0.01)
+        x = torch.randn(5, 3)
+        for step in range(2):
+            opt.zero_grad()
+            net(x).pow(2).mean().backward()
+            opt.step()
+        print(net[0].bias.grad)
+        """),
+    "lr_explodes": ("""
+        import torch
+        torch.manual_seed(0)
+        model = torch.nn.Linear(3, 1)
+        opt = torch.optim.SGD(model.parameters(), lr=3.0)
+        x, y = torch.randn(32, 3), torch.randn(32, 1)
+        for step in range(12):
+            opt.zero_grad()
+            loss = ((model(x) - y) ** 2).mean()
+            loss.backward()  # <- mistake
+            opt.step()
+        print(loss.item() > 1e3)
+        """, """
+        import torch
+        torch.manual_seed(0)
+        model = torch.nn.Linear(3, 1)
+        opt = torch.optim.SGD(model.parameters(), lr=0.1)
+        x, y = torch.randn(32, 3), torch.randn(32, 1)
+        for step in range(12):
+            opt.zero_grad()
+            loss = ((model(x) - y) ** 2).mean()
+            loss.backward()
+            opt.step()
+        print(loss.item() < 10)
+        """),
+}
+
+REPORT = re.compile(r"^(?P<file>.+?):(?P<line>\d+): teach \[(?P<kind>\w+)\]: (?P<msg>.+)$")
+
+
+def _run(script, teach, cwd):
+    args = [sys.executable, "-m", "leafgrad", "run"] + (["--teach"] if teach else []) + [script]
+    return subprocess.run(args, cwd=str(cwd), env=child_env(), capture_output=True,
+                          text=True, timeout=TIMEOUT)
+
+
+def _reports(stderr):
+    """(kind, file, line) of each report; every report has its fix on the next line."""
+    lines = stderr.splitlines()
+    out = []
+    for i, ln in enumerate(lines):
+        m = REPORT.match(ln)
+        if m:
+            assert i + 1 < len(lines) and lines[i + 1].startswith("    fix: "), stderr
+            out.append((m["kind"], m["file"], int(m["line"])))
+    return out
+
+
+def _write(tmp_path, name, src):
+    src = textwrap.dedent(src).lstrip("\n")
+    path = tmp_path / name
+    path.write_text(src)
+    marked = [i for i, ln in enumerate(src.splitlines(), 1) if ln.rstrip().endswith(MARK)]
+    return path, marked
+
+
+@pytest.mark.parametrize("kind", sorted(SCRIPTS))
+def test_mistake_reported_at_its_line(kind, tmp_path):
+    path, marked = _write(tmp_path, "mistake.py", SCRIPTS[kind][0])
+    taught, plain = _run(path.name, True, tmp_path), _run(path.name, False, tmp_path)
+    assert taught.returncode == plain.returncode == 0, taught.stderr + plain.stderr
+    assert taught.stdout == plain.stdout and taught.stdout
+    assert plain.stderr == ""
+    got = _reports(taught.stderr)
+    assert got == [(kind, str(path), n) for n in marked], taught.stderr
+    assert taught.stderr.count("teach [") == len(marked)     # once per (kind, line)
+
+
+@pytest.mark.parametrize("kind", sorted(SCRIPTS))
+def test_correct_script_is_silent(kind, tmp_path):
+    path, marked = _write(tmp_path, "right.py", SCRIPTS[kind][1])
+    assert marked == []
+    taught = _run(path.name, True, tmp_path)
+    assert taught.returncode == 0 and taught.stderr == "", taught.stderr
+    assert taught.stdout
+
+
+def test_script_in_a_folder_named_leafgrad(tmp_path):
+    # the script's own frames are told from leafgrad's by the package's real directory
+    folder = tmp_path / "leafgrad" / "src" / "leafgrad"
+    folder.mkdir(parents=True)
+    path, marked = _write(folder, "train.py", SCRIPTS["zero_grad"][0])
+    taught = _run(str(path), True, tmp_path)
+    assert _reports(taught.stderr) == [("zero_grad", str(path), marked[0])], taught.stderr
+
+
+def test_teach_in_process_reports_and_restores():
+    import leafgrad as torch
+    from leafgrad._tensor import tensor as _tt
+    from leafgrad.nn import functional as F
+    from leafgrad.nn.modules.module import Module
+    from leafgrad.optim import optimizer as _opt
+    from leafgrad.utils import teach
+
+    before = (Module.__call__, _tt.Tensor.__dict__["data"], F.cross_entropy,
+              _tt.Tensor.__iadd__, _tt._backward[0])
+    buf = io.StringIO()
+    model = torch.nn.Linear(2, 1)
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    with teach(file=buf) as t:
+        assert teach.is_enabled()
+        for _ in range(2):
+            model(torch.ones(3, 2)).sum().backward()
+            opt.step()
+        assert Module.__call__ is not before[0]
+    assert [r.kind for r in t.reports] == ["zero_grad"]
+    assert t.reports[0].filename == __file__ and "zero_grad()" in t.reports[0].fix
+    assert buf.getvalue() == str(t.reports[0]) + "\n"
+    assert not teach.is_enabled()
+    assert (Module.__call__, _tt.Tensor.__dict__["data"], F.cross_entropy,
+            _tt.Tensor.__iadd__, _tt._backward[0]) == before
+    assert not _opt._global_optimizer_pre_hooks and not _opt._global_optimizer_post_hooks
+
+
+def test_teach_switch_and_nesting():
+    import leafgrad as torch
+    from leafgrad.utils import teach
+
+    buf = io.StringIO()
+    outer = teach(file=buf)
+    with teach() as inner:           # nested: the outer one keeps it on
+        pass
+    assert teach.is_enabled() and inner.reports == []
+    w = torch.ones(2, requires_grad=True)
+    y = (w * w).sum()
+    w.data.add_(1.0)
+    y.backward()
+    assert [r.kind for r in outer.reports] == ["data_write"]
+    teach(False)                     # off, whatever is open
+    assert not teach.is_enabled()
+    outer.close()                    # closing after the switch-off is harmless
+    w2 = torch.ones(2, requires_grad=True)
+    y2 = (w2 * w2).sum()
+    w2.data.add_(1.0)
+    y2.backward()
+    assert len(outer.reports) == 1 and "teach mode off" in repr(outer)
