@@ -333,17 +333,20 @@ def _check_eval(self, module):
     from ..autograd.grad_mode import mode
     found = []
     for name, m in module.named_modules():
-        if m.training and ((isinstance(m, _DropoutNd) and m.p > 0) or isinstance(m, _BatchNorm)):
-            found.append("%s%s" % (type(m).__name__, " '%s'" % name if name else ""))
+        label = "%s%s" % (type(m).__name__, " '%s'" % name if name else "")
+        if m.training and isinstance(m, _DropoutNd) and m.p > 0:
+            found.append(label + " drops activations at random")
+        elif m.training and isinstance(m, _BatchNorm):
+            found.append(label + " normalises with the batch's statistics and updates its "
+                                 "running averages")
     if not found:
         return
+    more = "" if len(found) <= 2 else "; and %d more" % (len(found) - 2)
     self.report("train_mode_eval", _user_frame(2),
-                "%s is in training mode under %s: %s still %s, so the evaluation is not the "
-                "model's" % (type(module).__name__,
-                             "torch.inference_mode()" if mode.inference else "torch.no_grad()",
-                             ", ".join(found[:3]),
-                             "drops activations at random / normalises with the batch's "
-                             "statistics (and updates the running averages)"),
+                "%s is in training mode under %s: %s%s, so this is not what the trained "
+                "model computes" % (type(module).__name__, "torch.inference_mode()"
+                                    if mode.inference else "torch.no_grad()",
+                                    "; ".join(found[:2]), more),
                 "call model.eval() before evaluating, and model.train() before training again")
 
 
