@@ -45,6 +45,29 @@ SCRIPTS = {
             ((model(x) - y) ** 2).mean().backward()
             opt.step()
         print(round(loss.item(), 4))
+
+        class Critic(torch.nn.Module):           # a GAN: G's loss adds into D's gradients
+            def __init__(self):                  # after D's step; D zeroes them before its
+                super().__init__()               # next step, so no step uses them
+                self.l = torch.nn.Linear(2, 2)
+
+            def forward(self, h):
+                return (h + self.l(h)).sum(dim=1)   # joins G's graph (before D's step)
+
+        G, D = torch.nn.Linear(2, 2), Critic()
+        opt_g = torch.optim.SGD(G.parameters(), lr=0.01)
+        opt_d = torch.optim.SGD(D.parameters(), lr=0.01)
+        for step in range(3):
+            fake = G(torch.randn(4, 2))
+            opt_d.zero_grad()
+            d_loss = D(fake.detach()).mean() - D(torch.randn(4, 2)).mean()
+            d_loss.backward()
+            opt_d.step()
+            opt_g.zero_grad()
+            g_loss = -D(fake).mean()
+            g_loss.backward()
+            opt_g.step()
+        print(round(g_loss.item(), 4))
         """),
     "train_mode_eval": ("""
         import torch

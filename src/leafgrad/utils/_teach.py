@@ -102,6 +102,7 @@ class _Teacher:
         self.seen = set()
         self.grad_snaps = {}        # id(param) -> (weakref(param), grad tensor, copy of it)
         self.stepped = set()        # id(optimizer) of those that made their first step
+        self.mixed = {}             # id(param) -> (backward line, grad, its version): stale
         self.optimizers = weakref.WeakValueDictionary()
         self.step_seqs = []         # the next sequence number at each optimizer step
         self.spans = weakref.WeakKeyDictionary()   # add node -> (lowest, highest) input seq
@@ -137,15 +138,33 @@ class _Teacher:
 
     # -- optimizer steps (checks 1, 3, 6, 7) ------------------------------------------
     def before_step(self, opt, args, kwargs):
-        if id(opt) in self.stepped:
-            return
-        self.stepped.add(id(opt))
         self.optimizers[id(opt)] = opt
         params = [p for g in opt.param_groups for p in g["params"] if p._requires_grad]
+        self.check_mixed(params)
+        if id(opt) not in self.stepped:
+            self.stepped.add(id(opt))
+            self.check_missing(params)
+
+    def check_mixed(self, params):
+        """The step is about to use gradients that a backward() added to the ones of
+        before the last step (and that were not reset since)."""
+        for p in params:
+            c = self.mixed.pop(id(p), None)
+            if c is None:
+                continue
+            where, g, version = c
+            if p._grad is g and g._version == version:
+                self.report("zero_grad", where,
+                            "backward() added this step's gradients to the ones left from "
+                            "before the last optimizer.step() (.grad accumulates; there was "
+                            "no zero_grad() since the step), and the next step used the sum",
+                            "call optimizer.zero_grad() once per step, before loss.backward()")
+
+    def check_missing(self, params):
         missing = [p for p in params if p._grad is None]
         if not missing:
             return
-        where = _user_frame(3)
+        where = _user_frame(4)
         if len(missing) == len(params):
             self.report("no_grad_param", where,
                         "optimizer.step() ran with no gradient in any parameter: backward() "
@@ -187,6 +206,10 @@ class _Teacher:
         return stale
 
     def after_backward(self, stale, where):
+        """Note the parameters whose stale .grad this backward added to: reported at the
+        next step that uses them (unless they are reset before it)."""
+        if where is None:
+            return
         for key in stale:
             ref, g, copy = self.grad_snaps[key]
             p = ref()
@@ -195,11 +218,8 @@ class _Teacher:
             cur = p._grad
             if cur is not g or not np.array_equal(cur._data, copy, equal_nan=True):
                 del self.grad_snaps[key]
-                self.report("zero_grad", where,
-                            "backward() added this step's gradients to the ones left from "
-                            "before the last optimizer.step() (.grad accumulates; there was "
-                            "no zero_grad() since the step)",
-                            "call optimizer.zero_grad() once per step, before loss.backward()")
+                self.mixed[key] = ((where.f_code.co_filename, where.f_lineno), cur,
+                                   None if cur is None else cur._version)
 
     def check_loss(self, t, where):
         if where is None or t._data.size != 1 or type(t._data) is not np.ndarray \
@@ -361,7 +381,8 @@ def _wrap_add(orig):
             return orig(self, other)
         a, b = self._grad_fn, getattr(other, "_grad_fn", None)
         out = orig(self, other)
-        if (a is not None or b is not None) and getattr(out, "_grad_fn", None) is not None:
+        if (a is not None or b is not None) and getattr(out, "_grad_fn", None) is not None \
+                and out._data.size == 1:      # a running total is one number
             T.check_add(a, b, out._grad_fn)
         return out
     op.__name__ = getattr(orig, "__name__", "op")
