@@ -130,6 +130,20 @@ SCRIPTS = {
             total += loss.item()
             kept += loss.detach()
         print(round(total, 4), round(kept.item(), 4))
+        G, D = torch.nn.Linear(2, 2), torch.nn.Linear(2, 1)
+        opt_g = torch.optim.SGD(G.parameters(), lr=0.01)
+        opt_d = torch.optim.SGD(D.parameters(), lr=0.01)
+        for step in range(3):
+            fake = G(torch.randn(4, 2))
+            l1 = (fake - 1).abs().mean()           # a term of G's loss, before D's step
+            opt_d.zero_grad()
+            D(fake.detach()).mean().backward()
+            opt_d.step()
+            opt_g.zero_grad()
+            g_loss = l1 + D(fake).mean()           # joined after D's step: one loss
+            g_loss.backward()
+            opt_g.step()
+        print(round(g_loss.item(), 4))
         """),
     "double_activation": ("""
         import torch
@@ -214,6 +228,15 @@ SCRIPTS = {
             net(x).pow(2).mean().backward()
             opt.step()
         print(net[0].bias.grad)
+        lbfgs = torch.optim.LBFGS(net.parameters(), max_iter=3)
+
+        def closure():                            # backward runs inside step()
+            lbfgs.zero_grad()
+            loss = net(x).pow(2).mean()
+            loss.backward()
+            return loss
+
+        print(round(lbfgs.step(closure).item(), 4))
         """),
     "lr_explodes": ("""
         import torch

@@ -141,9 +141,10 @@ class _Teacher:
         self.optimizers[id(opt)] = opt
         params = [p for g in opt.param_groups for p in g["params"] if p._requires_grad]
         self.check_mixed(params)
-        if id(opt) not in self.stepped:
-            self.stepped.add(id(opt))
-            self.check_missing(params)
+        closure = args[0] if args else kwargs.get("closure")
+        if id(opt) not in self.stepped and closure is None:   # a closure runs backward
+            self.stepped.add(id(opt))                          # in the step: seen after it
+            self.check_missing(params, _user_frame(3))
 
     def check_mixed(self, params):
         """The step is about to use gradients that a backward() added to the ones of
@@ -160,11 +161,10 @@ class _Teacher:
                             "no zero_grad() since the step), and the next step used the sum",
                             "call optimizer.zero_grad() once per step, before loss.backward()")
 
-    def check_missing(self, params):
+    def check_missing(self, params, where):
         missing = [p for p in params if p._grad is None]
         if not missing:
             return
-        where = _user_frame(4)
         if len(missing) == len(params):
             self.report("no_grad_param", where,
                         "optimizer.step() ran with no gradient in any parameter: backward() "
@@ -185,6 +185,10 @@ class _Teacher:
 
     def after_step(self, opt, args, kwargs):
         self.optimizers[id(opt)] = opt
+        if id(opt) not in self.stepped:          # the first step, with a closure
+            self.stepped.add(id(opt))
+            self.check_missing([p for g in opt.param_groups for p in g["params"]
+                                if p._requires_grad], _user_frame(3))
         self.step_seqs.append(_peek_seq())
         for g in opt.param_groups:
             for p in g["params"]:
@@ -404,17 +408,30 @@ def _check_add(self, a, b, fn):
         self.spans[fn] = (lo, hi)
     except TypeError:
         return
+    # two steps or more inside the sum's graphs: a total kept across steps (one step could
+    # be another optimizer's, between two terms of one loss: a GAN's generator loss)
     steps = self.step_seqs
     i = bisect.bisect_right(steps, lo)
-    if i < len(steps) and steps[i] <= hi:
+    if i + 1 < len(steps) and steps[i + 1] <= hi:
         self.report("graph_kept", _user_frame(2),
-                    "this + joins a graph recorded before an optimizer.step() to one recorded "
-                    "after it: a running total of tensors that require grad keeps every "
-                    "step's graph (and its saved tensors) in memory",
+                    "this + adds up graphs recorded across optimizer steps: a running total "
+                    "of tensors that require grad keeps every step's graph (and its saved "
+                    "tensors) in memory",
                     "accumulate a number: total += loss.item() (or loss.detach())")
 
 
 _Teacher.check_add = _check_add
+
+
+def _double_message(name, act):
+    own = "log_softmax" if name == "cross_entropy" else "sigmoid"
+    if act == "log_softmax" and own == "log_softmax":
+        return ("cross_entropy applies its own log_softmax, and its input is already the "
+                "output of log_softmax: the loss comes out the same (log_softmax of "
+                "log-probabilities gives them back) but it is computed twice")
+    return ("%s expects logits and applies its own %s, but its input is the output of %s: "
+            "the two are applied one on top of the other (a wrong loss, and gradients shrunk "
+            "by the extra squashing)" % (name, own, act))
 
 
 def _wrap_loss(orig, name, fix):
@@ -425,12 +442,7 @@ def _wrap_loss(orig, name, fix):
             g = getattr(inp, "_grad_fn", None)
             act = _DOUBLE.get(type(g).__name__) if g is not None else None
             if act is not None:
-                T.report("double_activation", _user_frame(1),
-                         "%s expects logits and applies its own %s, but its input is the "
-                         "output of %s: the two are applied one on top of the other (a wrong "
-                         "loss and shrunken gradients)"
-                         % (name, "log_softmax" if name == "cross_entropy" else "sigmoid", act),
-                         fix)
+                T.report("double_activation", _user_frame(1), _double_message(name, act), fix)
         return orig(*args, **kwargs)
     fn.__name__, fn.__qualname__, fn.__doc__ = orig.__name__, orig.__qualname__, orig.__doc__
     fn.__wrapped__ = orig
