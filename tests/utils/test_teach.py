@@ -9,7 +9,7 @@ import textwrap
 
 import pytest
 
-from test_examples import ROOT, child_env
+from test_examples import child_env
 
 TIMEOUT = 120
 MARK = "# <- mistake"
@@ -332,6 +332,7 @@ def test_teach_in_process_reports_and_restores():
     from leafgrad.optim import optimizer as _opt
     from leafgrad.utils import teach
 
+    assert Module.__call__ is Module._call_impl       # off: nothing of teach mode in place
     before = (Module.__call__, _tt.Tensor.__dict__["data"], F.cross_entropy,
               _tt.Tensor.__iadd__, _tt._backward[0])
     buf = io.StringIO()
@@ -350,6 +351,16 @@ def test_teach_in_process_reports_and_restores():
     assert (Module.__call__, _tt.Tensor.__dict__["data"], F.cross_entropy,
             _tt.Tensor.__iadd__, _tt._backward[0]) == before
     assert not _opt._global_optimizer_pre_hooks and not _opt._global_optimizer_post_hooks
+
+
+def test_peeking_the_sequence_number_takes_none():
+    import leafgrad as torch
+    from leafgrad.utils._teach import _peek_seq
+
+    x = torch.ones(1, requires_grad=True)
+    y = x * 2                   # x's AccumulateGrad (kept alive by y) takes a number too
+    n = _peek_seq()
+    assert _peek_seq() == n and (x * 2).grad_fn._sequence_nr() == n and y.grad_fn is not None
 
 
 def test_teach_switch_and_nesting():
@@ -374,3 +385,22 @@ def test_teach_switch_and_nesting():
     w2.data.add_(1.0)
     y2.backward()
     assert len(outer.reports) == 1 and "teach mode off" in repr(outer)
+
+
+def test_cli_teach_usage(tmp_path):
+    p = subprocess.run([sys.executable, "-m", "leafgrad", "run", "--teach"], cwd=str(tmp_path),
+                       env=child_env(), capture_output=True, text=True, timeout=TIMEOUT)
+    assert p.returncode == 2 and "missing the script to run" in p.stderr
+    h = subprocess.run([sys.executable, "-m", "leafgrad", "run", "--help"], cwd=str(tmp_path),
+                       env=child_env(), capture_output=True, text=True, timeout=TIMEOUT)
+    assert h.returncode == 0 and "run [--teach] SCRIPT.py" in h.stdout
+
+
+def test_cli_teach_module(tmp_path):
+    # --teach before -m: the module runs as `python -m` does, watched the same way
+    path, marked = _write(tmp_path, "mistake_mod.py", SCRIPTS["graph_kept"][0])
+    p = subprocess.run([sys.executable, "-m", "leafgrad", "run", "--teach", "-m",
+                        "mistake_mod"], cwd=str(tmp_path), env=child_env(),
+                       capture_output=True, text=True, timeout=TIMEOUT)
+    assert p.returncode == 0, p.stderr
+    assert _reports(p.stderr) == [("graph_kept", str(path), marked[0])], p.stderr
