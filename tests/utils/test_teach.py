@@ -216,6 +216,10 @@ SCRIPTS = {
             net(x).pow(2).mean().backward()
             opt.step()  # <- mistake
         print(net.head.weight.grad)
+        w = torch.tensor([1.0, 2.0])              # forgot requires_grad=True
+        opt2 = torch.optim.SGD([w], lr=0.1)
+        opt2.step()  # <- mistake
+        print(w)
         """, """
         import torch
         torch.manual_seed(0)

@@ -4,23 +4,20 @@
 manager) watch a training script for the mistakes that raise nothing and print nothing,
 the ones the tutorials warn about:
 
-==================  ==========================================================================
-kind                what is seen
-==================  ==========================================================================
-``zero_grad``       a ``backward()`` adds into gradients left from before the last
-                    ``optimizer.step()`` (no ``zero_grad()`` since the step)
-``train_mode_eval`` a module in training mode with Dropout or BatchNorm is called under
-                    ``no_grad()`` / ``inference_mode()`` (an evaluation without ``eval()``)
-``graph_kept``      ``+`` / ``+=`` joins graphs recorded on both sides of an
-                    ``optimizer.step()`` (``total += loss`` instead of ``loss.item()``)
-``double_activation`` softmax / log_softmax / sigmoid output fed to ``cross_entropy`` or
-                    ``binary_cross_entropy_with_logits`` (they apply their own)
-``data_write``      a write through ``.data`` to a tensor that a graph saved for backward,
-                    before that backward (autograd cannot see it: wrong gradients)
-``no_grad_param``   a parameter of the optimizer has no gradient at its first ``step()``
-``lr_explodes``     the loss given to ``backward()`` grew 1000-fold since its first value, or
-                    became inf / nan, over optimizer steps
-==================  ==========================================================================
+* ``zero_grad``: a ``backward()`` adds into gradients left from before the last
+  ``optimizer.step()`` (no ``zero_grad()`` since the step), and a step uses the sum;
+* ``train_mode_eval``: a module in training mode with Dropout or BatchNorm is called under
+  ``no_grad()`` / ``inference_mode()`` (an evaluation without ``eval()``);
+* ``graph_kept``: a one-number ``+`` / ``+=`` adds up graphs recorded across optimizer
+  steps (``total += loss`` instead of ``loss.item()``);
+* ``double_activation``: softmax / log_softmax / sigmoid output fed to ``cross_entropy`` or
+  ``binary_cross_entropy_with_logits`` (they apply their own);
+* ``data_write``: a write through ``.data`` to a tensor that a graph saved for backward,
+  before that backward (autograd cannot see it: the gradients use the new values);
+* ``no_grad_param``: a parameter of the optimizer has no gradient at its first ``step()``,
+  or a plain tensor without ``requires_grad`` is in the optimizer;
+* ``lr_explodes``: the loss given to ``backward()`` grew 1000-fold since its first value at
+  that line, or became inf / nan, over optimizer steps.
 
 Each report goes to stderr once per (kind, line), as ``FILE:LINE: teach [kind]: <what>``
 and a ``fix:`` line. Nothing a script prints or computes changes: the checks read arrays with
@@ -139,7 +136,7 @@ class _Teacher:
     # -- optimizer steps (checks 1, 3, 6, 7) ------------------------------------------
     def before_step(self, opt, args, kwargs):
         self.optimizers[id(opt)] = opt
-        params = [p for g in opt.param_groups for p in g["params"] if p._requires_grad]
+        params = [p for g in opt.param_groups for p in g["params"]]
         self.check_mixed(params)
         closure = args[0] if args else kwargs.get("closure")
         if id(opt) not in self.stepped and closure is None:   # a closure runs backward
@@ -162,6 +159,16 @@ class _Teacher:
                             "call optimizer.zero_grad() once per step, before loss.backward()")
 
     def check_missing(self, params, where):
+        from ..nn.parameter import Parameter
+        plain = [p for p in params if not p._requires_grad and not isinstance(p, Parameter)]
+        if plain:       # an nn.Parameter with requires_grad False is frozen on purpose
+            self.report("no_grad_param", where,
+                        "a tensor that does not require grad (shape %s) is in the optimizer: "
+                        "it never gets a gradient, so step() never changes it"
+                        % list(plain[0]._data.shape),
+                        "create it with requires_grad=True (torch.tensor(..., "
+                        "requires_grad=True)), or make it an nn.Parameter")
+        params = [p for p in params if p._requires_grad]
         missing = [p for p in params if p._grad is None]
         if not missing:
             return
@@ -187,8 +194,8 @@ class _Teacher:
         self.optimizers[id(opt)] = opt
         if id(opt) not in self.stepped:          # the first step, with a closure
             self.stepped.add(id(opt))
-            self.check_missing([p for g in opt.param_groups for p in g["params"]
-                                if p._requires_grad], _user_frame(3))
+            self.check_missing([p for g in opt.param_groups for p in g["params"]],
+                               _user_frame(3))
         self.step_seqs.append(_peek_seq())
         for g in opt.param_groups:
             for p in g["params"]:
