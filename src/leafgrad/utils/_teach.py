@@ -29,6 +29,7 @@ global optimizer step hooks, all put back when it is switched off.
 import bisect
 import math
 import os
+import runpy
 import sys
 import weakref
 
@@ -38,13 +39,16 @@ __all__ = ["teach", "Report"]
 
 _PKG = os.path.dirname(os.path.dirname(os.path.realpath(__file__))) + os.sep
 _inside = {}            # co_filename -> whether it is leafgrad's own code
+_RUNPY = os.path.realpath(runpy.__file__)
 
 
 def _internal(filename):
+    """leafgrad's own code, and the runner's (runpy, frozen importlib): not the script."""
     r = _inside.get(filename)
     if r is None:
         r = _inside[filename] = (os.path.realpath(filename).startswith(_PKG)
-                                 or filename.startswith("<frozen"))
+                                 or filename.startswith("<frozen")
+                                 or os.path.realpath(filename) == _RUNPY)
     return r
 
 
