@@ -80,7 +80,7 @@ SCRIPTS = {
             out = model(x)  # <- mistake
         with torch.inference_mode():
             z = bn(x)  # <- mistake
-        print(round(out.sum().item(), 4), round(z.sum().item(), 4))
+        print(round(out.sum().item(), 4), round(z.abs().sum().item(), 4))
         """, """
         import torch
         torch.manual_seed(0)
@@ -114,6 +114,14 @@ SCRIPTS = {
             opt.step()
             total += loss  # <- mistake
         print(round(total.item(), 4))
+        losses = []
+        for step in range(3):
+            opt.zero_grad()
+            loss = ((model(x) - y) ** 2).mean()
+            loss.backward()
+            opt.step()
+            losses.append(loss)
+        print(round(sum(losses).item(), 4))  # <- mistake
         """, """
         import torch
         torch.manual_seed(0)
@@ -273,7 +281,11 @@ REPORT = re.compile(r"^(?P<file>.+?):(?P<line>\d+): teach \[(?P<kind>\w+)\]: (?P
 
 
 def _run(script, teach, cwd):
-    args = [sys.executable, "-m", "leafgrad", "run"] + (["--teach"] if teach else []) + [script]
+    if teach is None:                    # real PyTorch
+        args = [sys.executable, script]
+    else:
+        args = [sys.executable, "-m", "leafgrad", "run"] + (["--teach"] if teach else []) \
+            + [script]
     return subprocess.run(args, cwd=str(cwd), env=child_env(), capture_output=True,
                           text=True, timeout=TIMEOUT)
 
@@ -305,6 +317,8 @@ def test_mistake_reported_at_its_line(kind, tmp_path):
     assert taught.returncode == plain.returncode == 0, taught.stderr + plain.stderr
     assert taught.stdout == plain.stdout and taught.stdout
     assert plain.stderr == ""
+    # and what PyTorch prints for the same script (the values are PyTorch's, taught or not)
+    assert taught.stdout == _run(path.name, None, tmp_path).stdout
     got = _reports(taught.stderr)
     assert got == [(kind, str(path), n) for n in marked], taught.stderr
     assert taught.stderr.count("teach [") == len(marked)     # once per (kind, line)
