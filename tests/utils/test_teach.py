@@ -381,6 +381,25 @@ def test_peeking_the_sequence_number_takes_none():
     assert _peek_seq() == n and (x * 2).grad_fn._sequence_nr() == n and y.grad_fn is not None
 
 
+def test_a_failing_check_is_said_once_and_skipped(monkeypatch):
+    import leafgrad as torch
+    from leafgrad.utils import _teach, teach
+
+    def check_loss(self, t, where):
+        raise ValueError("planted")
+
+    monkeypatch.setattr(_teach._Teacher, "check_loss", _teach._guarded()(check_loss))
+    err = io.StringIO()
+    monkeypatch.setattr(sys, "stderr", err)
+    w = torch.ones(2, requires_grad=True)
+    with teach():
+        for _ in range(2):
+            (w * 3).sum().backward()
+    assert w.grad.tolist() == [6.0, 6.0]
+    assert err.getvalue() == ("leafgrad teach mode: the check check_loss failed (ValueError: "
+                              "planted) and was skipped\n")
+
+
 def test_teach_switch_and_nesting():
     import leafgrad as torch
     from leafgrad.utils import teach
@@ -421,4 +440,4 @@ def test_cli_teach_module(tmp_path):
                         "mistake_mod"], cwd=str(tmp_path), env=child_env(),
                        capture_output=True, text=True, timeout=TIMEOUT)
     assert p.returncode == 0, p.stderr
-    assert _reports(p.stderr) == [("graph_kept", str(path), marked[0])], p.stderr
+    assert _reports(p.stderr) == [("graph_kept", str(path), n) for n in marked], p.stderr

@@ -94,6 +94,26 @@ def _fmt(v):
     return "%.4g" % v
 
 
+def _guarded(default=None):
+    """A check never breaks the program it watches: an error inside one is said once on
+    stderr and the program goes on as it would without teach mode."""
+    def wrap(method):
+        def run(self, *args):
+            try:
+                return method(self, *args)
+            except Exception as exc:   # noqa: BLE001 - teach mode must not change the run
+                if method.__name__ not in self.broken:
+                    self.broken.add(method.__name__)
+                    sys.stderr.write("leafgrad teach mode: the check %s failed (%s: %s) and "
+                                     "was skipped\n" % (method.__name__, type(exc).__name__,
+                                                         exc))
+                return default() if callable(default) else default
+        run.__name__ = method.__name__
+        run.__doc__ = method.__doc__
+        return run
+    return wrap
+
+
 class _Teacher:
     """The state of one teach session: what was reported, and what each check remembers."""
 
@@ -111,6 +131,7 @@ class _Teacher:
         self.data_views = []        # (weakref(origin), array, version list, seq, file, line)
         self.roots = []             # weakrefs to the outermost modules called
         self.depth = 0
+        self.broken = set()         # the checks that failed once (said on stderr)
 
     # -- reporting ------------------------------------------------------------------
     def report(self, kind, frame, message, fix):
@@ -138,6 +159,7 @@ class _Teacher:
         return names
 
     # -- optimizer steps (checks 1, 3, 6, 7) ------------------------------------------
+    @_guarded()
     def before_step(self, opt, args, kwargs):
         self.optimizers[id(opt)] = opt
         params = [p for g in opt.param_groups for p in g["params"]]
@@ -194,6 +216,7 @@ class _Teacher:
                     "use the parameter in the forward pass, or leave it out of the optimizer "
                     "(or set requires_grad_(False) to freeze it)")
 
+    @_guarded()
     def after_step(self, opt, args, kwargs):
         self.optimizers[id(opt)] = opt
         if id(opt) not in self.stepped:          # the first step, with a closure
@@ -208,6 +231,7 @@ class _Teacher:
                     self.grad_snaps[id(p)] = (weakref.ref(p), gr, gr._data.copy())
 
     # -- backward (checks 1, 5, 7) ------------------------------------------------------
+    @_guarded(list)
     def stale_grads(self):
         """The parameters whose .grad is still what the last step used (not zeroed)."""
         stale = []
@@ -220,6 +244,7 @@ class _Teacher:
                 del self.grad_snaps[key]
         return stale
 
+    @_guarded()
     def after_backward(self, stale, where):
         """Note the parameters whose stale .grad this backward added to: reported at the
         next step that uses them (unless they are reset before it)."""
@@ -236,6 +261,7 @@ class _Teacher:
                 self.mixed[key] = ((where.f_code.co_filename, where.f_lineno), cur,
                                    None if cur is None else cur._version)
 
+    @_guarded()
     def check_loss(self, t, where):
         if where is None or t._data.size != 1 or type(t._data) is not np.ndarray \
                 or t._data.dtype.kind not in "fc":
@@ -261,6 +287,7 @@ class _Teacher:
                     "lower the learning rate (try 10x smaller), or clip the gradients with "
                     "torch.nn.utils.clip_grad_norm_ before optimizer.step()")
 
+    @_guarded()
     def check_data_writes(self, root):
         """Writes through ``.data`` (or ``.data =``) to a tensor that ``root``'s graph
         saved before the write."""
@@ -385,8 +412,8 @@ def _check_eval(self, module):
                 "call model.eval() before evaluating, and model.train() before training again")
 
 
-_Teacher.note_root = _note_root
-_Teacher.check_eval = _check_eval
+_Teacher.note_root = _guarded()(_note_root)
+_Teacher.check_eval = _guarded()(_check_eval)
 
 
 def _wrap_add(orig):
@@ -431,7 +458,7 @@ def _check_add(self, a, b, fn):
                     "accumulate a number: total += loss.item() (or loss.detach())")
 
 
-_Teacher.check_add = _check_add
+_Teacher.check_add = _guarded()(_check_add)
 
 
 def _double_message(name, act):
@@ -445,19 +472,45 @@ def _double_message(name, act):
             "by the extra squashing)" % (name, own, act))
 
 
+def _check_logits(self, inp, name, fix):
+    g = getattr(inp, "_grad_fn", None)
+    act = _DOUBLE.get(type(g).__name__) if g is not None else None
+    if act is not None:
+        self.report("double_activation", _user_frame(2), _double_message(name, act), fix)
+
+
+_Teacher.check_logits = _guarded()(_check_logits)
+
+
 def _wrap_loss(orig, name, fix):
     def fn(*args, **kwargs):
         T = _state["teacher"]
         if T is not None:
-            inp = args[0] if args else kwargs.get("input")
-            g = getattr(inp, "_grad_fn", None)
-            act = _DOUBLE.get(type(g).__name__) if g is not None else None
-            if act is not None:
-                T.report("double_activation", _user_frame(1), _double_message(name, act), fix)
+            T.check_logits(args[0] if args else kwargs.get("input"), name, fix)
         return orig(*args, **kwargs)
     fn.__name__, fn.__qualname__, fn.__doc__ = orig.__name__, orig.__qualname__, orig.__doc__
     fn.__wrapped__ = orig
     return fn
+
+
+def _note_data(self, origin, view, old):
+    """A ``.data`` handed out (``view``: its version counter moves on a write through it)
+    or replaced (``old``: the array it had) at the caller's line."""
+    f = sys._getframe(3)
+    if _internal(f.f_code.co_filename):
+        return
+    if view is not None:
+        if len(self.data_views) > 256:
+            self.data_views = [r for r in self.data_views if r[2][0] or r[6]() is not None]
+        self.data_views.append((weakref.ref(origin), origin._data, view._version_counter(),
+                                _peek_seq(), f.f_code.co_filename, f.f_lineno,
+                                weakref.ref(view)))
+    else:
+        self.data_views.append((weakref.ref(origin), old, [1], _peek_seq(),
+                                f.f_code.co_filename, f.f_lineno, lambda: None))
+
+
+_Teacher.note_data = _guarded()(_note_data)
 
 
 def _wrap_data(prop):
@@ -465,24 +518,15 @@ def _wrap_data(prop):
         t = prop.fget(self)
         T = _state["teacher"]
         if T is not None:
-            f = sys._getframe(1)
-            if not _internal(f.f_code.co_filename):
-                if len(T.data_views) > 256:
-                    T.data_views = [r for r in T.data_views if r[2][0] or r[6]() is not None]
-                T.data_views.append((weakref.ref(self), self._data, t._version_counter(),
-                                     _peek_seq(), f.f_code.co_filename, f.f_lineno,
-                                     weakref.ref(t)))
+            T.note_data(self, t, None)
         return t
 
     def set_(self, value):
-        T = _state["teacher"]
         old = self._data
         prop.fset(self, value)
+        T = _state["teacher"]
         if T is not None and self._data is not old:
-            f = sys._getframe(1)
-            if not _internal(f.f_code.co_filename):
-                T.data_views.append((weakref.ref(self), old, [1], _peek_seq(),
-                                     f.f_code.co_filename, f.f_lineno, lambda: None))
+            T.note_data(self, None, old)
     return property(get, set_, prop.fdel, prop.__doc__)
 
 
