@@ -406,17 +406,19 @@ def test_teach_switch_and_nesting():
 
     buf = io.StringIO()
     outer = teach(file=buf)
-    with teach() as inner:           # nested: the outer one keeps it on
-        pass
-    assert teach.is_enabled() and inner.reports == []
-    w = torch.ones(2, requires_grad=True)
-    y = (w * w).sum()
-    w.data.add_(1.0)
-    y.backward()
-    assert [r.kind for r in outer.reports] == ["data_write"]
-    teach(False)                     # off, whatever is open
+    try:
+        with teach() as inner:           # nested: the outer one keeps it on
+            pass
+        assert teach.is_enabled() and inner.reports == []
+        w = torch.ones(2, requires_grad=True)
+        y = (w * w).sum()
+        w.data.add_(1.0)
+        y.backward()
+        assert [r.kind for r in outer.reports] == ["data_write"]
+    finally:
+        teach(False)                     # off, whatever is open
     assert not teach.is_enabled()
-    outer.close()                    # closing after the switch-off is harmless
+    outer.close()                        # closing after the switch-off is harmless
     w2 = torch.ones(2, requires_grad=True)
     y2 = (w2 * w2).sum()
     w2.data.add_(1.0)
@@ -441,3 +443,20 @@ def test_cli_teach_module(tmp_path):
                        capture_output=True, text=True, timeout=TIMEOUT)
     assert p.returncode == 0, p.stderr
     assert _reports(p.stderr) == [("graph_kept", str(path), n) for n in marked], p.stderr
+
+
+def test_loss_turning_nan_is_reported():
+    import leafgrad as torch
+    from leafgrad.utils import teach
+
+    w = torch.ones(1, requires_grad=True)
+    opt = torch.optim.SGD([w], lr=0.1)
+    with teach(file=io.StringIO()) as t:
+        for v in (1.0, 2.0, float("nan"), float("nan")):
+            opt.zero_grad()
+            loss = (w * v).sum()
+            loss.backward()
+            opt.step()
+    assert [r.kind for r in t.reports] == ["lr_explodes"]
+    assert "to nan in 2 optimizer steps" in t.reports[0].message
+    assert "lr=0.1" in t.reports[0].message
