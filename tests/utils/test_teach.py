@@ -191,6 +191,12 @@ SCRIPTS = {
         v.data = torch.tensor([0.0, 0.0])  # <- mistake
         z.backward()
         print(x.grad, v.grad)
+        u = torch.tensor([1.0], requires_grad=True)
+        a = (u * u).sum()
+        u.data.add_(1.0)  # <- mistake
+        (torch.ones(1, requires_grad=True) * 2).sum().backward()   # another graph first
+        a.backward()
+        print(u.grad)
         """, """
         import torch
         w = torch.tensor([1.0, 2.0], requires_grad=True)

@@ -128,7 +128,8 @@ class _Teacher:
         self.step_seqs = []         # the next sequence number at each optimizer step
         self.spans = weakref.WeakKeyDictionary()   # add node -> (lowest, highest) input seq
         self.losses = {}            # backward line -> (first |loss|, steps at that time)
-        self.data_views = []        # (weakref(origin), array, version list, seq, file, line)
+        self.data_views = []        # (weakref(origin), array, version list, seq, file, line,
+        #                             weakref(the .data tensor), backward()s watched)
         self.roots = []             # weakrefs to the outermost modules called
         self.depth = 0
         self.broken = set()         # the checks that failed once (said on stderr)
@@ -291,19 +292,21 @@ class _Teacher:
     def check_data_writes(self, root):
         """Writes through ``.data`` (or ``.data =``) to a tensor that ``root``'s graph
         saved before the write."""
-        written = []
-        for rec in self.data_views:
-            if rec[2][0] > 0:
-                written.append(rec)
-        self.data_views = [r for r in self.data_views if r[2][0] == 0 and r[6]() is not None]
+        written = [r for r in self.data_views if r[2][0] > 0 and r[0]() is not None]
         if not written or root._grad_fn is None:
             return
+        # a write stays watched until a graph that holds its tensor is backpropagated (a
+        # few backward()s at most: a .grad zeroed through .data is in no graph)
+        self.data_views = [r for r in self.data_views if r[2][0] == 0 and r[6]() is not None]
         saved = _saved_in_graph(root._grad_fn)
-        for origin_ref, arr, _vc, seq, filename, lineno, _view in written:
+        for rec in written:
+            origin_ref, arr, _vc, seq, filename, lineno, _view, age = rec
             origin = origin_ref()
             hit = saved.get(id(arr))
             if origin is not None and hit is None:
                 hit = saved.get(("t", id(origin)))
+            if hit is None and age < 3:       # watched over the next three backward()s
+                self.data_views.append(rec[:7] + (age + 1,))
             if hit is not None and hit < seq:
                 self.report("data_write", (filename, lineno),
                             "this write through .data changed a tensor that the graph saved "
@@ -501,13 +504,14 @@ def _note_data(self, origin, view, old):
         return
     if view is not None:
         if len(self.data_views) > 256:
-            self.data_views = [r for r in self.data_views if r[2][0] or r[6]() is not None]
+            self.data_views = [r for r in self.data_views
+                               if r[2][0] or r[6]() is not None][-256:]
         self.data_views.append((weakref.ref(origin), origin._data, view._version_counter(),
                                 _peek_seq(), f.f_code.co_filename, f.f_lineno,
-                                weakref.ref(view)))
+                                weakref.ref(view), 0))
     else:
         self.data_views.append((weakref.ref(origin), old, [1], _peek_seq(),
-                                f.f_code.co_filename, f.f_lineno, lambda: None))
+                                f.f_code.co_filename, f.f_lineno, lambda: None, 0))
 
 
 _Teacher.note_data = _guarded()(_note_data)
