@@ -326,7 +326,7 @@ def test_mistake_reported_at_its_line(kind, tmp_path):
     # and what PyTorch prints for the same script (the values are PyTorch's, taught or not)
     assert taught.stdout == _run(path.name, None, tmp_path).stdout
     got = _reports(taught.stderr)
-    assert got == [(kind, str(path), n) for n in marked], taught.stderr
+    assert got == [(kind, path.name, n) for n in marked], taught.stderr   # as typed
     assert taught.stderr.count("teach [") == len(marked)     # once per (kind, line)
 
 
@@ -345,7 +345,11 @@ def test_script_in_a_folder_named_leafgrad(tmp_path):
     folder.mkdir(parents=True)
     path, marked = _write(folder, "train.py", SCRIPTS["zero_grad"][0])
     taught = _run(str(path), True, tmp_path)
-    assert _reports(taught.stderr) == [("zero_grad", str(path), marked[0])], taught.stderr
+    shown = "leafgrad/src/leafgrad/train.py"        # under the current directory: relative
+    assert _reports(taught.stderr) == [("zero_grad", shown, marked[0])], taught.stderr
+    (tmp_path / "other").mkdir()
+    elsewhere = _run(str(path), True, tmp_path / "other")   # not under it: the full path
+    assert _reports(elsewhere.stderr) == [("zero_grad", str(path), marked[0])]
 
 
 def test_teach_in_process_reports_and_restores():
@@ -448,7 +452,7 @@ def test_cli_teach_module(tmp_path):
                         "mistake_mod"], cwd=str(tmp_path), env=child_env(),
                        capture_output=True, text=True, timeout=TIMEOUT)
     assert p.returncode == 0, p.stderr
-    assert _reports(p.stderr) == [("graph_kept", str(path), n) for n in marked], p.stderr
+    assert _reports(p.stderr) == [("graph_kept", path.name, n) for n in marked], p.stderr
 
 
 def test_loss_turning_nan_is_reported():

@@ -63,6 +63,15 @@ def _user_frame(depth=2):
     return f
 
 
+def _shown(filename):
+    """A path under the current directory is shown relative to it, as the user typed it."""
+    try:
+        rel = os.path.relpath(filename)
+    except ValueError:          # another drive (Windows)
+        return filename
+    return rel if os.path.isabs(filename) and not rel.startswith(os.pardir) else filename
+
+
 class Report:
     """One teach-mode finding: ``kind``, ``filename``, ``lineno``, ``message``, ``fix``."""
 
@@ -73,8 +82,8 @@ class Report:
         self.message, self.fix = message, fix
 
     def __str__(self):
-        return "%s:%d: teach [%s]: %s\n    fix: %s" % (self.filename, self.lineno, self.kind,
-                                                       self.message, self.fix)
+        return "%s:%d: teach [%s]: %s\n    fix: %s" % (_shown(self.filename), self.lineno,
+                                                       self.kind, self.message, self.fix)
 
     def __repr__(self):
         return "Report(%r, %r, %d)" % (self.kind, self.filename, self.lineno)
