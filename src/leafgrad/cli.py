@@ -2,6 +2,7 @@
 
     leafgrad run SCRIPT.py [ARGS...]   run a PyTorch script with ``torch`` -> leafgrad
     leafgrad run -m MODULE [ARGS...]   run a module as ``python -m`` does (``-m pytest tests/``)
+    leafgrad run --teach SCRIPT.py     the same, reporting the silent training mistakes on stderr
     leafgrad train [OPTIONS]           train the demo MLP (see ``leafgrad train --help``)
     leafgrad --version
 
@@ -25,6 +26,9 @@ commands:
                             answered by leafgrad (sys.argv = [SCRIPT.py, ARGS...])
   run -m MODULE [ARGS...]   the same for a module, as `python -m MODULE` (e.g.
                             `leafgrad run -m pytest tests/` runs a library's tests)
+  run --teach SCRIPT.py     run it in teach mode: the silent training mistakes
+                            (no zero_grad, eval in training mode, ...) reported
+                            on stderr with the line and the fix
   train [OPTIONS]           train a small MLP on scikit-learn data (needs
                             `pip install leafgrad[demo]`); see `leafgrad train --help`
 
@@ -152,6 +156,47 @@ def run_module(name, args=()):
     return 0
 
 
+def _run_command(rest, prog):
+    """``leafgrad run [--teach] SCRIPT.py ARGS`` / ``run [--teach] -m MODULE ARGS``."""
+    if rest and rest[0] in ("-h", "--help"):
+        print("usage: %s run [--teach] SCRIPT.py [ARGS...]\n"
+              "       %s run [--teach] -m MODULE [ARGS...]\n\nRun a PyTorch script unchanged, "
+              "with `import torch` (and torch.nn, torch.optim, ...) answered by "
+              "leafgrad.\nThe script sees sys.argv == [SCRIPT.py, ARGS...] and "
+              "__name__ == '__main__';\nits exit status is leafgrad's. With -m, "
+              "MODULE runs as `python -m MODULE` does:\n`%s run -m pytest tests/` "
+              "runs a library's test suite on leafgrad.\n\nWith --teach (before SCRIPT.py or "
+              "-m), the silent training mistakes are reported on stderr\nwith the line and "
+              "the fix (forgotten zero_grad(), evaluation in training mode,\na running total "
+              "that keeps graphs alive, softmax fed to cross_entropy, .data\nwrites, "
+              "parameters without a gradient, a loss that explodes); stdout and\nthe "
+              "results are unchanged." % (prog, prog, prog))
+        return 0
+    if not rest:
+        sys.stderr.write("usage: %s run SCRIPT.py [ARGS...]\n%s run: error: missing "
+                         "the script to run\n" % (prog, prog))
+        return 2
+    if rest[0] == "--teach":
+        rest = rest[1:]
+        if not rest:
+            sys.stderr.write("usage: %s run --teach SCRIPT.py [ARGS...]\n%s run: error: "
+                             "missing the script to run\n" % (prog, prog))
+            return 2
+        from .utils._teach import teach
+        teach()
+    if rest[0] == "--":
+        rest = rest[1:]
+    if rest and rest[0] == "-m":
+        if len(rest) < 2:
+            sys.stderr.write("usage: %s run -m MODULE [ARGS...]\n%s run: error: "
+                             "argument -m expects a module name\n" % (prog, prog))
+            return 2
+        return run_module(rest[1], rest[2:])
+    if rest and rest[0].startswith("-m") and len(rest[0]) > 2:   # -mpytest, as python
+        return run_module(rest[0][2:], rest[1:])
+    return run_script(rest[0], rest[1:])
+
+
 # ---------------------------------------------------------------------- main
 def main(argv=None):
     argv = list(sys.argv[1:] if argv is None else argv)
@@ -165,30 +210,7 @@ def main(argv=None):
         print("leafgrad %s" % __version__)
         return 0
     if cmd == "run":
-        if rest and rest[0] in ("-h", "--help"):
-            print("usage: %s run SCRIPT.py [ARGS...]\n       %s run -m MODULE [ARGS...]\n\n"
-                  "Run a PyTorch script unchanged, "
-                  "with `import torch` (and torch.nn, torch.optim, ...) answered by "
-                  "leafgrad.\nThe script sees sys.argv == [SCRIPT.py, ARGS...] and "
-                  "__name__ == '__main__';\nits exit status is leafgrad's. With -m, "
-                  "MODULE runs as `python -m MODULE` does:\n`%s run -m pytest tests/` "
-                  "runs a library's test suite on leafgrad." % (prog, prog, prog))
-            return 0
-        if not rest:
-            sys.stderr.write("usage: %s run SCRIPT.py [ARGS...]\n%s run: error: missing "
-                             "the script to run\n" % (prog, prog))
-            return 2
-        if rest[0] == "--":
-            rest = rest[1:]
-        if rest and rest[0] == "-m":
-            if len(rest) < 2:
-                sys.stderr.write("usage: %s run -m MODULE [ARGS...]\n%s run: error: "
-                                 "argument -m expects a module name\n" % (prog, prog))
-                return 2
-            return run_module(rest[1], rest[2:])
-        if rest and rest[0].startswith("-m") and len(rest[0]) > 2:   # -mpytest, as python
-            return run_module(rest[0][2:], rest[1:])
-        return run_script(rest[0], rest[1:])
+        return _run_command(rest, prog)
     if cmd == "train":
         from . import train
         return train.main(rest, prog="%s train" % prog)

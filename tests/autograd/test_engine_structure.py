@@ -444,7 +444,7 @@ _LAYERS = (
                    "leafgrad._dynamo", "leafgrad._vmap_internals", "leafgrad.signal")),
     ("diagnostics", ("leafgrad.utils.viz", "leafgrad.profiler", "leafgrad.autograd.profiler",
                      "leafgrad.utils.benchmark", "leafgrad.utils.grad_report",
-                     "leafgrad.utils.monitor")),
+                     "leafgrad.utils.monitor", "leafgrad.utils._teach")),
     ("cli and compat", ("leafgrad.cli", "leafgrad.train", "leafgrad.__main__", "leafgrad._compat")),
 )
 
@@ -472,6 +472,7 @@ _UPWARD_NOT_YET_FIXED = {
     ("leafgrad.ops.nn.rnn_layer", "leafgrad.autograd._api"),        # autograd.grad
     # utils/__init__ re-exports the gradient reports (diagnostics)
     ("leafgrad.utils", "leafgrad.utils.grad_report"), ("leafgrad.utils", "leafgrad.utils.monitor"),
+    ("leafgrad.utils", "leafgrad.utils._teach"),
 }
 
 

@@ -1,6 +1,7 @@
 """Optimizers against real PyTorch: same trajectories over several steps, same state keys,
 state_dict format, repr, validation errors."""
 import copy
+import importlib
 
 import numpy as np
 import pytest
@@ -268,6 +269,36 @@ def test_step_hooks():
     h.remove()
     opt.step()
     assert seen == ["pre", "post", "post"]
+
+
+def _hook_order(T, optim_mod, nn_mod):
+    p = nn_mod.Parameter(T.ones(1))
+    p.grad = T.ones(1)
+    opt = optim_mod.SGD([p], lr=0.1)
+    seen = []
+    opt.register_step_pre_hook(lambda o, a, k: seen.append("pre"))
+    opt.register_step_post_hook(lambda o, a, k: seen.append("post"))
+    mod = importlib.import_module(optim_mod.__name__ + ".optimizer")
+    g1 = mod.register_optimizer_step_pre_hook(
+        lambda o, a, k: seen.append(("global pre", o is opt)))
+    g2 = mod.register_optimizer_step_post_hook(
+        lambda o, a, k: seen.append(("global post", o is opt)))
+    try:
+        opt.step()
+        g1.remove()
+        opt.step()
+    finally:
+        g1.remove()
+        g2.remove()
+    opt.step()
+    return seen, p.detach().numpy().tolist()
+
+
+def test_global_step_hooks_like_torch():
+    # PyTorch's order: the global pre-hooks before the optimizer's own, its post-hooks after
+    got = _hook_order(lg, loptim, lnn)
+    assert got == _hook_order(torch, torch.optim, torch.nn)
+    assert got[0][:3] == [("global pre", True), "pre", "post"]
 
 
 def test_default_hyperparameters_match_torch():

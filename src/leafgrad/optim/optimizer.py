@@ -22,7 +22,13 @@ from .._tensor.tensor import Tensor
 from ..autograd.grad_mode import enable_grad
 from .._core import errors as _errors
 
-__all__ = ["Optimizer", "required"]
+__all__ = ["Optimizer", "required", "register_optimizer_step_pre_hook",
+           "register_optimizer_step_post_hook"]
+
+# PyTorch's hooks common to all optimizers (``torch.optim.optimizer``): the pre-hooks run
+# before each optimizer's own, the post-hooks after (``leafgrad run --teach`` uses them)
+_global_optimizer_pre_hooks = OrderedDict()
+_global_optimizer_post_hooks = OrderedDict()
 
 
 class _RequiredParameter:
@@ -62,19 +68,35 @@ def _wrap_step(step):
             return step(self, *args, **kwargs)
         self._opt_called = True
         pre = self._optimizer_step_pre_hooks
-        if pre:
-            for hook in list(pre.values()):
+        if pre or _global_optimizer_pre_hooks:
+            for hook in list(_global_optimizer_pre_hooks.values()) + list(pre.values()):
                 res = hook(self, args, kwargs)
                 if res is not None:
                     args, kwargs = res
         out = step(self, *args, **kwargs)
         post = self._optimizer_step_post_hooks
-        if post:
-            for hook in list(post.values()):
+        if post or _global_optimizer_post_hooks:
+            for hook in list(post.values()) + list(_global_optimizer_post_hooks.values()):
                 hook(self, args, kwargs)
         return out
     wrapper._leafgrad_wrapped = True
     return wrapper
+
+
+def register_optimizer_step_pre_hook(hook):
+    """``hook(optimizer, args, kwargs) -> None or (args, kwargs)`` before every optimizer's
+    ``step`` (before the optimizer's own pre-hooks); returns a handle with ``remove()``."""
+    h = _Handle(_global_optimizer_pre_hooks)
+    _global_optimizer_pre_hooks[h.id] = hook
+    return h
+
+
+def register_optimizer_step_post_hook(hook):
+    """``hook(optimizer, args, kwargs)`` after every optimizer's ``step`` (after the
+    optimizer's own post-hooks); returns a handle with ``remove()``."""
+    h = _Handle(_global_optimizer_post_hooks)
+    _global_optimizer_post_hooks[h.id] = hook
+    return h
 
 
 class Optimizer:
