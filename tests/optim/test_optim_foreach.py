@@ -24,6 +24,9 @@ OPTIMS = {
                   betas=st.sampled_from([(0.9, 0.999), (0.3, 0.5)])),
     "Adagrad": dict(lr=st.sampled_from([0.1, 0.01]), weight_decay=st.sampled_from([0.0, 0.1]),
                     lr_decay=st.sampled_from([0.0, 0.01]), maximize=st.booleans()),
+    "RMSprop": dict(lr=st.sampled_from([0.01, 1e-3]), alpha=st.sampled_from([0.99, 0.5]),
+                    weight_decay=st.sampled_from([0.0, 0.1]), momentum=st.sampled_from([0.0, 0.9]),
+                    centered=st.booleans(), maximize=st.booleans()),
 }
 FUSED = ("SGD", "Adam", "AdamW", "Adagrad")     # the ones with fused=True in PyTorch 2.13
 
@@ -116,7 +119,8 @@ def _model_step(opt, params, rng):
 
 @pytest.mark.parametrize("name,kw", [("SGD", dict(lr=0.1, momentum=0.9)),
                                      ("Adam", dict(lr=0.1, amsgrad=True)),
-                                     ("AdamW", dict(lr=0.1)), ("Adagrad", dict(lr=0.1))])
+                                     ("AdamW", dict(lr=0.1)), ("Adagrad", dict(lr=0.1)),
+                                     ("RMSprop", dict(lr=0.1, momentum=0.9, centered=True))])
 def test_state_dict_round_trip_and_external_state_changes(name, kw):
     """load_state_dict, a state tensor replaced by the user, and a deepcopy all give the
     loop's results afterwards (the flat buffers are rebuilt, never stale)."""
