@@ -174,3 +174,21 @@ def test_mixed_dtypes_and_steps_and_non_float_params():
         runs.append([p.detach().numpy().copy() for p in params])
     for a, b in zip(*runs):
         assert np.array_equal(a, b)
+
+
+@pytest.mark.parametrize("name", ["SGD", "Adam", "RMSprop"])
+def test_a_parameter_listed_twice_is_updated_twice_as_the_loop_does(name):
+    runs = []
+    for flags in ({}, dict(foreach=True)):
+        a = lg.tensor([1.0, -2.0], requires_grad=True)
+        b = lg.tensor([0.5], requires_grad=True)
+        with pytest.warns(UserWarning, match="duplicate parameters"):
+            opt = getattr(loptim, name)([a, b, a], lr=0.1, momentum=0.9, **flags) \
+                if name != "Adam" else loptim.Adam([a, b, a], lr=0.1, **flags)
+        for i in range(3):
+            a.grad = lg.tensor([0.3 * i, 1.0])
+            b.grad = lg.tensor([-1.0])
+            opt.step()
+        runs.append((a.detach().numpy().copy(), b.detach().numpy().copy()))
+    for x, y in zip(*runs):
+        assert np.array_equal(x, y)

@@ -102,9 +102,15 @@ def buckets(group, key=None):
         b.params.append(p)
         b.xs.append(x)
         b.gs.append(gd)
+    out = []
     for b in found.values():
+        if len({id(p) for p in b.params}) < len(b.params):
+            # a parameter listed twice is updated twice, one after the other: the loop
+            rest.extend((p, x, -g if maximize else g) for p, x, g in zip(b.params, b.xs, b.gs))
+            continue
         b.offsets = list(accumulate((x.size for x in b.xs), initial=0))
-    return list(found.values()), rest
+        out.append(b)
+    return out, rest
 
 
 def flat_state(opt, bucket, name):
