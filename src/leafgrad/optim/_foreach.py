@@ -82,26 +82,34 @@ def buckets(group, key=None):
 
     ``key(p, x)`` (optional, called once per such parameter, in order) adds to the
     bucket key beside the dtype. Returns (list of Bucket, list of (p, x, g) for the
-    loop): the loop takes the parameters the flat path does not (non-floating dtypes,
-    a gradient of another dtype or shape), with ``g`` negated under ``maximize``.
+    loop): the loop takes the parameters the flat path does not (non-floating dtypes, a
+    gradient of another dtype or shape, a bucket with a parameter listed twice), with
+    ``g`` negated under ``maximize``.
     """
     maximize = group.get("maximize", False)
-    found, rest = {}, []
-    for p in group["params"]:
-        g = p._grad
-        if g is None:
-            continue
-        x, gd = p._data, g._data
-        if x.dtype.kind != "f" or gd.dtype != x.dtype or gd.shape != x.shape:
-            rest.append((p, x, -gd if maximize else gd))
-            continue
-        k = x.dtype if key is None else (x.dtype, key(p, x))
-        b = found.get(k)
-        if b is None:
-            b = found[k] = Bucket(k)
-        b.params.append(p)
-        b.xs.append(x)
-        b.gs.append(gd)
+    params = [p for p in group["params"] if p._grad is not None]
+    xs = [p._data for p in params]
+    gs = [p._grad._data for p in params]
+    ok = [x.dtype.kind == "f" and g.dtype == x.dtype and g.shape == x.shape
+          for x, g in zip(xs, gs)]
+    keys = [(x.dtype if key is None else (x.dtype, key(p, x))) if o else None
+            for p, x, o in zip(params, xs, ok)]
+    if params and keys.count(keys[0]) == len(keys) and keys[0] is not None:
+        found = {keys[0]: Bucket(keys[0])}          # the usual case: one bucket
+        found[keys[0]].params, found[keys[0]].xs, found[keys[0]].gs = params, xs, gs
+        rest = []
+    else:
+        found = {}
+        rest = [(p, x, -g if maximize else g)
+                for p, x, g, k in zip(params, xs, gs, keys) if k is None]
+        for p, x, g, k in zip(params, xs, gs, keys):
+            if k is not None:
+                b = found.get(k)
+                if b is None:
+                    b = found[k] = Bucket(k)
+                b.params.append(p)
+                b.xs.append(x)
+                b.gs.append(g)
     out = []
     for b in found.values():
         if len({id(p) for p in b.params}) < len(b.params):
