@@ -56,6 +56,10 @@ SIZES = {
         "full": dict(n=1_000_000, reps=5),
         "quick": dict(n=1000, reps=1),
     },
+    "optim_step": {
+        "full": dict(sizes=(64, 128, 128, 10), steps=300, warmup=20),
+        "quick": dict(sizes=(64, 16, 10), steps=5, warmup=1),
+    },
 }
 
 # Workloads from the issue that cannot run yet, with the reason.
@@ -104,6 +108,13 @@ METRICS = {
         ("rand_ms", "rand(n) float32 ms", "time"),
         ("numpy_normal_ms", "NumPy default_rng standard_normal ms", "time"),
         ("x_numpy", "randn / NumPy normal", "growth"),
+    ],
+    "optim_step": [
+        ("sgd_us", "SGD momentum step µs (loop)", "time"),
+        ("sgd_foreach_us", "SGD momentum step µs (foreach=True)", "time"),
+        ("adam_us", "Adam step µs (loop)", "time"),
+        ("adam_foreach_us", "Adam step µs (foreach=True)", "time"),
+        ("adamw_fused_us", "AdamW step µs (fused=True)", "time"),
     ],
 }
 
@@ -564,6 +575,34 @@ def rng(torch, clock, n, reps):
             "x_numpy": ms["randn"] / ms["numpy"]}
 
 
+def optim_step(torch, clock, sizes, steps, warmup):
+    """``optimizer.step()`` alone on a digits-sized MLP (64-128-128-10: 6 parameters) with
+    fixed gradients, for SGD(momentum 0.9) and Adam with the per-parameter loop and with
+    ``foreach=True``, and AdamW with ``fused=True``: the median of ``steps`` timed steps,
+    the configurations interleaved step by step."""
+    torch.manual_seed(0)
+    configs = {"sgd_us": (torch.optim.SGD, dict(lr=1e-3, momentum=0.9)),
+               "sgd_foreach_us": (torch.optim.SGD, dict(lr=1e-3, momentum=0.9, foreach=True)),
+               "adam_us": (torch.optim.Adam, dict(lr=1e-3)),
+               "adam_foreach_us": (torch.optim.Adam, dict(lr=1e-3, foreach=True)),
+               "adamw_fused_us": (torch.optim.AdamW, dict(lr=1e-3, fused=True))}
+    opts = {}
+    for name, (cls, kw) in configs.items():
+        model = _mlp(torch, sizes)
+        for p in model.parameters():
+            p.grad = torch.randn(p.shape) * 1e-2
+        opts[name] = cls(model.parameters(), **kw)
+    for _ in range(warmup):
+        for opt in opts.values():
+            opt.step()
+    clock.reset()
+    for _ in range(steps):
+        for name, opt in opts.items():
+            with clock(name):
+                opt.step()
+    return {name: clock.median(name) * 1e6 for name in opts}
+
+
 WORKLOADS = {
     "tiny_ops": tiny_ops,
     "digits_mlp": digits_mlp,
@@ -573,6 +612,7 @@ WORKLOADS = {
     "hvp": hvp,
     "conv_digits": conv_digits,
     "rng": rng,
+    "optim_step": optim_step,
 }
 
 # the model workloads (char_lstm, embed_mlp, attention, rng) live in their own file

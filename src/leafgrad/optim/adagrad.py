@@ -7,6 +7,7 @@ State (created in the constructor, as PyTorch): ``step``, ``sum``.
 import numpy as np
 
 from .._tensor.tensor import Tensor
+from . import _foreach
 from .optimizer import Optimizer, _check_non_negative
 
 __all__ = ["Adagrad"]
@@ -25,6 +26,7 @@ class Adagrad(Optimizer):
                             ("weight_decay value", weight_decay),
                             ("initial_accumulator_value value", initial_accumulator_value),
                             ("epsilon value", eps))
+        _foreach.check_flags(foreach, fused, differentiable)
         defaults = dict(lr=lr, lr_decay=lr_decay, eps=eps, weight_decay=weight_decay,
                         initial_accumulator_value=initial_accumulator_value, foreach=foreach,
                         maximize=maximize, differentiable=differentiable, fused=fused)
@@ -41,20 +43,37 @@ class Adagrad(Optimizer):
         self._check_groups()
         loss = self._closure(closure)
         for group in self.param_groups:
-            lr, lr_decay, eps = group["lr"], group["lr_decay"], group["eps"]
-            wd = group["weight_decay"]
-            for p, x, g in self._params_with_grad(group):
-                state = self.state[p]
-                st = state["step"]
-                st._data = st._data + np.float32(1)
-                step = float(st._data)
-                if wd != 0:
-                    g = g + wd * x
-                clr = lr / (1 + (step - 1) * lr_decay)
-                s = state["sum"]._data
-                s += g * g
-                std = np.sqrt(s)
-                std += eps
-                x += (-clr) * (g / std)
+            if _foreach.wanted(group):
+                found, rest = _foreach.buckets(group, self._next_step)
+                for bucket in found:
+                    g = bucket.grads(group["maximize"])
+                    x = bucket.data() if group["weight_decay"] != 0 else None
+                    bucket.add(_update(group, _foreach.flat_state(self, bucket, "sum"), x, g,
+                                       bucket.key[1]))
+                items = ((p, x, g, self._next_step(p, x)) for p, x, g in rest)
+            else:
+                items = ((p, x, g, self._next_step(p, x))
+                         for p, x, g in self._params_with_grad(group))
+            for p, x, g, step in items:
+                x += _update(group, self.state[p]["sum"]._data, x, g, step)
                 p._bump_version()
         return loss
+
+    def _next_step(self, p, x):
+        st = self.state[p]["step"]
+        st._data = st._data + np.float32(1)
+        return float(st._data)
+
+
+def _update(group, s, x, g, step):
+    """Adagrad's update of one parameter or flat bucket: ``s`` (the sum of squares) in
+    place; ``x`` the data (used only with weight decay); returns what to add to ``x``."""
+    lr, lr_decay, eps = group["lr"], group["lr_decay"], group["eps"]
+    wd = group["weight_decay"]
+    if wd != 0:
+        g = g + wd * x
+    clr = lr / (1 + (step - 1) * lr_decay)
+    s += g * g
+    std = np.sqrt(s)
+    std += eps
+    return (-clr) * (g / std)

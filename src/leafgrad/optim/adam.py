@@ -8,6 +8,7 @@ State keys: ``step`` (0-dim float32 tensor), ``exp_avg``, ``exp_avg_sq``, ``max_
 """
 import numpy as np
 
+from . import _foreach
 from .optimizer import Optimizer, _check_non_negative, _init_state
 
 __all__ = ["Adam", "AdamW"]
@@ -46,10 +47,15 @@ def _moments(state, g, beta1, beta2):
     (1 - beta2) g^2`` in place; returns both arrays."""
     m = state["exp_avg"]._data
     v = state["exp_avg_sq"]._data
+    _moments_(m, v, g, beta1, beta2)
+    return m, v
+
+
+def _moments_(m, v, g, beta1, beta2):
+    """``_moments`` on the arrays ``m`` (exp_avg) and ``v`` (exp_avg_sq)."""
     _lerp_(m, g, 1 - beta1)
     v *= beta2
     v += (1 - beta2) * (g * g)
-    return m, v
 
 
 def _next_step(state):
@@ -75,6 +81,7 @@ class Adam(Optimizer):
                  differentiable=False, fused=None, decoupled_weight_decay=False):
         self._check_group(locals(), "", at_step=False)    # types first, then ranges
         _check_adam_args(lr, betas, eps, weight_decay)
+        _foreach.check_flags(foreach, fused, differentiable)
         defaults = dict(lr=lr, betas=betas, eps=eps, weight_decay=weight_decay, amsgrad=amsgrad,
                         maximize=maximize, foreach=foreach, capturable=capturable,
                         differentiable=differentiable, fused=fused,
@@ -86,34 +93,74 @@ class Adam(Optimizer):
         self._check_groups()
         loss = self._closure(closure)
         for group in self.param_groups:
-            lr = group["lr"]
-            beta1, beta2 = group["betas"]
-            eps = group["eps"]
-            wd = group["weight_decay"]
-            amsgrad = group["amsgrad"]
-            decoupled = group["decoupled_weight_decay"]
-            for p, x, g in self._params_with_grad(group):
+            if _foreach.wanted(group):
+                amsgrad = group["amsgrad"]
+
+                def key(p, x):
+                    return self._next_step(self.state[p], x, amsgrad)
+
+                found, rest = _foreach.buckets(group, key)
+                for bucket in found:
+                    self._step_flat(group, bucket)
+                items = ((p, x, g, self._next_step(self.state[p], x, amsgrad))
+                         for p, x, g in rest)
+            else:
+                items = self._steps(group)
+            for p, x, g, step in items:
                 state = self.state[p]
-                if len(state) == 0:
-                    _init_state(state, x, "exp_avg", "exp_avg_sq",
-                                *(("max_exp_avg_sq",) if amsgrad else ()))
-                step = _next_step(state)
-                g = _weight_decay(x, g, lr, wd, decoupled)
-                m, v = _moments(state, g, beta1, beta2)
-                bias_correction1 = 1 - beta1 ** step
-                bias_correction2 = 1 - beta2 ** step
-                step_size = lr / bias_correction1
-                bc2_sqrt = bias_correction2 ** 0.5
-                if amsgrad:
-                    vmax = state["max_exp_avg_sq"]._data
-                    np.maximum(vmax, v, out=vmax)
-                    denom = np.sqrt(vmax) / bc2_sqrt
-                else:
-                    denom = np.sqrt(v) / bc2_sqrt
-                denom += eps
-                x += (-step_size) * (m / denom)
+                x += self._update(group, state["exp_avg"]._data, state["exp_avg_sq"]._data,
+                                  state["max_exp_avg_sq"]._data if group["amsgrad"] else None,
+                                  x, g, step)
                 p._bump_version()
         return loss
+
+    def _steps(self, group):
+        amsgrad = group["amsgrad"]
+        for p, x, g in self._params_with_grad(group):
+            yield p, x, g, self._next_step(self.state[p], x, amsgrad)
+
+    @staticmethod
+    def _next_step(state, x, amsgrad):
+        """Initialise an empty ``state``; count the step; return it."""
+        if len(state) == 0:
+            _init_state(state, x, "exp_avg", "exp_avg_sq",
+                        *(("max_exp_avg_sq",) if amsgrad else ()))
+        return _next_step(state)
+
+    def _step_flat(self, group, bucket):
+        """The loop's update of one bucket, over flat arrays (see ``_foreach``)."""
+        names = ("exp_avg", "exp_avg_sq") + (("max_exp_avg_sq",) if group["amsgrad"] else ())
+        flats = [_foreach.flat_state(self, bucket, name) for name in names]
+        g = bucket.grads(group["maximize"])
+        x = bucket.data() if group["weight_decay"] != 0 else None
+        update = self._update(group, *flats[:2], flats[2] if len(flats) > 2 else None,
+                              x, g, bucket.key[1])
+        if x is not None and group["decoupled_weight_decay"]:
+            x += update
+            bucket.store(x)
+        else:
+            bucket.add(update)
+
+    @staticmethod
+    def _update(group, m, v, vmax, x, g, step):
+        """The Adam update of one parameter or of a flat bucket: weight decay (``x``, the
+        data, decayed in place when decoupled; unused without weight decay), the moments
+        ``m``, ``v`` (and ``vmax`` with amsgrad) in place; returns what to add to ``x``."""
+        lr = group["lr"]
+        beta1, beta2 = group["betas"]
+        g = _weight_decay(x, g, lr, group["weight_decay"], group["decoupled_weight_decay"])
+        _moments_(m, v, g, beta1, beta2)
+        bias_correction1 = 1 - beta1 ** step
+        bias_correction2 = 1 - beta2 ** step
+        step_size = lr / bias_correction1
+        bc2_sqrt = bias_correction2 ** 0.5
+        if vmax is not None:
+            np.maximum(vmax, v, out=vmax)
+            denom = np.sqrt(vmax) / bc2_sqrt
+        else:
+            denom = np.sqrt(v) / bc2_sqrt
+        denom += group["eps"]
+        return (-step_size) * (m / denom)
 
 
 class AdamW(Adam):

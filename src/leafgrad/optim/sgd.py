@@ -8,6 +8,7 @@ as a copy of g and then b = momentum * b + (1 - dampening) * g; g = g + momentum
 import numpy as np
 
 from .._tensor.tensor import Tensor
+from . import _foreach
 from .optimizer import Optimizer, required
 
 __all__ = ["SGD"]
@@ -37,6 +38,7 @@ class SGD(Optimizer):
             raise ValueError("Invalid weight_decay value: %s" % weight_decay)
         if nesterov and (momentum <= 0 or dampening != 0):
             raise ValueError("Nesterov momentum requires a momentum and zero dampening")
+        _foreach.check_flags(foreach, fused, differentiable)
         defaults = dict(lr=lr, momentum=momentum, dampening=dampening, weight_decay=weight_decay,
                         nesterov=nesterov, maximize=maximize, foreach=foreach,
                         differentiable=differentiable, fused=fused)
@@ -46,30 +48,66 @@ class SGD(Optimizer):
         """One update of every parameter that has a gradient; returns ``closure()``'s loss."""
         self._check_groups()
         loss = self._closure(closure)
-        state = self.state
         for group in self.param_groups:
-            lr = group["lr"]
-            momentum = group["momentum"]
-            dampening = group["dampening"]
-            wd = group["weight_decay"]
-            nesterov = group["nesterov"]
-            for p, x, g in self._params_with_grad(group):
-                if wd != 0:
-                    g = g + wd * x
-                b = None
-                if momentum != 0:
-                    st = state[p]
-                    buf = st.get("momentum_buffer")
-                    if buf is None:     # first step: the buffer starts as g
-                        buf = Tensor._make_plain(np.array(g, dtype=x.dtype, copy=True))
-                        st["momentum_buffer"] = buf
-                        g = g + momentum * buf._data if nesterov else buf._data
-                    else:
-                        b = buf._data
-                        buf._bump_version()
-                _apply(x, g, b, lr, momentum, dampening, nesterov)
-                p._bump_version()
+            if _foreach.wanted(group):
+                found, rest = _foreach.buckets(group, self._has_buffer)
+                for bucket in found:
+                    self._step_flat(group, bucket)
+                self._step_loop(group, rest)
+            else:
+                self._step_loop(group, self._params_with_grad(group))
         return loss
+
+    def _has_buffer(self, p, x):
+        return "momentum_buffer" in self.state.get(p, ()) and \
+            self.state[p]["momentum_buffer"] is not None
+
+    def _step_loop(self, group, items):
+        """The per-parameter update of ``items`` ((param, data, grad) triples)."""
+        state = self.state
+        lr = group["lr"]
+        momentum = group["momentum"]
+        dampening = group["dampening"]
+        wd = group["weight_decay"]
+        nesterov = group["nesterov"]
+        for p, x, g in items:
+            if wd != 0:
+                g = g + wd * x
+            b = None
+            if momentum != 0:
+                st = state[p]
+                buf = st.get("momentum_buffer")
+                if buf is None:     # first step: the buffer starts as g
+                    buf = Tensor._make_plain(np.array(g, dtype=x.dtype, copy=True))
+                    st["momentum_buffer"] = buf
+                    g = g + momentum * buf._data if nesterov else buf._data
+                else:
+                    b = buf._data
+                    buf._bump_version()
+            _apply(x, g, b, lr, momentum, dampening, nesterov)
+            p._bump_version()
+
+    def _step_flat(self, group, bucket):
+        """The loop's update of one bucket, done over flat arrays (see ``_foreach``)."""
+        lr = group["lr"]
+        momentum = group["momentum"]
+        nesterov = group["nesterov"]
+        wd = group["weight_decay"]
+        g = bucket.grads(group["maximize"])
+        if wd != 0:
+            g = g + wd * bucket.data()
+        b = None
+        if momentum != 0:
+            if bucket.key[1]:
+                b = _foreach.flat_state(self, bucket, "momentum_buffer")
+                for p in bucket.params:
+                    self.state[p]["momentum_buffer"]._bump_version()
+            else:           # first step: the buffers start as g
+                buf = np.array(g, copy=True)
+                _foreach.new_flat_state(self, bucket, "momentum_buffer", buf)
+                g = g + momentum * buf if nesterov else buf
+        tmp = np.empty(g.shape, g.dtype)
+        _update(bucket, g, b, tmp, lr, momentum, group["dampening"], nesterov)
 
 
 # Large parameters are updated in blocks of this many elements (128 KiB of
@@ -105,4 +143,7 @@ def _update(x, g, b, tmp, lr, momentum, dampening, nesterov):
             b += g
         g = g + momentum * b if nesterov else b
     np.multiply(g, -lr, out=tmp, casting="unsafe")
-    x += tmp
+    if isinstance(x, _foreach.Bucket):
+        x.add(tmp)
+    else:
+        x += tmp
