@@ -48,6 +48,14 @@ def use_view_refresher(fn):
 _backward = [None]      # autograd._api.backward (above the Tensor): it binds itself at import
 
 
+_legacy_new = [None]     # _tensor/creation.py's legacy constructor: it binds itself at import
+
+
+def use_legacy_new(fn):
+    """Set the function ``Tensor(...)`` (``Tensor.__new__``) builds tensors with."""
+    _legacy_new[0] = fn
+
+
 def use_backward(fn):
     """Set the function ``Tensor.backward`` runs (``autograd._api`` calls it)."""
     _backward[0] = fn
@@ -140,12 +148,14 @@ class Tensor(metaclass=_PublicType):
         return Tensor._make_plain(np.asarray(g, dtype=None if meta is None else meta[1]))
 
     def __new__(cls, *args, **kwargs):
-        return _new(cls)
+        # the legacy constructor (Tensor(2, 3), Tensor([1, 2])) converts Python data, which
+        # _tensor/creation.py knows how to do: it binds itself here (use_legacy_new). As
+        # PyTorch's, it works in __new__, so that a subclass whose own __new__ builds the
+        # instance (_make_subclass) is not rebuilt by __init__
+        return _legacy_new[0](cls, *args, **kwargs)
 
-    def __init__(self, *args, dtype=None, requires_grad=False, device=None):
-        # the legacy constructor (Tensor(2, 3), Tensor([1, 2])) converts Python
-        # data, which _creation knows how to do: it binds the real one there
-        raise RuntimeError("leafgrad._tensor.creation was not imported")
+    def __init__(self, *args, **kwargs):
+        pass        # PyTorch's Tensor.__init__ takes anything and does nothing
 
     def _make_like(self, arr):
         return Tensor._make_plain(arr)
