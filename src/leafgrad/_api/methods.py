@@ -372,11 +372,14 @@ def _install():
     Tensor.__torch_function__ = classmethod(_torch_function)
     Tensor.T = property(S.T, doc="Dims reversed (2-D: the transpose).")
     Tensor.mT = property(S.mT, doc="Last two dims swapped.")
-    Tensor.H = property(S.T)
-    Tensor.mH = property(S.mH, doc="Last two dims swapped (conjugate: real dtypes only).")
+    Tensor.H = property(S.H, doc=S.H.__doc__)
+    Tensor.mH = property(S.mH, doc=S.mH.__doc__)
     from ..ops.elementwise import complex as _cx
-    Tensor.real = property(_cx.real, doc=_cx.real.__doc__)
-    Tensor.imag = property(_cx.imag, doc=_cx.imag.__doc__)
+    # t.real = v / t.imag = v: PyTorch's setters, a copy_ into the view
+    Tensor.real = property(_cx.real, lambda self, v: _cx.real(self).copy_(v),
+                           doc=_cx.real.__doc__)
+    Tensor.imag = property(_cx.imag, lambda self, v: _cx.imag(self).copy_(v),
+                           doc=_cx.imag.__doc__)
     from .._tensor import storage as _tensor_storage
     from .._tensor import resize as _tensor_resize
     for name, fn in list(_tensor_storage.METHODS.items()) + list(_tensor_resize.METHODS.items()):

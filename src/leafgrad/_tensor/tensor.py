@@ -606,14 +606,49 @@ class Tensor(metaclass=_PublicType):
         if self._grad_fn is not None:
             raise RuntimeError("Only Tensors created explicitly by the user (graph leaves) "
                                "support the deepcopy protocol at the moment.")
-        t = type(self).__new__(type(self))
-        Tensor.__init__(t, np.zeros(0))
-        t._data = copy_data(self._data)
+        # as PyTorch's: a new leaf with the memory copied (and the gradient)
+        cls = type(self)
+        if cls is not Tensor and not cls.__module__.startswith("leafgrad") and \
+                self._data.__class__ is not WrapperArray:
+            # a user's subclass: PyTorch makes the copy with new_empty, which gives a plain
+            # Tensor there (subclass handling is off inside __torch_function__), and refuses
+            raise RuntimeError(
+                "The default implementation of __deepcopy__() for non-wrapper subclasses "
+                "only works for subclass types that implement new_empty() and for which "
+                "that function returns another instance of the same subclass. You should "
+                "either properly implement new_empty() for your subclass or override "
+                "__deepcopy__() if it is intended behavior for new_empty() to return "
+                "an instance of a different type.")
+        t = _in_class(Tensor._make_plain(copy_data(self._data)), type(self))
         t._requires_grad = self._requires_grad
         if self._grad is not None:
             t._grad = Tensor._make_plain(np.array(self._grad._data, copy=True))
         memo[id(self)] = t
         return t
+
+    def __copy__(self):
+        """``copy.copy(t)``: as PyTorch's (through its pickling protocol), a leaf of the
+        same class sharing t's memory, with t's requires_grad and a shallow copy of its
+        instance ``__dict__``."""
+        t = _in_class(Tensor._make_plain(self._data), type(self))
+        t._share_version(self)
+        t._requires_grad = self.requires_grad
+        state = getattr(self, "__dict__", None)
+        if state:
+            t.__dict__.update(state)
+        return t
+
+
+def _in_class(t, cls):
+    """The plain tensor ``t`` as an instance of ``cls`` (a subclass may add a __dict__;
+    ``cls.__new__`` is not called)."""
+    if cls is Tensor:
+        return t
+    obj = _new(cls)
+    for s in Tensor.__slots__:
+        if s != "__weakref__" and hasattr(t, s):
+            setattr(obj, s, getattr(t, s))
+    return obj
 
 
 class InferenceTensor(Tensor):

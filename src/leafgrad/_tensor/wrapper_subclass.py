@@ -8,7 +8,7 @@ Source: torch/csrc/autograd/python_variable.cpp (THPVariable_make_wrapper_subcla
 from .._core import dtype as _dtype
 from .aten import WrapperArray
 from .creation import device as _device
-from .tensor import Tensor
+from .tensor import Tensor, _in_class
 
 
 def make_wrapper_subclass(cls, size, strides=None, storage_offset=None, memory_format=None,
@@ -35,14 +35,7 @@ def make_wrapper_subclass(cls, size, strides=None, storage_offset=None, memory_f
     return t
 
 
-def _as_class(t, cls):
-    """``t`` (a plain Tensor) as an instance of the Python subclass ``cls`` (its slots
-    copied; the subclass may add a __dict__)."""
-    obj = object.__new__(cls)
-    for s in Tensor.__slots__:
-        if s != "__weakref__" and hasattr(t, s):
-            setattr(obj, s, getattr(t, s))
-    return obj
+_as_class = _in_class    # t (a plain Tensor) as an instance of the subclass cls
 
 
 def make_subclass(cls, data, require_grad=False, dispatch_sizes_strides_policy=None,
