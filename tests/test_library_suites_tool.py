@@ -64,6 +64,12 @@ def test_table_and_leafgrad_only_failures(tmp_path, capsys):
     library_suites.main([str(_repo(tmp_path / "again")), "--torch-from", str(save),
                          "--timeout", "60"])
     assert "pass under torch, not under leafgrad: 2" in capsys.readouterr().out
+    # --rerun: only the two leafgrad-only failures run again (and fail again)
+    library_suites.main([str(_repo(tmp_path / "third")), "--rerun", str(save),
+                         "--timeout", "60"])
+    out = capsys.readouterr().out
+    assert "reran 2 tests under leafgrad" in out
+    assert "pass under torch, not under leafgrad: 2" in out
 
 
 def test_per_test_timeout(tmp_path):

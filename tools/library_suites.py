@@ -192,6 +192,30 @@ def _decode(saved):
     return res, saved["seconds"], saved["rc"]
 
 
+def _rerun(args, tree, pytest_args):
+    """Both runs of a --save file, the leafgrad run updated by running again (under
+    leafgrad only) the tests that pass under torch and did not under leafgrad."""
+    saved = json.loads(pathlib.Path(args.rerun).read_text(encoding="utf-8"))
+    torch_res, leaf = _decode(saved["torch"]), _decode(saved["leafgrad"])
+    ids = sorted({tid for (tid, _sub) in only_leafgrad_keys(torch_res[0], leaf[0])})
+    res = dict(leaf[0])
+    secs = 0.0
+    if ids:
+        keep = [a for a in pytest_args if a not in args.tests]
+        records, secs, _rc = run_suite(tree, args.python, True, keep + ids, args.timeout,
+                                       args.leafgrad_src)
+        new = outcomes(records)
+        res = {k: v for k, v in res.items() if k[0] not in set(ids)}
+        res.update(new)
+    print("reran %d tests under leafgrad (%.0f s)" % (len(ids), secs))
+    return {"torch": torch_res, "leafgrad": (res, leaf[1], leaf[2])}
+
+
+def only_leafgrad_keys(torch_res, leaf_res):
+    return [key for key, (kind, _m) in torch_res.items() if kind == "passed"
+            and leaf_res.get(key, ("missing",))[0] not in ("passed", "skipped")]
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("git_dir", help="the library's git directory (bare mirror or .git)")
@@ -205,6 +229,8 @@ def main(argv=None):
     ap.add_argument("--only", choices=("torch", "leafgrad"), help="run one side only")
     ap.add_argument("--save", help="write both runs' outcomes to this JSON file")
     ap.add_argument("--torch-from", help="take the torch run from a --save file instead")
+    ap.add_argument("--rerun", help="a --save file: rerun under leafgrad only its tests that "
+                    "pass under torch and not under leafgrad, and show the merged table")
     ap.add_argument("--show", type=int, default=5, help="test ids shown per error")
     ap.add_argument("--pytest-arg", action="append", default=[], dest="extra",
                     help="passed on to pytest (repeatable), e.g. --pytest-arg=-o "
@@ -215,7 +241,9 @@ def main(argv=None):
     print("tree: %s (%d files without blobs left out)" % (tree, len(missing)))
     pytest_args = list(args.extra) + (["-k", args.keyword] if args.keyword else []) + args.tests
     results = {}
-    if args.torch_from:
+    if args.rerun:
+        results = _rerun(args, tree, pytest_args)
+    elif args.torch_from:
         saved = json.loads(pathlib.Path(args.torch_from).read_text(encoding="utf-8"))
         results["torch"] = _decode(saved["torch"])
     for name in ("torch", "leafgrad"):
