@@ -101,7 +101,7 @@ def test_load_state_dict_copies_values():
     assert isinstance(other[0].weight, lnn.Parameter) and other[0].weight.requires_grad
 
 
-def test_load_state_dict_errors_match_torch_and_leave_module_unchanged():
+def test_load_state_dict_errors_match_torch_and_load_what_fits():
     tm, _ = build_pair()
     lm = lnn.Sequential(lnn.Linear(4, 3), lnn.ReLU(), lnn.Linear(3, 2))
     before = {k: v.clone() for k, v in lm.state_dict().items()}
@@ -112,12 +112,20 @@ def test_load_state_dict_errors_match_torch_and_leave_module_unchanged():
     tbad["extra"] = torch.zeros(1)
     with pytest.raises(RuntimeError) as lerr:
         lm.load_state_dict(bad)
+    tcopy = copy.deepcopy(tm)
+    tbefore = {k: v.clone() for k, v in tcopy.state_dict().items()}
+    tcopy[0].weight.data.zero_()
     with pytest.raises(RuntimeError) as terr:
-        copy.deepcopy(tm).load_state_dict(tbad)
+        tcopy.load_state_dict(tbad)
     assert str(lerr.value) == str(terr.value)
     assert str(lerr.value).startswith("Error(s) in loading state_dict for Sequential:")
+    # as PyTorch: what fits is loaded before it raises; the missing key keeps its value
     for k, v in lm.state_dict().items():
-        np.testing.assert_array_equal(v.numpy(), before[k].numpy())
+        want = before[k].numpy() if k == "2.bias" else bad[k].numpy()
+        np.testing.assert_array_equal(v.numpy(), want)
+    for k, v in tcopy.state_dict().items():
+        want = tbefore[k] if k == "2.bias" else tbad[k]
+        np.testing.assert_array_equal(v.numpy(), want.numpy())
     # non-strict: reports the keys, loads the rest
     res = lm.load_state_dict(bad, strict=False)
     tres = copy.deepcopy(tm).load_state_dict(tbad, strict=False)

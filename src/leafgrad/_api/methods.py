@@ -17,6 +17,7 @@ from ..ops.shape import indexing as I
 from ..ops.shape import joins as J
 from ..ops.inplace import arithmetic as IP
 from ..ops.inplace import writes as IW
+from ..ops.inplace import set_storage as _set_storage
 from ..ops.linalg import products as L
 from ..ops.shape import views as S
 
@@ -336,7 +337,7 @@ _METHODS = {
     "index_put_": _index_put_,
     "index_put": lambda self, indices, values, accumulate=False: _index_put_(
         S.clone(self), indices, values, accumulate),
-    "fill_": IW.fill_, "zero_": IW.zero_, "copy_": IW.copy_,
+    "fill_": IW.fill_, "zero_": IW.zero_, "copy_": IW.copy_, "set_": _set_storage.set_,
     # uniform_, normal_, random_, bernoulli_, ...: _random_ops
     "apply_": _apply_,
     "storage_offset": _storage_offset,
@@ -364,17 +365,24 @@ def _install():
                            % both)
     for name, fn in list(derived.items()) + list(_METHODS.items()):
         setattr(Tensor, name, fn)
-    from .._tensor.wrapper_subclass import make_wrapper_subclass
+    from .._tensor.wrapper_subclass import make_subclass, make_wrapper_subclass
     Tensor._make_wrapper_subclass = staticmethod(make_wrapper_subclass)
+    Tensor._make_subclass = staticmethod(make_subclass)
+    from .._tensor import wrapper_subclass as _ws
+    _ws._view_all[0] = lambda t: S.view(t, t.shape)
+    Tensor.as_subclass = _ws.as_subclass
     Tensor.module_load = _module_load
     Tensor.__torch_function__ = classmethod(_torch_function)
     Tensor.T = property(S.T, doc="Dims reversed (2-D: the transpose).")
     Tensor.mT = property(S.mT, doc="Last two dims swapped.")
-    Tensor.H = property(S.T)
-    Tensor.mH = property(S.mH, doc="Last two dims swapped (conjugate: real dtypes only).")
+    Tensor.H = property(S.H, doc=S.H.__doc__)
+    Tensor.mH = property(S.mH, doc=S.mH.__doc__)
     from ..ops.elementwise import complex as _cx
-    Tensor.real = property(_cx.real, doc=_cx.real.__doc__)
-    Tensor.imag = property(_cx.imag, doc=_cx.imag.__doc__)
+    # t.real = v / t.imag = v: PyTorch's setters, a copy_ into the view
+    Tensor.real = property(_cx.real, lambda self, v: _cx.real(self).copy_(v),
+                           doc=_cx.real.__doc__)
+    Tensor.imag = property(_cx.imag, lambda self, v: _cx.imag(self).copy_(v),
+                           doc=_cx.imag.__doc__)
     from .._tensor import storage as _tensor_storage
     from .._tensor import resize as _tensor_resize
     for name, fn in list(_tensor_storage.METHODS.items()) + list(_tensor_resize.METHODS.items()):

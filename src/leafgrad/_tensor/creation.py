@@ -15,7 +15,6 @@ from .factory_out import takes_out
 from .._core import dtype as _dtype, errors as _errors, scalars as _scalars
 from .._core.fma import fma64 as _fma64
 from . import tensor as _tensor
-from .aten import WrapperArray as _WrapperArray
 from .meta import MetaArray, meta_like
 from .tensor import Size, Tensor, _make_inference
 from ..autograd.grad_mode import mode as _mode
@@ -654,10 +653,9 @@ def triu_indices(row, col, offset=0, *, dtype=None, device=None):
 # streams), above this module: they use _finish/_size/_require_cpu from here.
 
 
-def _legacy_init(self, *args, dtype=None, requires_grad=False, device=None):
-    # legacy constructor: Tensor(2, 3) is a 2x3 tensor, Tensor([1, 2]) is float32
-    if getattr(self, "_data", None).__class__ is _WrapperArray:
-        return      # a wrapper subclass made by its __new__ (_tensor/aten.py): nothing to build
+def _legacy_new(cls, *args, dtype=None, requires_grad=False, device=None):
+    """``Tensor(2, 3)`` is a 2x3 tensor of zeros, ``Tensor([1, 2])`` float32 data (the
+    default dtype); ``cls`` is the class called (a subclass gets an instance of itself)."""
     if dtype is None:
         dtype = _dtype.get_default_dtype()
     if args and all(isinstance(a, int) and not isinstance(a, bool) for a in args):
@@ -666,6 +664,7 @@ def _legacy_init(self, *args, dtype=None, requires_grad=False, device=None):
         arr = np.zeros(tuple(args[0]), dtype=dtype.np)
     else:
         arr = _as_array(args[0] if args else [], dtype)
+    self = object.__new__(cls)
     self._data = arr
     self._requires_grad = False
     self._grad = self._grad_fn = self._acc = self._hooks = self._post_hooks = None
@@ -675,10 +674,11 @@ def _legacy_init(self, *args, dtype=None, requires_grad=False, device=None):
     self._retains_grad = False
     if requires_grad:
         self.requires_grad_(True)
+    return self
 
 
 # Tensor(data) / Tensor(2, 3): PyTorch's legacy constructor converts like tensor() above
-Tensor.__init__ = _legacy_init
+_tensor.use_legacy_new(_legacy_new)
 
 
 _RANGE_DEPRECATED = (

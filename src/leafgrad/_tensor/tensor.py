@@ -49,6 +49,14 @@ def use_view_refresher(fn):
 _backward = [None]      # autograd._api.backward (above the Tensor): it binds itself at import
 
 
+_legacy_new = [None]     # _tensor/creation.py's legacy constructor: it binds itself at import
+
+
+def use_legacy_new(fn):
+    """Set the function ``Tensor(...)`` (``Tensor.__new__``) builds tensors with."""
+    _legacy_new[0] = fn
+
+
 def use_backward(fn):
     """Set the function ``Tensor.backward`` runs (``autograd._api`` calls it)."""
     _backward[0] = fn
@@ -165,12 +173,14 @@ class Tensor(metaclass=_PublicType):
         return Tensor._make_plain(np.asarray(g, dtype=None if meta is None else meta[1]))
 
     def __new__(cls, *args, **kwargs):
-        return _new(cls)
+        # the legacy constructor (Tensor(2, 3), Tensor([1, 2])) converts Python data, which
+        # _tensor/creation.py knows how to do: it binds itself here (use_legacy_new). As
+        # PyTorch's, it works in __new__, so that a subclass whose own __new__ builds the
+        # instance (_make_subclass) is not rebuilt by __init__
+        return _legacy_new[0](cls, *args, **kwargs)
 
-    def __init__(self, *args, dtype=None, requires_grad=False, device=None):
-        # the legacy constructor (Tensor(2, 3), Tensor([1, 2])) converts Python
-        # data, which _creation knows how to do: it binds the real one there
-        raise RuntimeError("leafgrad._tensor.creation was not imported")
+    def __init__(self, *args, **kwargs):
+        pass        # PyTorch's Tensor.__init__ takes anything and does nothing
 
     def _make_like(self, arr):
         return Tensor._make_plain(arr)
@@ -621,14 +631,49 @@ class Tensor(metaclass=_PublicType):
         if self._grad_fn is not None:
             raise RuntimeError("Only Tensors created explicitly by the user (graph leaves) "
                                "support the deepcopy protocol at the moment.")
-        t = type(self).__new__(type(self))
-        Tensor.__init__(t, np.zeros(0))
-        t._data = copy_data(self._data)
+        # as PyTorch's: a new leaf with the memory copied (and the gradient)
+        cls = type(self)
+        if cls is not Tensor and not cls.__module__.startswith("leafgrad") and \
+                self._data.__class__ is not WrapperArray:
+            # a user's subclass: PyTorch makes the copy with new_empty, which gives a plain
+            # Tensor there (subclass handling is off inside __torch_function__), and refuses
+            raise RuntimeError(
+                "The default implementation of __deepcopy__() for non-wrapper subclasses "
+                "only works for subclass types that implement new_empty() and for which "
+                "that function returns another instance of the same subclass. You should "
+                "either properly implement new_empty() for your subclass or override "
+                "__deepcopy__() if it is intended behavior for new_empty() to return "
+                "an instance of a different type.")
+        t = _in_class(Tensor._make_plain(copy_data(self._data)), type(self))
         t._requires_grad = self._requires_grad
         if self._grad is not None:
             t._grad = Tensor._make_plain(np.array(self._grad._data, copy=True))
         memo[id(self)] = t
         return t
+
+    def __copy__(self):
+        """``copy.copy(t)``: as PyTorch's (through its pickling protocol), a leaf of the
+        same class sharing t's memory, with t's requires_grad and a shallow copy of its
+        instance ``__dict__``."""
+        t = _in_class(Tensor._make_plain(self._data), type(self))
+        t._share_version(self)
+        t._requires_grad = self.requires_grad
+        state = getattr(self, "__dict__", None)
+        if state:
+            t.__dict__.update(state)
+        return t
+
+
+def _in_class(t, cls):
+    """The plain tensor ``t`` as an instance of ``cls`` (a subclass may add a __dict__;
+    ``cls.__new__`` is not called)."""
+    if cls is Tensor:
+        return t
+    obj = _new(cls)
+    for s in Tensor.__slots__:
+        if s != "__weakref__" and hasattr(t, s):
+            setattr(obj, s, getattr(t, s))
+    return obj
 
 
 class InferenceTensor(Tensor):

@@ -9,6 +9,7 @@ and prints as ``Parameter containing:`` followed by the tensor.
 import numpy as np
 
 from .._tensor.aten import WrapperArray
+from .._tensor.wrapper_subclass import _as_class
 from .._tensor.meta import copy_data
 
 from .._core import errors as _errors
@@ -62,14 +63,15 @@ class Parameter(Tensor, metaclass=_ParameterMeta):
         else:
             raise TypeError("Parameter(): argument 'data' must be Tensor, not %s"
                             % type(data).__name__)
-        t.__class__ = cls                   # same slot layout (__slots__ = ())
+        if cls is Parameter:
+            t.__class__ = cls                   # same slot layout (__slots__ = ())
+        else:
+            t = _as_class(t, cls)               # a subclass may add a __dict__
+        if requires_grad:                       # here, not in __init__ (as PyTorch): a
+            if t._data.dtype.kind not in "fc":  # subclass's own __init__ keeps it
+                raise _errors.int_requires_grad(t.dtype)
+            t._requires_grad = True
         return t
-
-    def __init__(self, data=None, requires_grad=True):
-        if requires_grad:
-            if self._data.dtype.kind not in "fc":
-                raise _errors.int_requires_grad(self.dtype)
-            self._requires_grad = True
 
     def __repr__(self):
         return "Parameter containing:\n" + Tensor.__repr__(self)
@@ -79,7 +81,8 @@ class Parameter(Tensor, metaclass=_ParameterMeta):
     def __deepcopy__(self, memo):
         if id(self) in memo:
             return memo[id(self)]
-        result = Parameter(Tensor._make_plain(copy_data(self._data)), self._requires_grad)
+        # as PyTorch: type(self)(data clone, requires_grad), so a subclass stays one
+        result = type(self)(Tensor._make_plain(copy_data(self._data)), self._requires_grad)
         if self._grad is not None:
             result._grad = Tensor._make_plain(np.array(self._grad._data, copy=True))
         memo[id(self)] = result

@@ -212,9 +212,36 @@ def state_dict(self, *args, destination=None, prefix="", keep_vars=False):
             destination = res
     return destination
 
+def _load_one(module, name, kind, target, src, key, assign, swap):
+    """One entry of load_state_dict, as PyTorch's ``_load_from_state_dict``: copied into
+    the existing tensor in place; with ``assign=True`` the given tensor itself becomes the
+    buffer, or the parameter (a ``Parameter`` kept as it is, with the target's
+    requires_grad; another tensor wrapped in a ``Parameter`` sharing its memory)."""
+    if target.is_meta and not src.is_meta and not assign:
+        _errors.warn(
+            "for %s: copying from a non-meta parameter in the checkpoint to a meta "
+            "parameter in the current model, which is a no-op. (Did you mean to "
+            "pass `assign=True` to assign items in the state dictionary to their "
+            "corresponding key in the module instead of copying them in place?)"
+            % key, UserWarning)
+    if swap:
+        _load_by_swap(target, src, assign, kind)
+    elif assign:
+        if kind == "param":
+            if isinstance(src, Parameter):
+                src.requires_grad_(target.requires_grad)
+            else:
+                src = Parameter(src, target.requires_grad)
+        setattr(module, name, src)
+    elif not target.is_meta:
+        np.copyto(target._data, np.broadcast_to(src._data, target._data.shape),
+                  casting="unsafe")
+        target._bump_version()
+
+
 def load_state_dict(self, state_dict, strict=True, assign=False):
-    """Copy parameters and buffers from ``state_dict`` into this module (values copied,
-    not aliased).
+    """Copy parameters and buffers from ``state_dict`` into this module's tensors in place
+    (``assign=True``: the given tensors become them; see ``_load_one``).
 
     Returns:
         ``_IncompatibleKeys(missing_keys, unexpected_keys)`` (both lists of str).
@@ -224,7 +251,7 @@ def load_state_dict(self, state_dict, strict=True, assign=False):
         RuntimeError: with ``strict=True`` for missing or unexpected keys (with
             ``strict=False`` they are only reported in the result), and always
             for a shape mismatch ("Error(s) in loading state_dict for <Class>: ...").
-            Unlike PyTorch, nothing is copied when it raises.
+            As PyTorch, the entries that fit are loaded before it raises.
     """
     from collections.abc import Mapping
     if not isinstance(state_dict, Mapping):
@@ -273,30 +300,13 @@ def load_state_dict(self, state_dict, strict=True, assign=False):
         if missing_keys:
             error_msgs.insert(0, "Missing key(s) in state_dict: %s. " % ", ".join(
                 '"%s"' % k for k in missing_keys))
+    from ... import __future__ as _future
+    swap = _future.get_swap_module_params_on_conversion()
+    for module, name, kind, target, src, key in copies:   # as PyTorch: copied even when
+        _load_one(module, name, kind, target, src, key, assign, swap)   # it raises below
     if error_msgs:
         raise RuntimeError("Error(s) in loading state_dict for %s:\n\t%s"
                            % (type(self).__name__, "\n\t".join(error_msgs)))
-    from ... import __future__ as _future
-    swap = _future.get_swap_module_params_on_conversion()
-    for module, name, kind, target, src, key in copies:
-        if swap:
-            _load_by_swap(target, src, assign, kind)
-        elif assign:
-            if kind == "param":
-                setattr(module, name, Parameter(src.detach(), target.requires_grad))
-            else:
-                module._buffers[name] = src.detach()
-        else:
-            if target.is_meta and not src.is_meta:
-                _errors.warn(
-                    "for %s: copying from a non-meta parameter in the checkpoint to a meta "
-                    "parameter in the current model, which is a no-op. (Did you mean to "
-                    "pass `assign=True` to assign items in the state dictionary to their "
-                    "corresponding key in the module instead of copying them in place?)"
-                    % key, UserWarning)
-            np.copyto(target._data, np.broadcast_to(src._data, target._data.shape),
-                      casting="unsafe")
-            target._bump_version()
     return _IncompatibleKeys(missing_keys, unexpected_keys)
 
 

@@ -66,14 +66,14 @@ class LinalgEighBackward0(Node):
         _no_second_order("linalg.eigh", (gL, gV))
         L, V = ctx.args
         gl, gv = _arr(gL, L), _arr(gV, V)
-        VhgV = _swap(V) @ gv
-        VhgV = 0.5 * (VhgV - _swap(VhgV))
+        VhgV = _swap(V).conj() @ gv              # conj: no-op on real matrices
+        VhgV = 0.5 * (VhgV - _swap(VhgV).conj())
         E = L[..., None, :] - L[..., :, None]
         idx = np.arange(L.shape[-1])
         E[..., idx, idx] = 1
         inner = VhgV / E
         inner[..., idx, idx] = gl
-        return (_plain(V @ inner @ _swap(V)),)
+        return (_plain(V @ inner @ _swap(V).conj()),)
 
 
 @with_out("linalg_eigh")
@@ -95,7 +95,8 @@ def eigh(A, UPLO="L", *, out=None):
         raise _errors.LinAlgError("linalg.eigh: The algorithm failed to converge because the "
                                   "input matrix is ill-conditioned or has too many repeated "
                                   "eigenvalues. Fix: check the input for inf/nan") from None
-    L, V = L.astype(a.dtype), _lapack_layout(V.astype(a.dtype))
+    # eigenvalues of a Hermitian matrix are real: float64 for complex128 (as PyTorch)
+    L, V = L.astype(np.empty(0, a.dtype).real.dtype), _lapack_layout(V.astype(a.dtype))
     return _eigh_t(*record_multi(LinalgEighBackward0, (L, V), (A,), args=(L, V)))
 
 

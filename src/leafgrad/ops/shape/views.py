@@ -236,8 +236,15 @@ def mT(input, _name="mT"):
 
 
 def mH(input):
-    """``mT`` (leafgrad's real dtypes have no conjugate to take)."""
-    return mT(input, "mH")
+    """The last two dims swapped and, for complex dtypes, conjugated (``mT`` on real ones)."""
+    out = mT(input, "mH")
+    return out.conj() if out._data.dtype.kind == "c" else out
+
+
+def H(input):
+    """``T`` and, for complex dtypes, conjugated (``Tensor.H``)."""
+    out = T(input)
+    return out.conj() if out._data.dtype.kind == "c" else out
 
 
 UnsqueezeBackward0 = node("UnsqueezeBackward0", lambda ctx, g: (g.squeeze(ctx.args),), saves=False)
