@@ -207,6 +207,7 @@ def erfinv(y):
     xt = np.sign(y) * _erfcinv_small(z)
     out = np.where(small, xs, xt)
     out = np.where(a == 1, np.sign(y) * math.inf, out)
+    out = np.where(y == 0, y, out)          # erfinv(-0.0) is -0.0, as PyTorch's
     return np.where((a > 1) | np.isnan(y), math.nan, out)
 
 

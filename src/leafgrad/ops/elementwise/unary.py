@@ -253,7 +253,8 @@ sigmoid = _unary("sigmoid", _sigmoid_np, "SigmoidBackward0", lambda g, x, r: sig
 def _relu_np(x):
     if x.dtype.kind == "c":
         raise NotImplementedError(_CLAMP_COMPLEX)
-    return np.maximum(x, 0)
+    # PyTorch's clamp_min(x, 0) keeps x unless x < 0: relu(-0.0) is -0.0 (np.maximum: 0.0)
+    return np.where(x < 0, x.dtype.type(0), x)
 
 
 _CLAMP_COMPLEX = "clamp is not supported for complex types. Fix: clamp .abs() or .real"

@@ -1,0 +1,42 @@
+"""Plain tests for the differences that tests/fuzz/test_fuzz_edge_values.py found at edge
+values and that are fixed at their root, each against real PyTorch (values with the sign
+of zeros, nan / inf at the same places, gradients)."""
+import math
+
+import numpy as np
+import pytest
+import torch
+
+import leafgrad
+
+EDGES = [0.0, -0.0, math.inf, -math.inf, math.nan, 5e-324, -5e-324, 1.0, -1.0, 0.5, -2.5]
+
+
+def _run(T, f, values, dtype):
+    x = T.tensor(np.asarray(values, dtype=dtype), requires_grad=True)
+    y = f(T, x)
+    (g,) = T.autograd.grad(y.sum(), [x])
+    return [y.detach().numpy(), g.numpy()]
+
+
+def check(f, values, dtype):
+    for got, want in zip(_run(leafgrad, f, values, dtype), _run(torch, f, values, dtype)):
+        # nan / inf at the same places, finite values within float tolerance
+        np.testing.assert_allclose(got, want, rtol=1e-6 if dtype == np.float64 else 1e-4)
+        zero = want == 0
+        np.testing.assert_array_equal(np.signbit(got[zero]), np.signbit(want[zero]))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("name", ["relu", "relu_", "functional"])
+def test_relu_keeps_negative_zero(name, dtype):
+    # PyTorch's relu is clamp_min(x, 0): it keeps x unless x < 0, so relu(-0.0) is -0.0
+    f = {"relu": lambda T, x: T.relu(x), "relu_": lambda T, x: (x * 1).relu_(),
+         "functional": lambda T, x: T.nn.functional.relu(x)}[name]
+    check(f, EDGES, dtype)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_erfinv_keeps_negative_zero(dtype):
+    check(lambda T, x: T.erfinv(x), [0.0, -0.0, 0.3, -0.3, 0.9, -0.99, 1.0, -1.0, 2.0, math.nan],
+          dtype)
