@@ -40,3 +40,15 @@ def test_relu_keeps_negative_zero(name, dtype):
 def test_erfinv_keeps_negative_zero(dtype):
     check(lambda T, x: T.erfinv(x), [0.0, -0.0, 0.3, -0.3, 0.9, -0.99, 1.0, -1.0, 2.0, math.nan],
           dtype)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("name", ["cumsum", "logcumsumexp"])
+def test_running_sums_start_at_positive_zero(name, dtype):
+    # PyTorch's kernels add each element to a running value that starts at 0: a leading
+    # -0.0 gives +0.0 (a 0-d input is copied: -0.0 stays)
+    check(lambda T, x: getattr(T, name)(x, 0), [-0.0, -0.0, 1.0, -1.0, math.nan], dtype)
+    check(lambda T, x: getattr(T, name)(x.reshape(2, 3), 1), [-0.0, 1.0, -0.0, -0.0, -0.0, 2.0],
+          dtype)
+    for T in (torch, leafgrad):
+        assert math.copysign(1, getattr(T, name)(T.tensor(-0.0), 0).item()) == -1, T
