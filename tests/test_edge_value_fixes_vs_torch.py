@@ -52,3 +52,18 @@ def test_running_sums_start_at_positive_zero(name, dtype):
           dtype)
     for T in (torch, leafgrad):
         assert math.copysign(1, getattr(T, name)(T.tensor(-0.0), 0).item()) == -1, T
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_remainder_zero_keeps_the_dividends_sign(dtype):
+    # PyTorch's kernel: fmod(a, b), plus b where the signs differ; a zero result is
+    # fmod's (the dividend's sign): remainder(0, -1) is 0.0 where np.remainder gives -0.0
+    e = [0.0, -0.0, math.inf, -math.inf, math.nan, 1.0, -1.0, 0.5, -2.5, 3.0, -7.0]
+    a, b = (g.ravel() for g in np.meshgrid(e, e, indexing="ij"))
+    got = [leafgrad.remainder(leafgrad.tensor(a.astype(dtype)), leafgrad.tensor(
+        b.astype(dtype))).numpy()]
+    want = [torch.remainder(torch.tensor(a.astype(dtype)), torch.tensor(b.astype(dtype))).numpy()]
+    for g, w in zip(got, want):
+        np.testing.assert_array_equal(g, w)
+        np.testing.assert_array_equal(np.signbit(g[w == 0]), np.signbit(w[w == 0]))
+    check(lambda T, x: T.remainder(x, -1.5), [0.0, -0.0, 1.5, -3.0, 2.0, -0.5], dtype)

@@ -432,7 +432,16 @@ fmod = _binary("fmod", _int_div_check(np.fmod), "FmodBackward1", lambda g, a, b:
                lambda g, a, b: -g * _rounded_quotient(a, b, "trunc"), numbers="other",
                scalar_name="FmodBackward0",
                bool_pair="fmod_cpu", doc="C-style remainder (sign of the dividend).")
-remainder = _binary("remainder", _int_div_check(np.remainder), "RemainderBackward1",
+def _remainder_np(a, b):
+    """PyTorch's CPU kernel for floats: fmod, plus b where the signs differ; a zero result
+    keeps fmod's sign (the dividend's: remainder(0, -1) is 0.0, np.remainder's -0.0)."""
+    if np.result_type(a, b).kind not in "fc":
+        return np.remainder(a, b)
+    mod = np.fmod(a, b)
+    return np.where((mod != 0) & ((np.asarray(b) < 0) != (mod < 0)), mod + b, mod)
+
+
+remainder = _binary("remainder", _int_div_check(_remainder_np), "RemainderBackward1",
                     lambda g, a, b: g, lambda g, a, b: -g * _rounded_quotient(a, b, "floor"),
                     scalar_name="RemainderBackward0",
                     bool_pair="remainder_cpu",
