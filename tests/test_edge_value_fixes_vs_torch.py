@@ -67,3 +67,20 @@ def test_remainder_zero_keeps_the_dividends_sign(dtype):
         np.testing.assert_array_equal(g, w)
         np.testing.assert_array_equal(np.signbit(g[w == 0]), np.signbit(w[w == 0]))
     check(lambda T, x: T.remainder(x, -1.5), [0.0, -0.0, 1.5, -3.0, 2.0, -0.5], dtype)
+
+
+def test_zeta_loop_stops_at_huge_arguments():
+    # the Hurwitz sum's loop ran its 100000 passes (seconds) where w + 1 == w (q = -1.8e308)
+    # or the terms underflow (s = 1e300); the values were and are PyTorch's
+    import time
+    s = np.array([2.0, 3.0, 1e300, 2.0, 2.5, 50.0])
+    q = np.array([-1.8e308, -math.inf, 2.0, 0.7, -3.5, 0.3])
+    start = time.process_time()
+    got = leafgrad.special.zeta(leafgrad.tensor(s), leafgrad.tensor(q)).numpy()
+    pg = leafgrad.polygamma(1, leafgrad.tensor([-1.8e308, -math.inf, 0.5],
+                                               dtype=leafgrad.float64)).numpy()
+    assert time.process_time() - start < 0.3       # 0.9 s CPU per loop before
+    np.testing.assert_allclose(got, torch.special.zeta(torch.tensor(s), torch.tensor(q)).numpy(),
+                               rtol=1e-10)
+    np.testing.assert_allclose(pg, torch.polygamma(1, torch.tensor(
+        [-1.8e308, -math.inf, 0.5], dtype=torch.float64)).numpy(), rtol=1e-10)
