@@ -84,3 +84,22 @@ def test_zeta_loop_stops_at_huge_arguments():
                                rtol=1e-10)
     np.testing.assert_allclose(pg, torch.polygamma(1, torch.tensor(
         [-1.8e308, -math.inf, 0.5], dtype=torch.float64)).numpy(), rtol=1e-10)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("name", ["fmax", "fmin"])
+def test_fmax_fmin_keep_the_first_of_equal_zeros(name, dtype):
+    # PyTorch's kernel: b where a is nan or b is strictly beyond a, else a (np.fmax(0.0,
+    # -0.0) gives -0.0, torch.fmax 0.0); gradients go to a on ties (derivatives.yaml)
+    e = [0.0, -0.0, math.inf, -math.inf, math.nan, 1.0, -1.0, 2.5]
+    a, b = (g.ravel() for g in np.meshgrid(e, e, indexing="ij"))
+    out = []
+    for T in (leafgrad, torch):
+        x = T.tensor(a.astype(dtype), requires_grad=True)
+        y = T.tensor(b.astype(dtype), requires_grad=True)
+        z = getattr(T, name)(x, y)
+        gx, gy = T.autograd.grad(z.sum(), [x, y])
+        out.append([v.detach().numpy() for v in (z, gx, gy)])
+    for got, want in zip(*out):
+        np.testing.assert_array_equal(got, want)
+        np.testing.assert_array_equal(np.signbit(got), np.signbit(want))

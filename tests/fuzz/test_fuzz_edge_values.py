@@ -160,10 +160,6 @@ FOUND = {
     'special_i1e': 'float64, meshgrid: grad of input 0: 3 of 16 differ, e.g. (4,) (inputs nan): '
                    'nan vs torch 2.6265; (5,) (inputs 5e-324): -inf vs torch 2.8255; (6,) (inputs '
                    '-5e-324): -inf vs torch 2.2132',
-    'fmax': 'float64, meshgrid: output 0: 2 of 256 differ, e.g. (1,) (inputs 0.0, -0.0): -0.0 vs '
-            'torch 0.0; (16,) (inputs -0.0, 0.0): 0.0 vs torch -0.0',
-    'fmin': 'float64, meshgrid: output 0: 2 of 256 differ, e.g. (1,) (inputs 0.0, -0.0): -0.0 vs '
-            'torch 0.0; (16,) (inputs -0.0, 0.0): 0.0 vs torch -0.0',
     'nextafter': 'float64, meshgrid: grad of input 0: 17 of 256 differ, e.g. (0,) (inputs 0.0, '
                  '0.0): 1.1369 vs torch 0.0; (1,) (inputs 0.0, -0.0): 0.7697 vs torch 0.0; (16,) '
                  '(inputs -0.0, 0.0): 1.3631 vs torch 0.0; (17,) (inputs -0.0, -0.0): 1.0414 vs '
