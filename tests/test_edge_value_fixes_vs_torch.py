@@ -103,3 +103,20 @@ def test_fmax_fmin_keep_the_first_of_equal_zeros(name, dtype):
     for got, want in zip(*out):
         np.testing.assert_array_equal(got, want)
         np.testing.assert_array_equal(np.signbit(got), np.signbit(want))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_pow_gradient_multiplies_g_by_the_derivative(dtype):
+    # PyTorch's pow_backward: grad * (b * a^(b - 1)); at a = 0 and b = the largest float the
+    # product is 0, where (grad * b) overflows first and inf * 0 gave nan
+    big = float(np.finfo(dtype).max)
+    a = np.array([0.0, -0.0, 5e-45, math.inf, 2.0, 0.5])
+    b = np.array([big, big, big, -big, 3.0, -big])
+    out = []
+    for T in (leafgrad, torch):
+        x = T.tensor(a.astype(dtype), requires_grad=True)
+        y = T.tensor(b.astype(dtype), requires_grad=True)
+        w = T.tensor(np.full(6, 1.5, dtype))
+        (gx,) = T.autograd.grad((T.pow(x, y) * w).sum(), [x])
+        out.append(gx.numpy())
+    np.testing.assert_allclose(out[0], out[1], rtol=1e-6)

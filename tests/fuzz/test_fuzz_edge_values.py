@@ -144,10 +144,6 @@ FOUND = {
             ' the largest finite parts)',
     'conj': 'float64, big [(4, 2, 3), (4, 2, 3)]: output 0: 2 of 48 differ, e.g. (0, 0, 0, 0): '
             '-1.4161e+290 vs torch 0.0; (0, 1, 0, 0): inf vs torch nan',
-    'pow:tensor_tensor': 'float64, meshgrid: grad of input 0: 10 of 256 differ, e.g. (7,) (inputs '
-                         '0.0, 1.8e308): nan vs torch 0.0; (23,) (inputs -0.0, 1.8e308): nan vs '
-                         'torch 0.0; (40,) (inputs inf, -1.8e308): nan vs torch -0.0; (87,) '
-                         '(inputs 5e-324, 1.8e308): nan vs torch 0.0',
     'i0': 'float64, meshgrid: output 0: 2 of 16 differ, e.g. (7,) (inputs 1.8e308): nan vs torch '
           'inf; (8,) (inputs -1.8e308): nan vs torch inf',
     'special_ndtri': 'float64, meshgrid: output 0: 2 of 16 differ, e.g. (5,) (inputs 5e-324): '
@@ -174,10 +170,6 @@ FOUND = {
                          '5e-324, 0.001): inf vs torch 0.0',
     'special_zeta': 'zeta(s, inf) is 0 in leafgrad, nan in PyTorch. float64, inf [(4, 2, 3)], '
                     'output 0: 1 of 24 differ, e.g. (0, 0, 0) (inputs inf): 0.0 vs torch nan',
-    'float_power': 'float64, meshgrid: grad of input 0: 10 of 256 differ, e.g. (7,) (inputs 0.0, '
-                   '1.8e308): nan vs torch 0.0; (23,) (inputs -0.0, 1.8e308): nan vs torch 0.0; '
-                   '(40,) (inputs inf, -1.8e308): nan vs torch -0.0; (87,) (inputs 5e-324, '
-                   '1.8e308): nan vs torch 0.0',
     'inv': "LAPACK: PyTorch's inverse of a matrix holding nan is nan everywhere, NumPy's (OpenBLAS"
            ' getrf / getri) leaves entries finite. float64, nan [(4, 4)]: output 0: 12 of 16 '
            'differ, e.g. (1, 0) (inputs -1.6234): 0.1448 vs torch nan; (1, 1) (inputs 0.0): 0.3432'
@@ -193,10 +185,6 @@ FOUND = {
                   'nan',
     'glu': 'float64, big [(4, 2, 6)]: grad of input 0: 1 of 48 differ, e.g. (0, 0, 3) (inputs '
            '0.3286): inf vs torch 4.9742e+307',
-    'pow_': 'float64, meshgrid: grad of input 0: 10 of 256 differ, e.g. (7,) (inputs 0.0, '
-            '1.8e308): nan vs torch 0.0; (23,) (inputs -0.0, 1.8e308): nan vs torch 0.0; (40,) '
-            '(inputs inf, -1.8e308): nan vs torch -0.0; (87,) (inputs 5e-324, 1.8e308): nan vs '
-            'torch 0.0',
     'addcdiv': 'float64, meshgrid: output 0: 194 of 4096 differ, e.g. (114,) (inputs 0.0, 1.8e308,'
                ' inf): 0.0 vs torch nan; (115,) (inputs 0.0, 1.8e308, -inf): 0.0 vs torch nan; '
                '(119,) (inputs 0.0, 1.8e308, 1.8e308): -2.0 vs torch -inf; (120,) (inputs 0.0, '
@@ -236,8 +224,6 @@ FOUND = {
     'mul:complex': 'float64, big [(), (), (3, 4, 3), (3, 4, 3)]: output 0: 14 of 72 differ, e.g. '
                    '(0, 0, 1, 1): -1.6910e+308 vs torch -inf; (0, 0, 2, 0): -inf vs torch nan; (0,'
                    ' 1, 0, 0): inf vs torch nan; (0, 1, 2, 0): -8.9442e+307 vs torch -inf',
-    'pow:complex': 'float64, -big [(), (), (3, 4, 3), (3, 4, 3)]: grad of input 1: 1 of 1 differ, '
-                   'e.g. () (inputs -1.8e308, -1.8e308): nan vs torch -inf',
     'abs:complex': 'float64, inf [(4, 2, 3), (4, 2, 3)]: grad of input 0: 4 of 24 differ, e.g. (0,'
                    ' 0, 0) (inputs inf, 0.4876): 1.1369 vs torch nan; (0, 1, 0) (inputs -1.6184, '
                    'inf): 0.0 vs torch nan; (1, 0, 0) (inputs -inf, 1.7226): -1.3574 vs torch nan;'
