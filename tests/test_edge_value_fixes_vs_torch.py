@@ -120,3 +120,15 @@ def test_pow_gradient_multiplies_g_by_the_derivative(dtype):
         (gx,) = T.autograd.grad((T.pow(x, y) * w).sum(), [x])
         out.append(gx.numpy())
     np.testing.assert_allclose(out[0], out[1], rtol=1e-6)
+
+
+@pytest.mark.parametrize("name", ["i0", "special.i1", "special.i0e"])
+def test_bessel_i_at_the_largest_float(name):
+    # I0(1.8e308) is inf (PyTorch): 2 pi x overflowed in the asymptotic form, and
+    # exp(x) * (acc / inf) gave nan
+    x = [1.7976931348623157e308, -1.7976931348623157e308, 1e300, 700.0, 30.0, -25.0]
+    f = {"i0": lambda T: T.i0, "special.i1": lambda T: T.special.i1,
+         "special.i0e": lambda T: T.special.i0e}[name]
+    got = f(leafgrad)(leafgrad.tensor(x, dtype=leafgrad.float64)).numpy()
+    want = f(torch)(torch.tensor(x, dtype=torch.float64)).numpy()
+    np.testing.assert_allclose(got, want, rtol=1e-12)

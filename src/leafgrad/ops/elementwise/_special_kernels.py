@@ -292,7 +292,9 @@ def _bessel_i(x, order, scaled):
         for k in range(1, 40):
             term = -term * (mu - (2 * k - 1) ** 2) / (k * 8 * xb)
             acc = acc + term
-        asym = acc / np.sqrt(2 * math.pi * xb)
+        # not sqrt(2 pi x): 2 pi x overflows at x ~ 1.8e308 (the scaled form gave 0 there,
+        # the unscaled one exp(x) * (acc / inf) = nan; PyTorch: 2.98e-155 and inf)
+        asym = acc / math.sqrt(2 * math.pi) / np.sqrt(xb)
         if not scaled:
             asym = asym * np.exp(xb)
     out = np.where(small, ser, asym)
