@@ -239,48 +239,6 @@ FOUND = {
     'matmul:complex': 'float64, inf [(3, 3), (3, 3), (3, 3), (3, 3)]: output 0: 4 of 18 differ, '
                       'e.g. (2, 0, 0): nan vs torch -inf; (2, 0, 1): nan vs torch inf; (2, 2, 0): '
                       'nan vs torch inf; (2, 2, 1): nan vs torch -inf',
-    'fft_fft': 'float64, inf [(4, 3, 4), (4, 3, 4)]: grad of input 0: 4 of 48 differ, e.g. (0, 0, '
-               '0) (inputs inf, 0.0310): inf vs torch nan; (0, 0, 3) (inputs -1.0991, inf): -inf '
-               'vs torch nan; (1, 0, 0) (inputs -inf, 0.4202): -inf vs torch nan; (1, 0, 3) '
-               '(inputs 0.2139',
-    'fft_ifft': 'float64, inf [(4, 3, 4), (4, 3, 4)]: grad of input 0: 4 of 48 differ, e.g. (0, 0,'
-                ' 0) (inputs inf, -0.2003): inf vs torch nan; (0, 0, 3) (inputs 1.1541, inf): -inf'
-                ' vs torch nan; (1, 0, 0) (inputs -inf, -0.9732): -inf vs torch nan; (1, 0, 3) '
-                '(inputs -0.30',
-    'fft_fft2': 'float64, inf [(4, 3, 4), (4, 3, 4)]: grad of input 0: 4 of 48 differ, e.g. (0, 0,'
-                ' 0) (inputs inf, -0.2003): inf vs torch nan; (0, 0, 3) (inputs 1.1541, inf): inf '
-                'vs torch nan; (1, 0, 0) (inputs -inf, -0.9732): -inf vs torch nan; (1, 0, 3) '
-                '(inputs -0.308',
-    'fft_ifft2': 'float64, inf [(4, 3, 4), (4, 3, 4)]: grad of input 0: 4 of 48 differ, e.g. (0, '
-                 '0, 0) (inputs inf, 0.3838): inf vs torch nan; (0, 0, 3) (inputs 1.1101, inf): '
-                 '-inf vs torch nan; (1, 0, 0) (inputs -inf, 1.1281): -inf vs torch nan; (1, 0, 3)'
-                 ' (inputs 1.1384,',
-    'fft_fftn': 'float64, inf [(4, 3, 4), (4, 3, 4)]: grad of input 0: 4 of 48 differ, e.g. (0, 0,'
-                ' 0) (inputs inf, -0.2003): inf vs torch nan; (0, 0, 3) (inputs 1.1541, inf): inf '
-                'vs torch nan; (1, 0, 0) (inputs -inf, -0.9732): -inf vs torch nan; (1, 0, 3) '
-                '(inputs -0.308',
-    'fft_ifftn': 'float64, inf [(4, 3, 4), (4, 3, 4)]: grad of input 0: 4 of 48 differ, e.g. (0, '
-                 '0, 0) (inputs inf, 0.3838): inf vs torch nan; (0, 0, 3) (inputs 1.1101, inf): '
-                 'inf vs torch nan; (1, 0, 0) (inputs -inf, 1.1281): inf vs torch nan; (1, 0, 3) '
-                 '(inputs 1.1384, -',
-    'fft_irfft': 'float64, inf [(4, 3, 4), (4, 3, 4)]: grad of input 0: 2 of 48 differ, e.g. (0, '
-                 '0, 0) (inputs inf, 0.3838): inf vs torch nan; (1, 0, 0) (inputs -inf, 1.1281): '
-                 '-inf vs torch nan',
-    'fft_irfft2': 'float64, inf [(4, 3, 4), (4, 3, 4)]: grad of input 0: 2 of 48 differ, e.g. (0, '
-                  '0, 0) (inputs inf, 0.5353): inf vs torch nan; (1, 0, 0) (inputs -inf, -0.9159):'
-                  ' -inf vs torch nan',
-    'fft_irfftn': 'float64, inf [(4, 3, 4), (4, 3, 4)]: grad of input 0: 3 of 48 differ, e.g. (0, '
-                  '0, 0) (inputs inf, 0.5353): inf vs torch nan; (1, 0, 0) (inputs -inf, -0.9159):'
-                  ' -inf vs torch nan; (1, 0, 3) (inputs 1.7337, -inf): inf vs torch nan',
-    'fft_hfft': 'float64, inf [(4, 3, 4), (4, 3, 4)]: grad of input 0: 2 of 48 differ, e.g. (0, 0,'
-                ' 0) (inputs inf, -0.2003): inf vs torch nan; (1, 0, 0) (inputs -inf, -0.9732): '
-                '-inf vs torch nan',
-    'fft_hfft2': 'float64, inf [(4, 3, 4), (4, 3, 4)]: grad of input 0: 2 of 48 differ, e.g. (0, '
-                 '0, 0) (inputs inf, 0.3838): inf vs torch nan; (1, 0, 0) (inputs -inf, 1.1281): '
-                 '-inf vs torch nan',
-    'fft_hfftn': 'float64, inf [(4, 3, 4), (4, 3, 4)]: grad of input 0: 3 of 48 differ, e.g. (0, '
-                 '0, 0) (inputs inf, 0.3838): inf vs torch nan; (1, 0, 0) (inputs -inf, 1.1281): '
-                 '-inf vs torch nan; (1, 0, 3) (inputs 1.1384, -inf): -inf vs torch nan',
 }
 
 
