@@ -108,10 +108,14 @@ def zeta(s, q):
         w = q.copy()
         target = np.maximum(10.0, s + 2.0)
         for _ in range(100000):
-            m = w < target
+            # stop where w + 1 == w (|w| >= 2**53, inf: such q are integers, decided
+            # below) and where the terms have underflowed to 0 (a huge s): either ran all
+            # 100000 passes (q = -1.8e308, s = 1e300)
+            p = np.power(w, -s)
+            m = (w < target) & (w + 1.0 != w) & ~((w > 1) & (p == 0))
             if not m.any():
                 break
-            total += np.where(m, np.power(w, -s), 0.0)
+            total += np.where(m, p, 0.0)
             w = np.where(m, w + 1.0, w)
         # Euler-Maclaurin tail at w: w^(1-s)/(s-1) + w^-s/2 + sum B2k/(2k)! s..(s+2k-2) w^-(s+2k-1)
         tail = np.power(w, 1.0 - s) / (s - 1.0) + 0.5 * np.power(w, -s)
@@ -287,7 +291,9 @@ def _bessel_i(x, order, scaled):
         for k in range(1, 40):
             term = -term * (mu - (2 * k - 1) ** 2) / (k * 8 * xb)
             acc = acc + term
-        asym = acc / np.sqrt(2 * math.pi * xb)
+        # not sqrt(2 pi x): 2 pi x overflows at x ~ 1.8e308 (the scaled form gave 0 there,
+        # the unscaled one exp(x) * (acc / inf) = nan; PyTorch: 2.98e-155 and inf)
+        asym = acc / math.sqrt(2 * math.pi) / np.sqrt(xb)
         if not scaled:
             asym = asym * np.exp(xb)
     out = np.where(small, ser, asym)

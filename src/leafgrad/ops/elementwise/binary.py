@@ -467,12 +467,14 @@ def _pow_db(g, a, b):
 
 
 def _pow_da(g, a, b):
-    # d/da a^b = b a^(b-1); PyTorch gives 0 where b == 0 (even at a == 0)
+    # d/da a^b = b a^(b-1); PyTorch gives 0 where b == 0 (even at a == 0), and multiplies
+    # g by the product (b a^(b-1)): at a = 0, b = 1.8e308 that is 0, where (g b) overflows
+    # and inf * 0 would be nan
     if not isinstance(b, Tensor):
         if b == 0:      # zeros_like(self), whatever g holds (PyTorch's pow_backward)
             return select(False, g)
-        return g * b * a ** (b - 1)
-    return select(b != 0, g * b * a ** (b - 1))
+        return g * (b * a ** (b - 1))
+    return select(b != 0, g * (b * a ** (b - 1)))
 
 
 def _np_pow(a, b):

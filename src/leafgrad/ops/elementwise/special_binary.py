@@ -99,8 +99,20 @@ copysign = _b("copysign", np.copysign, "CopysignBackward0", _copysign_da,
                   "copysign).")
 
 
-def _fmax_np(a, b):
-    return np.fmax(a, b)
+def _nan_ignoring(greater):
+    """PyTorch's fmax / fmin kernel: b where a is nan or b is strictly beyond a, else a, so
+    of equal zeros the first is kept (fmax(0.0, -0.0) is 0.0, fmax(-0.0, 0.0) -0.0; NumPy's
+    np.fmax returns the other one)."""
+    np_fn = np.fmax if greater else np.fmin
+
+    def f(a, b):
+        kind = np.result_type(a, b)
+        if kind.kind != "f":
+            return np_fn(a, b)
+        with np.errstate(invalid="ignore"):
+            take_b = np.isnan(a) | ((b > a) if greater else (b < a))
+        return np.where(take_b, b, a).astype(kind, copy=False)
+    return f
 
 
 def _pick(g, a, b, ge):
@@ -113,12 +125,12 @@ def _pick(g, a, b, ge):
     return m | np.isnan(bd)
 
 
-fmax = _b("fmax", np.fmax, "FmaxBackward0",
+fmax = _b("fmax", _nan_ignoring(True), "FmaxBackward0",
           lambda g, a, b: select(_pick(g, a, b, True), g),
           lambda g, a, b: select(~_pick(g, a, b, True), g), numbers="none", inplace=False,
           doc="Elementwise max ignoring nan (nan only where both are). Gradient to the "
               "larger input, ties to the first (derivatives.yaml, fmax).")
-fmin = _b("fmin", np.fmin, "FminBackward0",
+fmin = _b("fmin", _nan_ignoring(False), "FminBackward0",
           lambda g, a, b: select(_pick(g, a, b, False), g),
           lambda g, a, b: select(~_pick(g, a, b, False), g), numbers="none", inplace=False,
           doc="Elementwise min ignoring nan (nan only where both are). Gradient to the "

@@ -52,7 +52,15 @@ def _cumulative(np_fn, input, dim, dtype):
 def cumsum(input, dim, *, dtype=None):
     """Cumulative sum along ``dim``."""
     out, d = _cumulative(np.cumsum, input, dim, dtype)
+    _start_at_zero(out)
     return record(CumsumBackward0, out, (input,), args=d)
+
+
+def _start_at_zero(out):
+    # PyTorch's kernels start the running value at 0 and add each element, so a leading
+    # -0.0 gives +0.0 (NumPy's accumulate copies it); a 0-d input is copied in both
+    if out.ndim and out.dtype.kind in "fc":
+        out += 0.0
 
 
 # ----------------------------------------------------------------- cumprod
@@ -172,7 +180,9 @@ def logcumsumexp(input, dim, *, out=None):
             out = np.logaddexp.accumulate(x.astype(np.float64), axis=d)
         else:
             out = np.logaddexp.accumulate(x, axis=d)
-    return record(LogcumsumexpBackward0, out.astype(x.dtype), (input,), saved=(input,),
+    out = out.astype(x.dtype)
+    _start_at_zero(out)
+    return record(LogcumsumexpBackward0, out, (input,), saved=(input,),
                   save_result=True, args=d)
 
 
