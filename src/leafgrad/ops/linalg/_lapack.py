@@ -23,19 +23,52 @@ def _float_matrices(A, name, square=True):
     return x
 
 
+_SVD_NONFINITE = ("linalg.svd: %sThe algorithm failed to converge because the input matrix "
+                  "contained non-finite values. Fix: check the input for inf/nan "
+                  "(torch.isfinite(A).all())")
+
+
 def _svd(a, **kw):
-    """``np.linalg.svd(a, **kw)`` (quiet); a non-converging gesdd (inf/nan input) raises
-    PyTorch's ``torch.linalg.LinAlgError``, as every SVD-based op of PyTorch does, not
-    NumPy's class."""
+    """``np.linalg.svd(a, **kw)`` (quiet). Non-finite input is settled before LAPACK, whose
+    gesdd in NumPy's OpenBLAS never returns on an inf: a nan raises PyTorch's
+    ``torch.linalg.LinAlgError`` (naming the batch element, as PyTorch); an inf without nan
+    gives PyTorch's nan singular values (with identity singular vectors, so pinv, rank and
+    cond come out as PyTorch's: zeros, 0, nan)."""
     from ..._core.quiet import quiet
+    if a.size and not np.isfinite(a).all():
+        return _svd_nonfinite(a, **kw)
     try:
         with quiet():
             return np.linalg.svd(a, **kw)
     except np.linalg.LinAlgError:
-        raise _errors.LinAlgError(
-            "linalg.svd: The algorithm failed to converge because the input matrix contained "
-            "non-finite values. Fix: check the input for inf/nan (torch.isfinite(A).all())"
-        ) from None
+        raise _errors.LinAlgError(_SVD_NONFINITE % "") from None
+
+
+def _svd_nonfinite(a, full_matrices=True, compute_uv=True, hermitian=False):
+    nan_at = np.isnan(a).reshape((-1,) + a.shape[-2:]).any(axis=(1, 2))
+    if nan_at.any():
+        where = "(Batch element %d): " % int(np.argmax(nan_at)) if a.ndim > 2 else ""
+        raise _errors.LinAlgError(_SVD_NONFINITE % where)
+    from ..._core.quiet import quiet
+    m, n = a.shape[-2:]
+    k = min(m, n)
+    real = np.zeros(0, a.dtype).real.dtype
+    batch = a.shape[:-2]
+    finite = np.isfinite(a).reshape((-1,) + a.shape[-2:]).all(axis=(1, 2))
+    s = np.full(batch + (k,), np.nan, real)
+    ku, kv = (m, n) if full_matrices else (k, k)
+    u = np.broadcast_to(np.eye(m, ku, dtype=a.dtype), batch + (m, ku)).copy()
+    vh = np.broadcast_to(np.eye(kv, n, dtype=a.dtype), batch + (kv, n)).copy()
+    flat = a.reshape((-1, m, n))
+    for i in np.flatnonzero(finite):      # the finite matrices of a batch as usual
+        with quiet():
+            r = np.linalg.svd(flat[i], full_matrices=full_matrices, compute_uv=compute_uv)
+        idx = np.unravel_index(i, batch) if batch else ()
+        if compute_uv:
+            u[idx], s[idx], vh[idx] = r
+        else:
+            s[idx] = r
+    return (u, s, vh) if compute_uv else s
 
 
 def _singular(name, x, what):
