@@ -31,7 +31,7 @@ from leafgrad.ops.reduce import (cumulative, gradient as reduce_gradient, quanti
 from leafgrad.ops import elementwise
 from leafgrad.ops.shape import (indexed_writes as index_extra, indexing, joins, views as shape,
                                 rearrange, sorting, splits, diagonals, combinations,
-                                view_scatters)
+                                view_scatters, indexed_reduce)
 from leafgrad.ops.inplace import arithmetic as inplace, writes as inplace_write
 from leafgrad.ops.nn import (activation_inplace, grid_sample, channel_shuffle, dropout,
                              pooling_lp_unpool as pool_extra,
@@ -259,7 +259,7 @@ _MODULES = {"elementwise": (elementwise, unary, binary, comparison, pointwise, c
             "reduction": (reduction, sorting, stats, cumulative, quantile, variance,
                           reduce_gradient),
             "shape": (shape, joins, splits, rearrange, diagonals, combinations, vander,
-                      view_scatters),
+                      view_scatters, indexed_reduce),
             "indexing": (indexing, index_extra),
             "linalg": (linalg, linalg_fns, norms, blas),
             "inplace": (inplace, inplace_write), "functional": (F_lg, activation, loss, distance, normalization,

@@ -19,6 +19,7 @@ from ..ops.inplace import arithmetic as IP
 from ..ops.inplace import writes as IW
 from ..ops.linalg import products as L
 from ..ops.shape import views as S
+from ..ops.shape.indexed_reduce import fill_diagonal_ as _fill_diagonal_
 
 
 def _tuple_guard(fn, symbol, reflected=False, ufunc=None):
@@ -335,7 +336,7 @@ _METHODS = {
     "index_put_": _index_put_,
     "index_put": lambda self, indices, values, accumulate=False: _index_put_(
         S.clone(self), indices, values, accumulate),
-    "fill_": IW.fill_, "zero_": IW.zero_, "copy_": IW.copy_,
+    "fill_": IW.fill_, "zero_": IW.zero_, "copy_": IW.copy_, "fill_diagonal_": _fill_diagonal_,
     # uniform_, normal_, random_, bernoulli_, ...: _random_ops
     "apply_": _apply_,
     "storage_offset": _storage_offset,

@@ -299,7 +299,15 @@ def scatter_reduce(input, dim, index, src, reduce, *, include_self=True, out=Non
                            "%s. Fix: one of those" % reduce)
     src = to_tensor(src)
     x, d, idx, sd = _scatter_args(input, dim, index, src, "scatter_reduce")
-    idx = idx.astype(np.int64)
+    return _reduce_into(ScatterReduceBackward0, input, src, d, idx.astype(np.int64), sd, reduce,
+                       include_self)
+
+
+def _reduce_into(cls, input, src, d, idx, sd, reduce, include_self):
+    """``scatter_reduce``'s result from checked arguments (``idx`` int64, ``sd`` the values
+    of ``src`` it addresses, of its shape), recorded as ``cls`` (ScatterReduceBackward0's
+    rule; index_reduce's node too)."""
+    x = input._data
     out = x.copy()
     view = out.reshape(x.shape if x.ndim else (1,))
     grid = _scatter_grid(d, idx)
@@ -312,7 +320,7 @@ def scatter_reduce(input, dim, index, src, reduce, *, include_self=True, out=Non
             np.add.at(n, grid, 1)
             n[n == 0] = 1
             view[...] = (view / n if x.dtype.kind in "fc" else view // n).astype(x.dtype)
-    return record(ScatterReduceBackward0, out, (input, src), saved=(input, src),
+    return record(cls, out, (input, src), saved=(input, src),
                   save_result=True, args=(d, idx, reduce, include_self))
 
 
