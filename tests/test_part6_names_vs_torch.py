@@ -232,3 +232,92 @@ def test_put_and_index_put_gradients_match_torch(data):
     assert res[0][-2:] == res[1][-2:]
     for u, v in zip(res[0][:-2], res[1][:-2]):
         np.testing.assert_allclose(v, u, rtol=1e-12, atol=1e-12)
+
+
+# ------------------------------------------------ empty_strided, frombuffer, storage
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 3), st.integers(0, 4)), max_size=3),
+       st.sampled_from(["float32", "int64", "float64", "bool"]))
+def test_empty_strided_shape_strides_dtype(dims, dt):
+    size, stride = [d[0] for d in dims], [d[1] for d in dims]
+    got = []
+    for T in LIBS:
+        t = T.empty_strided(size, stride, dtype=getattr(T, dt))
+        got.append((tuple(t.shape), t.stride(), str(t.dtype), t.is_contiguous(), t.numel()))
+    assert got[0] == got[1]
+
+
+_BUFFER_CASES = {
+    "odd_length": lambda T: T.frombuffer(bytearray(b"abc"), dtype=T.int16),
+    "empty": lambda T: T.frombuffer(bytearray(b""), dtype=T.uint8),
+    "count_too_big": lambda T: T.frombuffer(bytearray(8), dtype=T.float32, count=3),
+    "offset_end": lambda T: T.frombuffer(bytearray(8), dtype=T.float32, offset=8),
+    "offset_negative": lambda T: T.frombuffer(bytearray(8), dtype=T.float32, offset=-1),
+    "not_a_buffer": lambda T: T.frombuffer([1, 2], dtype=T.float32),
+    "count_zero": lambda T: T.frombuffer(bytearray(8), dtype=T.float32, count=0),
+    "no_dtype": lambda T: T.frombuffer(bytearray(8)),
+    "count_offset": lambda T: T.frombuffer(bytearray(range(10)), dtype=T.int16, count=3,
+                                           offset=3),
+    "float64": lambda T: T.frombuffer(np.arange(3.0).tobytes() + b"x", dtype=T.float64,
+                                      count=2),
+    "strided_sizes": lambda T: T.empty_strided((2, 3), (1,)),
+    "strided_negative_stride": lambda T: T.empty_strided((2, 3), (-1, 1)),
+    "strided_negative_size": lambda T: T.empty_strided((2, -3), (1, 1)),
+    "strided_int_grad": lambda T: T.empty_strided((2,), (1,), dtype=T.int64, requires_grad=True),
+    "nonzero_many": lambda T: T.tensor(T.zeros(2).is_nonzero()),
+    "nonzero_empty": lambda T: T.tensor(T.zeros(0).is_nonzero()),
+    "nonzero_zero": lambda T: T.tensor(T.is_nonzero(T.tensor([0.0]))),
+    "nonzero_nan": lambda T: T.tensor(T.tensor(float("nan")).is_nonzero()),
+    "nonzero_complex": lambda T: T.tensor(T.is_nonzero(T.tensor(1j))),
+    "bool_empty": lambda T: T.tensor(bool(T.zeros(0))),
+}
+
+
+@pytest.mark.parametrize("case", sorted(_BUFFER_CASES))
+def test_buffers_and_flags_values_and_refusals(case):
+    out = _same_error(_BUFFER_CASES[case])
+    if out[1][0] == "err":
+        assert out[1][2] == out[0][2].split(" (Triggered")[0] or "Fix" in out[1][2] \
+            or out[1][1] is TypeError, out
+
+
+def test_frombuffer_shares_memory_and_warns_on_read_only():
+    import array
+    import warnings
+    for T in LIBS:
+        a = array.array("i", [1, 2, 3, 4])
+        t = T.frombuffer(a, dtype=T.int32, offset=4, requires_grad=False)
+        t[0] = 9
+        assert a.tolist() == [1, 9, 3, 4] and t.tolist() == [9, 3, 4]
+    import leafgrad._tensor.buffers as b
+    b._warned.clear()
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        t = leafgrad.frombuffer(b"abcd", dtype=leafgrad.uint8)
+        leafgrad.frombuffer(b"abcd", dtype=leafgrad.uint8)
+    assert t.tolist() == [97, 98, 99, 100]
+    assert [x.category for x in w] == [UserWarning]   # once, as PyTorch
+    assert str(w[0].message).startswith("The given buffer is not writable")
+    assert leafgrad.frombuffer(bytearray(8), dtype=leafgrad.float32,
+                               requires_grad=True).requires_grad
+
+
+def test_storage_share_memory_is_signed_as_torch():
+    import warnings
+    got = []
+    for T in LIBS:
+        x = T.arange(6.0).reshape(2, 3)
+        flags = [x.is_shared(), x.share_memory_() is x, x.is_shared(), x[1].is_shared(),
+                 T.ones(2).is_shared()]
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            s = x[1].storage()
+        signed = [T.zeros(1, dtype=d).is_signed() for d in
+                  (T.uint8, T.bool, T.int8, T.float16, T.complex64)] + [T.is_signed(x)]
+        got.append((flags, type(s).__name__, type(s).__module__, str(s.dtype), s.size(), len(s),
+                    s.element_size(), s.nbytes(), s.tolist(), s[4], str(s.device),
+                    s.data_ptr() == x.data_ptr(), s.is_shared(), repr(s), signed,
+                    [str(m.message)[:40] for m in w if m.category is UserWarning][:1]))
+    assert got[0][:-1] == got[1][:-1]
+    if got[0][-1]:   # PyTorch warns only the first time in a process
+        assert got[1][-1] == got[0][-1] or got[1][-1] == []
