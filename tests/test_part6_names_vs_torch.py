@@ -321,3 +321,71 @@ def test_storage_share_memory_is_signed_as_torch():
     assert got[0][:-1] == got[1][:-1]
     if got[0][-1]:   # PyTorch warns only the first time in a process
         assert got[1][-1] == got[0][-1] or got[1][-1] == []
+
+
+# ---------------------------------------- round(decimals=), return_types, meta diagonal
+_FLOATS = st.one_of(st.floats(-1e6, 1e6, width=32), st.sampled_from([float("nan"), float("inf"), -0.0]))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(_FLOATS, min_size=1, max_size=6), st.integers(-4, 6),
+       st.sampled_from(["float32", "float64", "float16"]))
+def test_round_decimals_matches_torch(xs, decimals, dt):
+    """PyTorch's formula (nearbyint(x * 10^d) / 10^d in the opmath type): values to the bit,
+    halves of the scaled product to even; the gradient is zero (RoundBackward1)."""
+    halves = [v / 2 for v in range(-7, 8)]    # exact ties at decimals=0 and their scalings
+    if dt == "float16":   # finite values beyond float16's range would warn on creation
+        xs = [min(max(v, -6e4), 6e4) if np.isfinite(v) else v for v in xs]
+    got = []
+    for T in LIBS:
+        x = T.tensor(xs + halves, dtype=getattr(T, dt), requires_grad=True)
+        r = T.round(x, decimals=decimals)
+        r.sum().backward()
+        m = x.detach().clone().round_(decimals=decimals)
+        got.append((r.detach().numpy(), m.numpy(), x.grad.numpy(), str(r.dtype),
+                    type(r.grad_fn).__name__, x.round(decimals=decimals).detach().numpy()))
+    assert got[0][3:5] == got[1][3:5]
+    for a, b in zip(got[0][:3] + got[0][5:], got[1][:3] + got[1][5:]):
+        np.testing.assert_array_equal(b, a)
+
+
+_ROUND_CASES = {
+    "int": lambda T: T.round(T.tensor([15]), decimals=-1),
+    "bool": lambda T: T.round(T.tensor([True]), decimals=1),
+    "complex": lambda T: T.round(T.tensor([1 + 2j]), decimals=1),
+    "float_decimals": lambda T: T.round(T.tensor([1.5]), decimals=1.0),
+    "out": lambda T: T.round(T.tensor([1.25, 2.0]), decimals=1, out=T.empty(2)),
+    "plain_still": lambda T: T.round(T.tensor([0.5, 1.5, -2.5])),
+}
+
+
+@pytest.mark.parametrize("case", sorted(_ROUND_CASES))
+def test_round_decimals_refusals(case):
+    _same_error(_ROUND_CASES[case])
+
+
+def test_return_types_are_torchs():
+    names = sorted(n for n in dir(torch.return_types) if not n.startswith("_")
+                   and hasattr(getattr(torch.return_types, n), "n_fields"))
+    assert len(names) > 50
+    for n in names:
+        lg = getattr(leafgrad.return_types, n)
+        assert lg.__module__ == "torch.return_types" and lg.__name__ == n
+        assert tuple(lg._fields) == tuple(getattr(torch.return_types, n).__match_args__), n
+    x = leafgrad.tensor([[3.0, 1.0], [2.0, 5.0]])
+    for r, cls in ((x.max(0), "max"), (x.min(1), "min"), (x.sort(), "sort"),
+                   (x.topk(1), "topk"), (x.kthvalue(1), "kthvalue"), (x.cummax(0), "cummax"),
+                   (x.median(0), "median"), (x.mode(0), "mode"), (x.aminmax(), "aminmax"),
+                   (leafgrad.linalg.qr(x), "linalg_qr"), (leafgrad.frexp(x), "frexp")):
+        assert type(r) is getattr(leafgrad.return_types, cls), (cls, type(r))
+        assert isinstance(r, tuple)
+
+
+@pytest.mark.parametrize("args", [(), (1, 0, 2), (-1, 1, 2), (2, -1, 0)])
+def test_meta_diagonal_shape_as_torch(args):
+    shapes = []
+    for T in LIBS:
+        m = T.zeros(3, 4, 5, device="meta")
+        v = m.diagonal(*args)
+        shapes.append((tuple(v.shape), str(v.device), str(v.dtype)))
+    assert shapes[0] == shapes[1]

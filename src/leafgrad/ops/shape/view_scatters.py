@@ -13,16 +13,14 @@ from ..._core import errors as _errors
 from ..._tensor.tensor import Tensor, _wrap_dim
 from .._dispatch import record
 from .._registry import defop, node
+from .diagonals import _diag_view
 
 
 def _view_of(a, kind, params):
     """The view of array ``a`` that ``kind`` (slice / select / diagonal) names."""
     if kind == "diagonal":
         offset, d1, d2 = params
-        v = np.diagonal(a, offset, d1, d2)
-        if a.flags.writeable:
-            v.flags.writeable = True   # shares a's memory, as PyTorch's diagonal view
-        return v
+        return _diag_view(a, offset, d1, d2)
     dim, key = params
     return a[(slice(None),) * dim + (key, Ellipsis)]   # a 0-d view for a select of 1-D
 
