@@ -389,3 +389,21 @@ def test_meta_diagonal_shape_as_torch(args):
         v = m.diagonal(*args)
         shapes.append((tuple(v.shape), str(v.device), str(v.dtype)))
     assert shapes[0] == shapes[1]
+
+
+@pytest.mark.filterwarnings("ignore:index_reduce")
+@pytest.mark.parametrize("op", ["index_reduce", "scatter_reduce"])
+def test_prod_double_backward_refused_for_two_zeros_as_torch(op):
+    """PyTorch's DelayedError: the first gradient is given (grad_fn=<Error>), its backward
+    raises RuntimeError when two zeros of the source meet at one position."""
+    got = []
+    for T in LIBS:
+        x = T.ones(3, dtype=T.float64, requires_grad=True)
+        s = T.tensor([0.0, 0.0, 2.0], dtype=T.float64, requires_grad=True)
+        r = getattr(x, op)(0, T.tensor([0, 0, 1]), s, "prod")
+        g, = T.autograd.grad(r.sum(), s, create_graph=True)
+        with pytest.raises(RuntimeError, match="Double backward is unsupported") as e:
+            g.sum().backward()
+        got.append((g.detach().numpy(), type(g.grad_fn).__name__, str(e.value).split(".")[0]))
+    np.testing.assert_array_equal(got[1][0], got[0][0])
+    assert got[0][1:] == got[1][1:]

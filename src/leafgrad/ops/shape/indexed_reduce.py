@@ -170,7 +170,8 @@ def put(input, index, source, accumulate=False):
     flat = _flat_positions(idx, x.size)
     out = x.copy()
     if accumulate:
-        np.add.at(out.reshape(-1), flat, s.reshape(-1))
+        with np.errstate(all="ignore"):   # inf + -inf is a quiet nan, as in PyTorch
+            np.add.at(out.reshape(-1), flat, s.reshape(-1))
     else:
         out.reshape(-1)[flat] = s.reshape(-1)
     return record(PutBackward0, out, (input, source),

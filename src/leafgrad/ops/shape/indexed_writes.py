@@ -233,6 +233,22 @@ def _identity(reduce, dt):
     return info.min if reduce == "amax" else info.max
 
 
+def _delayed_error_backward(ctx, g):
+    op, arg = ("index_reduce", "source") if ctx.args[0].startswith("Index") else \
+        ("scatter_reduce", "src")
+    raise RuntimeError("%s(): Double backward is unsupported for %s when >1 zeros in %s are "
+                       "scattered to the same position in self. Fix: differentiate once, or "
+                       "keep the zeros of %s apart" % (op, arg, arg, arg))
+
+
+# PyTorch's DelayedError: the gradient is there, differentiating it again raises
+_DelayedError = node("Error", _delayed_error_backward, saves=False)
+
+
+def _delayed_error(t, node_name):
+    return record(_DelayedError, t._data, (t,), args=(node_name,))
+
+
 def _scatter_reduce_backward(ctx, g):
     # PyTorch's scatter_reduce_backward (FunctionsManual.cpp), with leafgrad ops
     from ..elementwise.pointwise import where
@@ -263,12 +279,15 @@ def _scatter_reduce_backward(ctx, g):
         gs = g * scatter_reduce(masked_self, d, it, src, reduce, include_self=include_self) \
             / masked_self
         src_zero = src == 0
-        nz = (x * 0).scatter_add(d, it, src_zero.to(dt)).gather(d, it)
+        # zeros, not x * 0 (nan where x is inf or nan): the count of zeros per position
+        nz = x.new_zeros(x.shape).scatter_add(d, it, src_zero.to(dt)).gather(d, it)
         single = Tensor._make_plain(src_zero._data & (nz._data == 1))
         masked_src_result = scatter_reduce(x, d, it, src.masked_fill(single, 1), reduce,
                                            include_self=include_self)
         gsrc = where(single, (g * masked_src_result).gather(d, it),
                      (g * res).gather(d, it) / src.masked_fill(src_zero, 1))
+        if ns and (nz._data > 1).any():
+            gsrc = _delayed_error(gsrc, type(ctx).__name__)
     if not include_self:
         gs = gs.scatter(d, it, 0)
     return (gs if ni else None, gsrc if ns else None)
