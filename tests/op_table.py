@@ -1436,6 +1436,8 @@ from op_rows_complex import ROWS as _COMPLEX_ROWS  # noqa: E402
 ROWS += _COMPLEX_ROWS
 from op_rows_fft import ROWS as _FFT_ROWS  # noqa: E402
 ROWS += _FFT_ROWS
+from op_rows_scatter import ROWS as _SCATTER_ROWS  # noqa: E402
+ROWS += _SCATTER_ROWS
 
 
 def _setitem(x, v):

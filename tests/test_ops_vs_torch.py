@@ -30,7 +30,8 @@ from leafgrad.ops.reduce import (cumulative, gradient as reduce_gradient, quanti
                                  stats, variance)
 from leafgrad.ops import elementwise
 from leafgrad.ops.shape import (indexed_writes as index_extra, indexing, joins, views as shape,
-                                rearrange, sorting, splits, diagonals, combinations)
+                                rearrange, sorting, splits, diagonals, combinations,
+                                view_scatters, indexed_reduce)
 from leafgrad.ops.inplace import arithmetic as inplace, writes as inplace_write
 from leafgrad.ops.nn import (activation_inplace, grid_sample, channel_shuffle, dropout,
                              pooling_lp_unpool as pool_extra,
@@ -257,7 +258,8 @@ def test_float64_finite_differences(row, data):
 _MODULES = {"elementwise": (elementwise, unary, binary, comparison, pointwise, complex_ops),
             "reduction": (reduction, sorting, stats, cumulative, quantile, variance,
                           reduce_gradient),
-            "shape": (shape, joins, splits, rearrange, diagonals, combinations, vander),
+            "shape": (shape, joins, splits, rearrange, diagonals, combinations, vander,
+                      view_scatters, indexed_reduce),
             "indexing": (indexing, index_extra),
             "linalg": (linalg, linalg_fns, norms, blas),
             "inplace": (inplace, inplace_write), "functional": (F_lg, activation, loss, distance, normalization,

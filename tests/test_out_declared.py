@@ -48,6 +48,7 @@ CASES = {
     "masked_scatter": lambda T: ((_m(T), _m(T) > 0.7, T.arange(9.0)), {}),
     "gather": lambda T: ((_m(T), 1, _i(T)), {}),
     "index_add": lambda T: ((_m(T), 0, T.tensor([0, 2]), T.ones(2, 3)), {}),
+    "slice_scatter": lambda T: ((_m(T), T.ones(3, 2), 1, 0, None, 2), {}),
     "index_select": lambda T: ((_m(T), 1, T.tensor([2, 0])), {}),
     "masked_fill": lambda T: ((_m(T), _m(T) > 0.7, 9.0), {}),
     "masked_select": lambda T: ((_m(T), _m(T) > 0.7), {}),
@@ -111,6 +112,11 @@ CASES = {
     "var_mean": lambda T: ((_m(T), 1), {}),
     "channel_shuffle": lambda T: ((T.arange(8.0).reshape(1, 4, 2), 2), {}),
     "conv_tbc": lambda T: ((T.ones(5, 2, 3), T.ones(3, 3, 4), T.ones(4), 1), {}),
+    "select_scatter": lambda T: ((_m(T), T.ones(3), 0, 1), {}),
+    "diagonal_scatter": lambda T: ((_m(T), T.ones(3)), {}),
+    "index_put": lambda T: ((_m(T), (T.tensor([0, 2]),), T.ones(3)), {}),
+    "put": lambda T: ((_m(T), T.tensor([0, 4]), T.ones(2)), {}),
+    "index_reduce": lambda T: ((_m(T), 0, T.tensor([0, 0]), T.ones(2, 3), "amax"), {}),
 }
 # torch.special / torch.linalg forms (derived: function_form; or with_out)
 CASES.update({
@@ -126,7 +132,7 @@ PYTHON_REFUSES = {
     "unique_consecutive", "flip", "repeat_interleave", "roll", "trace", "dist",
     "pixel_shuffle", "pixel_unshuffle", "adaptive_avg_pool1d", "avg_pool1d", "bincount",
     "count_nonzero", "clone", "diag_embed", "rot90", "std_mean", "var_mean", "channel_shuffle",
-    "conv_tbc",
+    "conv_tbc", "select_scatter", "diagonal_scatter", "index_put", "put",
     # only its overload with stable= takes out= in PyTorch
     "argsort",
 }

@@ -18,6 +18,9 @@ from ._tensor.creation import (arange, as_tensor, device, empty, empty_like, eye
                                full_like, linspace, logspace, ones, ones_like, scalar_tensor, tensor,
                                tril_indices, triu_indices, zeros, zeros_like)
 from ._tensor.creation import torch_range as range  # shadows the builtin, as in torch
+from ._tensor.buffers import empty_strided, frombuffer
+from . import return_types  # noqa: E402  (torch.return_types.max, ...)
+from ._tensor.storage import TypedStorage, UntypedStorage, is_nonzero, is_signed
 from ._tensor.windows import (bartlett_window, blackman_window, hamming_window, hann_window,
                               kaiser_window)
 from ._tensor.resize import resize_as_  # torch.resize_as_(t, template), as Tensor.resize_as_

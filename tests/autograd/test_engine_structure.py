@@ -430,7 +430,8 @@ _LAYERS = (
     # (dropout masks, rrelu's slopes); the sampling functions sit above them
     ("random generator", ("leafgrad._random.generator",)),
     ("ops", ("leafgrad.ops",)),
-    ("api", ("leafgrad._api", "leafgrad.autograd", "leafgrad.linalg", "leafgrad._C")),
+    ("api", ("leafgrad._api", "leafgrad.autograd", "leafgrad.linalg", "leafgrad._C",
+             "leafgrad.return_types")),
     ("random, checkpoint", ("leafgrad._random", "leafgrad._checkpoint", "leafgrad.random",
                             "leafgrad.serialization")),
     ("torch namespace", ("leafgrad", "leafgrad.__future__", "leafgrad.errors",

@@ -20,6 +20,7 @@ from ..ops.inplace import writes as IW
 from ..ops.inplace import set_storage as _set_storage
 from ..ops.linalg import products as L
 from ..ops.shape import views as S
+from ..ops.shape.indexed_reduce import fill_diagonal_ as _fill_diagonal_
 
 
 def _tuple_guard(fn, symbol, reflected=False, ufunc=None):
@@ -338,6 +339,7 @@ _METHODS = {
     "index_put": lambda self, indices, values, accumulate=False: _index_put_(
         S.clone(self), indices, values, accumulate),
     "fill_": IW.fill_, "zero_": IW.zero_, "copy_": IW.copy_, "set_": _set_storage.set_,
+    "fill_diagonal_": _fill_diagonal_,
     # uniform_, normal_, random_, bernoulli_, ...: _random_ops
     "apply_": _apply_,
     "storage_offset": _storage_offset,

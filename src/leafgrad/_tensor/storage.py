@@ -1,11 +1,13 @@
-"""Memory-identity methods of Tensor: ``data_ptr``, ``untyped_storage``, ``nbytes``, ``itemsize``,
-``_is_view``, as PyTorch answers them on the CPU.
+"""Memory-identity methods of Tensor: ``data_ptr``, ``untyped_storage``, ``storage`` (the
+deprecated ``TypedStorage``), ``share_memory_``/``is_shared``, ``nbytes``, ``itemsize``,
+``_is_view``, ``is_signed``, ``is_nonzero``, as PyTorch answers them on the CPU.
 
 Scripts use them to tell views from copies (``a.data_ptr() == b.data_ptr()``,
 ``x.untyped_storage().data_ptr()``). A tensor's storage is the NumPy array that owns the
 memory (the end of the ``.base`` chain, as in ``_methods._storage_offset``); meta tensors
 have no memory: data pointer 0, as PyTorch's meta tensors.
 """
+import warnings
 import weakref
 
 import numpy as np
@@ -16,6 +18,9 @@ _ndarray = np.ndarray
 # one storage object per owning array while it is in use: PyTorch gives the same Python
 # object for x.untyped_storage() each time (the storage keeps its array, so the id is not reused)
 _live = weakref.WeakValueDictionary()
+# owning arrays share_memory_() was called on (CPU: nothing moves; is_shared() says True after)
+_shared = weakref.WeakValueDictionary()   # id -> array (arrays are not hashable)
+_warned = []
 
 
 def _root(a):
@@ -62,7 +67,12 @@ class UntypedStorage:
     is_cuda = False
 
     def is_shared(self):
-        return False
+        return self._array is not None and _shared.get(id(self._array)) is self._array
+
+    def share_memory_(self):
+        if self._array is not None:
+            _shared[id(self._array)] = self._array
+        return self
 
     def type(self):
         return "torch.storage.UntypedStorage"
@@ -86,6 +96,109 @@ class UntypedStorage:
     def __repr__(self):
         return " %s\n[torch.storage.UntypedStorage(device=%s) of size %d]" % (
             "\n ".join(str(b) for b in self._bytes().tolist()), self.device, self.nbytes())
+
+
+class TypedStorage:
+    """``Tensor.storage()``: the tensor's storage as elements of its dtype (PyTorch's
+    deprecated ``torch.TypedStorage``; ``untyped()`` gives the bytes)."""
+
+    __slots__ = ("_untyped", "dtype")
+    __module__ = "torch.storage"
+
+    def __init__(self, untyped, dtype):
+        self._untyped, self.dtype = untyped, dtype
+
+    def _values(self):
+        a = self._untyped._array
+        if a is None:
+            return np.zeros(0, self.dtype.np)
+        return np.ascontiguousarray(a).reshape(-1).view(np.uint8).view(self.dtype.np)
+
+    def untyped(self):
+        return self._untyped
+
+    _untyped_storage = property(untyped)
+
+    def size(self):
+        return self._untyped.nbytes() // self.dtype.itemsize
+
+    __len__ = size
+
+    def nbytes(self):
+        return self._untyped.nbytes()
+
+    def element_size(self):
+        return self.dtype.itemsize
+
+    def data_ptr(self):
+        return self._untyped.data_ptr()
+
+    @property
+    def device(self):
+        return self._untyped.device
+
+    is_cuda = False
+
+    def is_shared(self):
+        return self._untyped.is_shared()
+
+    def share_memory_(self):
+        self._untyped.share_memory_()
+        return self
+
+    def tolist(self):
+        return self._values().tolist()
+
+    def __getitem__(self, i):
+        return self._values()[i].tolist()
+
+    def __eq__(self, other):
+        return isinstance(other, TypedStorage) and self._untyped == other._untyped and \
+            self.dtype == other.dtype
+
+    __hash__ = object.__hash__
+
+    def __repr__(self):
+        return " %s\n[torch.storage.TypedStorage(dtype=%s, device=%s) of size %d]" % (
+            "\n ".join(str(v) for v in self.tolist()), self.dtype, self.device, self.size())
+
+
+def storage(self):
+    """The deprecated ``TypedStorage`` of the tensor, with PyTorch's warning (once)."""
+    if not _warned:
+        _warned.append(True)
+        warnings.warn("TypedStorage is deprecated. It will be removed in the future and "
+                      "UntypedStorage will be the only storage class. This should only matter "
+                      "to you if you are using storages directly.  To access UntypedStorage "
+                      "directly, use tensor.untyped_storage() instead of tensor.storage()",
+                      UserWarning, stacklevel=2)
+    return TypedStorage(untyped_storage(self), self.dtype)
+
+
+def share_memory_(self):
+    """CPU: the memory stays where it is (NumPy's); ``is_shared()`` is True afterwards, for
+    this tensor and its views, as PyTorch's. Returns self."""
+    untyped_storage(self).share_memory_()
+    return self
+
+
+def is_shared(self):
+    return untyped_storage(self).is_shared()
+
+
+def is_signed(input):
+    """Whether the dtype has negative values (``torch.is_signed``): False for bool and
+    uint8, True for the others (complex included, as PyTorch)."""
+    return input.dtype.is_signed or input.dtype.is_complex
+
+
+def is_nonzero(input):
+    """``bool(input)`` for a tensor of one element (``torch.is_nonzero``).
+
+    Raises:
+        RuntimeError: no elements, or more than one.
+    """
+    return bool(input)
 
 
 def data_ptr(self):
@@ -129,5 +242,6 @@ def get_device(self):
 
 
 METHODS = {"data_ptr": data_ptr, "untyped_storage": untyped_storage, "_is_view": is_view,
-           "get_device": get_device}
+           "get_device": get_device, "storage": storage, "share_memory_": share_memory_,
+           "is_shared": is_shared, "is_signed": is_signed, "is_nonzero": is_nonzero}
 PROPERTIES = {"nbytes": nbytes, "itemsize": itemsize}

@@ -586,8 +586,9 @@ class Tensor(metaclass=_PublicType):
             self.item()         # PyTorch's RuntimeError: a meta tensor has no value
         if self._data.size != 1:
             raise RuntimeError(
-                "Boolean value of Tensor with more than one value is ambiguous. Fix: use "
-                ".any() or .all(), or compare one element.")
+                "Boolean value of Tensor with %s is ambiguous. Fix: use .any() or .all(), or "
+                "compare one element." % ("no values" if self._data.size == 0
+                                          else "more than one value"))
         return bool(self._data.reshape(()).item())
 
     def __complex__(self):

@@ -32,7 +32,7 @@ from .reduce import (cumulative, gradient as reduce_gradient, histogram, quantil
                      stats, variance)
 from . import elementwise
 from .shape import (combinations, diagonals, indexed_writes, indexing, joins, rearrange, search,
-                    sorting, splits, views as shape)
+                    sorting, splits, view_scatters, indexed_reduce, views as shape)
 from .inplace import writes as inplace_write
 
 

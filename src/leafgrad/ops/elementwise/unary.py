@@ -18,7 +18,7 @@ from .._dispatch import own_recorders
 from .._select import select
 from ..inplace import arithmetic as IP
 from .._out import out_call
-from .._registry import defop
+from .._registry import OPS as _OPS, add_form as _registry_add_form, defop
 from .._registry import node
 from .binary import _BOOL, sigmoid_backward, tanh_backward
 from .binary import _sigmoid_backward_np, _tanh_backward_np
@@ -210,6 +210,49 @@ ceil = _unary("ceil", np.ceil, "CeilBackward0", _zero, save=None, floating=False
               doc="Ceil; gradient 0.")
 round_ = _unary("round", np.round, "RoundBackward0", _zero, save=None, floating=False,
                 doc="Round half to even (as PyTorch); gradient 0.")
+RoundBackward1 = node("RoundBackward1", lambda ctx, g: (_zero(g, None, None),), saves=False)
+
+
+def _round_decimals_np(x, decimals):
+    # PyTorch's round_decimals_kernel: nearbyint(x * 10^d) / 10^d (d < 0: nearbyint(x / 10^-d)
+    # * 10^-d), in the dtype's opmath type (float32 for float16): ties to even at the halves
+    # of that product, not of the decimal number
+    if x.dtype.kind != "f":
+        raise NotImplementedError('"round_cpu" not implemented for \'%s\'. Fix: convert first, '
+                                  'e.g. x.float()' % _errors.type_name(x.dtype))
+    work = np.dtype(np.float32) if x.dtype == np.float16 else x.dtype
+    a, p = x.astype(work), work.type(10.0 ** (decimals if decimals >= 0 else -decimals))
+    with np.errstate(all="ignore"):
+        r = np.rint(a / p) * p if decimals < 0 else np.rint(a * p) / p
+    return r.astype(x.dtype)
+
+
+def _with_decimals(plain, method):
+    """``round`` with PyTorch's ``decimals=`` (RoundBackward1); without it, ``plain``."""
+    def round(input, *, decimals=None, out=None):
+        if decimals is None:
+            return plain(input, out=out) if out is not None else plain(input)
+        if type(decimals) is not int and not isinstance(decimals, np.integer):
+            raise TypeError("round() received an invalid combination of arguments - got "
+                            "(Tensor, decimals=%s). Fix: decimals is an int"
+                            % type(decimals).__name__)
+        if out is not None:
+            if method:
+                raise TypeError(_errors.method_out("round"))
+            return out_call("round", round, (input,), {"decimals": decimals}, out)
+        if not isinstance(input, Tensor):
+            raise _errors.not_a_tensor("round", "input", 1, input)
+        res = _round_decimals_np(input._data, int(decimals))
+        return own_recorders(RoundBackward1)[0](RoundBackward1, res, input, None, False)
+    round.__doc__ = plain.__doc__ + " ``decimals=d``: to d decimal places (PyTorch's formula)."
+    round.node = plain.node
+    round.refuses_out = method
+    return round
+
+
+_round_def = _OPS["round"]
+round_ = _with_decimals(round_, False)
+_registry_add_form("round", function=round_, method=_with_decimals(_round_def.method, True))
 trunc = _unary("trunc", np.trunc, "TruncBackward0", _zero, save=None, floating=False,
                doc="Truncate; gradient 0.", aliases=("fix",))
 frac = _unary_np("frac", lambda x: x - np.trunc(x), "FracBackward0", lambda g, x, r: g, save=None,

@@ -19,8 +19,8 @@ def _diag_view(a, offset, d1, d2):
     # NumPy's diagonal is a view flagged read-only; it shares a's memory, so it
     # may be written when a may (PyTorch's diagonal is a writable view)
     v = np.diagonal(a, offset, d1, d2)
-    if a.flags.writeable:
-        v.flags.writeable = True
+    if a.flags.writeable and not v.flags.writeable and type(v) is np.ndarray:
+        v.flags.writeable = True   # (a meta tensor's array has no memory and fixed flags)
     return v
 
 

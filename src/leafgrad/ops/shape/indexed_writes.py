@@ -237,6 +237,22 @@ def _identity(reduce, dt):
     return info.min if reduce == "amax" else info.max
 
 
+def _delayed_error_backward(ctx, g):
+    op, arg = ("index_reduce", "source") if ctx.args[0].startswith("Index") else \
+        ("scatter_reduce", "src")
+    raise RuntimeError("%s(): Double backward is unsupported for %s when >1 zeros in %s are "
+                       "scattered to the same position in self. Fix: differentiate once, or "
+                       "keep the zeros of %s apart" % (op, arg, arg, arg))
+
+
+# PyTorch's DelayedError: the gradient is there, differentiating it again raises
+_DelayedError = node("Error", _delayed_error_backward, saves=False)
+
+
+def _delayed_error(t, node_name):
+    return record(_DelayedError, t._data, (t,), args=(node_name,))
+
+
 def _scatter_reduce_backward(ctx, g):
     # PyTorch's scatter_reduce_backward (FunctionsManual.cpp), with leafgrad ops
     from ..elementwise.pointwise import where
@@ -267,12 +283,15 @@ def _scatter_reduce_backward(ctx, g):
         gs = g * scatter_reduce(masked_self, d, it, src, reduce, include_self=include_self) \
             / masked_self
         src_zero = src == 0
-        nz = (x * 0).scatter_add(d, it, src_zero.to(dt)).gather(d, it)
+        # zeros, not x * 0 (nan where x is inf or nan): the count of zeros per position
+        nz = x.new_zeros(x.shape).scatter_add(d, it, src_zero.to(dt)).gather(d, it)
         single = Tensor._make_plain(src_zero._data & (nz._data == 1))
         masked_src_result = scatter_reduce(x, d, it, src.masked_fill(single, 1), reduce,
                                            include_self=include_self)
         gsrc = where(single, (g * masked_src_result).gather(d, it),
                      (g * res).gather(d, it) / src.masked_fill(src_zero, 1))
+        if ns and (nz._data > 1).any():
+            gsrc = _delayed_error(gsrc, type(ctx).__name__)
     if not include_self:
         gs = gs.scatter(d, it, 0)
     return (gs if ni else None, gsrc if ns else None)
@@ -303,7 +322,15 @@ def scatter_reduce(input, dim, index, src, reduce, *, include_self=True, out=Non
                            "%s. Fix: one of those" % reduce)
     src = to_tensor(src)
     x, d, idx, sd = _scatter_args(input, dim, index, src, "scatter_reduce")
-    idx = idx.astype(np.int64)
+    return _reduce_into(ScatterReduceBackward0, input, src, d, idx.astype(np.int64), sd, reduce,
+                       include_self)
+
+
+def _reduce_into(cls, input, src, d, idx, sd, reduce, include_self):
+    """``scatter_reduce``'s result from checked arguments (``idx`` int64, ``sd`` the values
+    of ``src`` it addresses, of its shape), recorded as ``cls`` (ScatterReduceBackward0's
+    rule; index_reduce's node too)."""
+    x = input._data
     out = x.copy()
     view = out.reshape(x.shape if x.ndim else (1,))
     grid = _scatter_grid(d, idx)
@@ -316,7 +343,7 @@ def scatter_reduce(input, dim, index, src, reduce, *, include_self=True, out=Non
             np.add.at(n, grid, 1)
             n[n == 0] = 1
             view[...] = (view / n if x.dtype.kind in "fc" else view // n).astype(x.dtype)
-    return record(ScatterReduceBackward0, out, (input, src), saved=(input, src),
+    return record(cls, out, (input, src), saved=(input, src),
                   save_result=True, args=(d, idx, reduce, include_self))
 
 

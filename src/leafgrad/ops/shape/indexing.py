@@ -254,6 +254,16 @@ def _long_index(index, name):
     return idx
 
 
+def _flat_positions(idx, n):
+    """``idx`` (int64, negative from the end) as positions in ``[0, n)`` of the flat tensor,
+    1-D; take's and put's IndexError for one out of range."""
+    if idx.size and (idx.max() >= n or idx.min() < -n):
+        bad = int(idx.max() if idx.max() >= n else idx.min())
+        raise IndexError("out of range: tried to access index %d on a tensor of %d elements. "
+                         "Fix: indices in [-%d, %d)" % (bad, n, n, n))
+    return np.where(idx < 0, idx + n, idx).reshape(-1)
+
+
 def _take_backward(ctx, g):
     shape, flat = ctx.args
     n = int(np.prod(shape))
@@ -275,12 +285,7 @@ def take(input, index, *, out=None):
         return out_call("take", take, (input, index), {}, out)
     idx = _long_index(index, "take")
     x = input._data
-    n = x.size
-    if idx.size and (idx.max() >= n or idx.min() < -n):
-        bad = int(idx.max() if idx.max() >= n else idx.min())
-        raise IndexError("out of range: tried to access index %d on a tensor of %d elements. "
-                         "Fix: indices in [-%d, %d)" % (bad, n, n, n))
-    flat = np.where(idx < 0, idx + n, idx).reshape(-1)
+    flat = _flat_positions(idx, x.size)
     out = x.reshape(-1)[flat].reshape(idx.shape)
     return record(TakeBackward0, out, (input,), args=(x.shape, flat))
 
