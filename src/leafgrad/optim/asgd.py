@@ -47,7 +47,25 @@ def _foreach_update(x, g, ax, eta, mu, lambd, wd):
         g = _fma(g, x, wd)
     inter = _fma(g, x, lambd)
     x[...] = _fma(x, inter, -eta)
-    ax[...] = _fma(ax, x - ax, float(mu))
+    ax[...] = _fma(ax, x - ax, mu)
+
+
+def _next_eta_mu(state, lr, lambd, alpha, t0, foreach):
+    """eta = lr / (1 + lambd lr t)^alpha, mu = 1 / max(1, t - t0), written into the state
+    tensors (float32, or float64 once loaded beside a float64 parameter). PyTorch computes
+    them in Python floats and rounds to float32 (its default dtype); its foreach path
+    computes eta on the float32 step tensor."""
+    step = state["step"]._data
+    if foreach:
+        f = np.float32
+        # ``lr / tensor`` is ``tensor.reciprocal() * lr`` in PyTorch
+        eta = (f(1) / np.power(f(1) + f(lambd * lr) * step, f(alpha))) * f(lr)
+    else:
+        eta = np.float32(lr / ((1 + lambd * lr * float(step)) ** alpha))
+    mu = np.float32(1 / max(1, float(step) - t0))
+    for key, value in (("eta", eta), ("mu", mu)):
+        t = state[key]
+        t._data = np.asarray(value, dtype=t._data.dtype)
 
 
 class ASGD(Optimizer):
@@ -92,15 +110,12 @@ class ASGD(Optimizer):
                 ax = _as_real(state["ax"]._data)
                 st = state["step"]
                 st._data = st._data + np.float32(1)
-                mu = state["mu"]._data
+                mu = x.dtype.type(state["mu"]._data)   # a 0-dim tensor: the param's dtype
                 eta = float(state["eta"]._data)
                 if group["foreach"]:
                     _foreach_update(x, g, ax, eta, mu, lambd, wd)
                 else:
                     _update(x, g, ax, eta, mu, lambd, wd)
-                step = float(st._data)
-                state["eta"]._data = np.asarray(lr / ((1 + lambd * lr * step) ** alpha),
-                                                dtype=np.float32)
-                state["mu"]._data = np.asarray(1 / max(1, step - t0), dtype=np.float32)
+                _next_eta_mu(state, lr, lambd, alpha, t0, group["foreach"])
                 p._bump_version()
         return loss

@@ -72,13 +72,13 @@ class Rprop(Optimizer):
                 x, g = _as_real(x), _as_real(g)
                 prev = _as_real(state["prev"]._data)
                 step_size = _as_real(state["step_size"]._data)
-                sign = np.sign(g * prev)
+                sign = np.asarray(np.sign(g * prev))    # 0-d stays an array
                 sign[sign > 0] = etaplus
                 sign[sign < 0] = etaminus
                 sign[sign == 0] = 1
                 step_size *= sign
                 np.clip(step_size, smin, smax, out=step_size)
-                g = g.copy()
+                g = np.array(g)     # a copy, and an array for a 0-d gradient
                 g[sign == etaminus] = 0
                 x -= np.sign(g) * step_size
                 prev[...] = g
