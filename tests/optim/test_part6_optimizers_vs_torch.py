@@ -356,3 +356,25 @@ def test_distributed_sampler_errors_as_torch(kwargs):
     assert str(le.value).startswith(str(te.value))
     if "num_replicas" not in kwargs or "rank" not in kwargs:
         assert "num_replicas=1, rank=0" in str(le.value)     # the fix
+
+
+@pytest.mark.parametrize("name,kwargs", [
+    ("Rprop", {}), ("ASGD", dict(t0=3.0, lambd=0.1)), ("Adafactor", dict(weight_decay=0.1)),
+    ("ASGD", dict(t0=3.0, lambd=0.1, foreach=True))])
+def test_tensor_lr_as_torch(name, kwargs):
+    # a 0-dim lr: PyTorch computes with it as a float32 tensor; leafgrad does for ASGD's eta,
+    # not for Adafactor's rho and decay factor (Python floats: last-bit differences)
+    rtol = 1e-5 if name == "Adafactor" else 1e-6
+    rng = np.random.default_rng(4)
+    x0 = rng.standard_normal((3, 4)).astype(np.float32)
+    tp, lp = torch.nn.Parameter(torch.tensor(x0)), lg.nn.Parameter(lg.tensor(x0))
+    topt = getattr(torch.optim, name)([tp], lr=torch.tensor(0.05), **kwargs)
+    lopt = getattr(lg.optim, name)([lp], lr=lg.tensor(0.05), **kwargs)
+    for _ in range(20):
+        g = rng.standard_normal((3, 4)).astype(np.float32)
+        tp.grad, lp.grad = torch.tensor(g), lg.tensor(g)
+        topt.step()
+        lopt.step()
+        _close(lp, tp, "param", rtol)
+        for key, v in topt.state[tp].items():
+            _close(lopt.state[lp][key], v, key, rtol)

@@ -50,16 +50,23 @@ def _foreach_update(x, g, ax, eta, mu, lambd, wd):
     ax[...] = _fma(ax, x - ax, mu)
 
 
-def _next_eta_mu(state, lr, lambd, alpha, t0, foreach):
+def _pow32(base, exponent):
+    return np.float32(np.float64(base) ** exponent)
+
+
+def _next_eta_mu(state, lr, lambd, alpha, t0, foreach, tensor_lr):
     """eta = lr / (1 + lambd lr t)^alpha, mu = 1 / max(1, t - t0), written into the state
     tensors (float32, or float64 once loaded beside a float64 parameter). PyTorch computes
     them in Python floats and rounds to float32 (its default dtype); its foreach path
     computes eta on the float32 step tensor."""
     step = state["step"]._data
+    f = np.float32
     if foreach:
-        f = np.float32
-        # ``lr / tensor`` is ``tensor.reciprocal() * lr`` in PyTorch
-        eta = (f(1) / np.power(f(1) + f(lambd * lr) * step, f(alpha))) * f(lr)
+        # ``lr / tensor`` is ``tensor.reciprocal() * lr`` in PyTorch; its float32 pow
+        # (Sleef's, within 1 ulp) is taken here as the correctly rounded one
+        eta = (f(1) / _pow32(f(1) + f(lambd * lr) * step, alpha)) * f(lr)
+    elif tensor_lr:     # PyTorch keeps a 0-dim lr a tensor: float32 arithmetic
+        eta = f(lr) / _pow32(f(1) + (f(lambd) * f(lr)) * step, alpha)
     else:
         eta = np.float32(lr / ((1 + lambd * lr * float(step)) ** alpha))
     mu = np.float32(1 / max(1, float(step) - t0))
@@ -116,6 +123,7 @@ class ASGD(Optimizer):
                     _foreach_update(x, g, ax, eta, mu, lambd, wd)
                 else:
                     _update(x, g, ax, eta, mu, lambd, wd)
-                _next_eta_mu(state, lr, lambd, alpha, t0, group["foreach"])
+                _next_eta_mu(state, lr, lambd, alpha, t0, group["foreach"],
+                             isinstance(group["lr"], Tensor))
                 p._bump_version()
         return loss
