@@ -378,3 +378,23 @@ def test_tensor_lr_as_torch(name, kwargs):
         _close(lp, tp, "param", rtol)
         for key, v in topt.state[tp].items():
             _close(lopt.state[lp][key], v, key, rtol)
+
+
+@pytest.mark.parametrize("name", ["Rprop", "ASGD", "Adafactor"])
+def test_setstate_fills_flags_and_makes_number_state_tensors_as_torch(name):
+    out = []
+    for T in (torch, lg):
+        p = T.nn.Parameter(T.ones(2, 2))
+        o = getattr(T.optim, name)([p])
+        p.grad = T.ones(2, 2)
+        o.step()
+        state = o.__getstate__()
+        for k in ("step", "eta", "mu"):
+            if k in state["state"][p]:
+                state["state"][p][k] = float(state["state"][p][k])   # an older checkpoint
+        del state["param_groups"][0]["foreach"]
+        o.__setstate__(state)
+        out.append(({k: (str(v.dtype).split(".")[-1], _arr(v).tolist())
+                     for k, v in o.state[p].items()}, o.param_groups[0]["foreach"]))
+        o.step()
+    assert out[0] == out[1]

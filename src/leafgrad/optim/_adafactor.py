@@ -16,7 +16,7 @@ import numpy as np
 from .._tensor.tensor import Tensor
 from .optimizer import Optimizer, _step_tensor
 from .asgd import _fma
-from .rprop import _check_tensor_lr, _lr_value
+from .rprop import _check_tensor_lr, _lr_value, _set_flags_and_tensor_state
 
 __all__ = ["Adafactor"]
 
@@ -86,8 +86,7 @@ class Adafactor(Optimizer):
 
     def __setstate__(self, state):
         super().__setstate__(state)
-        for group in self.param_groups:
-            group.setdefault("foreach", None)
+        _set_flags_and_tensor_state(self, (("foreach", None),))
 
     @staticmethod
     def _init(state, x):

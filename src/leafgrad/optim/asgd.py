@@ -11,7 +11,8 @@ import numpy as np
 
 from .._tensor.tensor import Tensor
 from .optimizer import Optimizer, _check_non_negative, _step_tensor
-from .rprop import _as_real, _check_tensor_lr, _lr_value
+from .rprop import (_FLAGS, _as_real, _check_tensor_lr, _lr_value,
+                    _set_flags_and_tensor_state)
 
 __all__ = ["ASGD"]
 
@@ -93,10 +94,7 @@ class ASGD(Optimizer):
 
     def __setstate__(self, state):
         super().__setstate__(state)
-        for group in self.param_groups:
-            for k, v in (("foreach", None), ("maximize", False), ("differentiable", False),
-                         ("capturable", False)):
-                group.setdefault(k, v)
+        _set_flags_and_tensor_state(self, _FLAGS, ("step", "eta", "mu"))
 
     def step(self, closure=None):
         """One update of every parameter that has a gradient; returns ``closure()``'s loss."""

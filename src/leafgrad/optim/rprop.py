@@ -29,6 +29,24 @@ def _check_tensor_lr(lr):
         raise ValueError("Tensor lr must be 1-element")
 
 
+def _set_flags_and_tensor_state(opt, flags, keys=("step",)):
+    """``__setstate__`` as PyTorch's: missing group flags get their defaults, and state
+    entries ``keys`` saved as Python numbers (older checkpoints) become 0-dim float32
+    tensors."""
+    for group in opt.param_groups:
+        for k, v in flags:
+            group.setdefault(k, v)
+        for p in group["params"]:
+            state = opt.state.get(p, {})
+            for key in keys:
+                if len(state) != 0 and not isinstance(state[key], Tensor):
+                    state[key] = Tensor._make_plain(np.asarray(float(state[key]), np.float32))
+
+
+_FLAGS = (("foreach", None), ("maximize", False), ("differentiable", False),
+          ("capturable", False))
+
+
 class Rprop(Optimizer):
     """Raises ValueError for a negative lr or etas outside ``0 < etaminus < 1 < etaplus``."""
 
@@ -48,10 +66,7 @@ class Rprop(Optimizer):
 
     def __setstate__(self, state):
         super().__setstate__(state)
-        for group in self.param_groups:
-            for k, v in (("foreach", None), ("maximize", False), ("differentiable", False),
-                         ("capturable", False)):
-                group.setdefault(k, v)
+        _set_flags_and_tensor_state(self, _FLAGS)
 
     def step(self, closure=None):
         """One update of every parameter that has a gradient; returns ``closure()``'s loss."""
