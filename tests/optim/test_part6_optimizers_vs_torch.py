@@ -22,7 +22,12 @@ def _arr(v):
 def _close(a, b, what, rtol):
     a, b = _arr(a), _arr(b)
     assert a.dtype == b.dtype and a.shape == b.shape, (what, a.dtype, b.dtype, a.shape, b.shape)
-    np.testing.assert_allclose(a, b, rtol=rtol, atol=rtol * 1e-2, err_msg=what)
+    if a.dtype == np.float32:
+        rtol = max(rtol, 1e-6)      # float32 state (step, eta, mu) beside float64 parameters
+    # relative to the tensor's scale: an entry near zero after cancellation keeps the
+    # absolute rounding error of its neighbours
+    scale = float(np.abs(b).max()) if b.size else 0.0
+    np.testing.assert_allclose(a, b, rtol=rtol, atol=rtol * max(scale, 1e-2), err_msg=what)
 
 
 def _same_state(lopt, topt, rtol):
@@ -84,7 +89,7 @@ SAMPLERS = {"Rprop": _rprop, "ASGD": _asgd, "Adafactor": _adafactor}
 
 
 @pytest.mark.parametrize("name", sorted(SAMPLERS))
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=25, deadline=None)
 @given(data=st.data())
 def test_trajectory_and_state_match_torch(name, data):
     d = data.draw
@@ -95,7 +100,8 @@ def test_trajectory_and_state_match_torch(name, data):
     shapes = d(st.lists(st.sampled_from(SHAPES), min_size=1, max_size=3))
     dtype = d(st.sampled_from(["float32", "float64"]))
     if dtype == "float64":
-        rtol = 1e-12 if not kwargs["foreach"] else 1e-10
+        # foreach=True: ASGD's eta is a float32 pow there (Sleef's last bit)
+        rtol = 1e-12 if not kwargs["foreach"] else 1e-6
     else:
         rtol = 1e-5 if name == "Adafactor" or kwargs["foreach"] else 1e-6
     if kwargs["maximize"]:
