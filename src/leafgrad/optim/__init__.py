@@ -1,5 +1,5 @@
 """``leafgrad.optim``: optimizers (SGD, Adam, AdamW, RMSprop, Adagrad, Adamax,
-NAdam, RAdam, Adadelta, LBFGS) and ``lr_scheduler``,
+NAdam, RAdam, Adadelta, LBFGS, Rprop, ASGD, Adafactor, SparseAdam) and ``lr_scheduler``,
 with PyTorch's update rules, param groups and state_dict format."""
 from .optimizer import Optimizer
 from .sgd import SGD
@@ -11,7 +11,13 @@ from .nadam import NAdam
 from .radam import RAdam
 from .adadelta import Adadelta
 from .lbfgs import LBFGS
+from .rprop import Rprop
+from .asgd import ASGD
+from ._adafactor import Adafactor
+from .sparse_adam import SparseAdam
 from . import lr_scheduler
 
+Adafactor.__module__ = __name__     # as PyTorch (defined in _adafactor.py)
+
 __all__ = ["Optimizer", "SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "Adamax", "NAdam", "RAdam",
-           "Adadelta", "LBFGS", "lr_scheduler"]
+           "Adadelta", "LBFGS", "lr_scheduler", "Rprop", "ASGD", "Adafactor", "SparseAdam"]
