@@ -1144,6 +1144,7 @@ ROWS = [
     Row("T", lambda T, x: x.T, gen=_same(1, max_dims=2)),
     Row("mT", lambda T, x: x.mT, gen=_same(1, min_dims=2)),
     Row("mH", lambda T, x: x.mH, gen=_same(1, min_dims=2)),
+    Row("H", lambda T, x: x.H, gen=_same(1, min_dims=2, max_dims=2)),
     Row("permute", lambda T, x, dims: T.permute(x, dims), gen=_permute_gen()),
     Row("permute:method", lambda T, x, dims: x.permute(*dims), gen=_permute_gen(),
         covers=("permute",)),
