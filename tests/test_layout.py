@@ -67,17 +67,9 @@ NN_MODULES_EXPECTED_MISSING = {"linear_cross_entropy", "utils"}
 # reported as xfail, not required.
 NOT_IN_LEAFGRAD = {
     "nn.utils": {"fusion", "init", "memory_format", "spectral_norm", "stateless"},
-    "utils.data": {"backward_compatibility", "datapipes", "distributed", "graph",
-                   "graph_settings"},
+    "utils.data": {"backward_compatibility", "datapipes", "graph", "graph_settings"},
     "autograd": {"profiler_legacy", "profiler_util", "variable"},
-    "optim": {"adamw", "asgd", "rprop", "sparse_adam", "swa_utils"},
-    "distributions": {
-        "beta", "binomial", "chi2", "constraint_registry", "continuous_bernoulli", "dirichlet",
-        "fishersnedecor", "gamma", "generalized_pareto", "gumbel", "half_cauchy",
-        "half_normal", "inverse_gamma", "kumaraswamy", "lkj_cholesky", "log_normal",
-        "logistic_normal", "lowrank_multivariate_normal", "mixture_same_family",
-        "negative_binomial", "pareto", "relaxed_bernoulli", "relaxed_categorical", "studentT",
-        "transformed_distribution", "transforms", "von_mises", "weibull", "wishart"},
+    "optim": {"adamw", "swa_utils"},
 }
 
 # the paths PyTorch code imports most, kept even without torch installed
@@ -108,7 +100,7 @@ def _paths():
                 marks = pytest.mark.xfail(strict=True,
                                           reason="mirrored on PyTorch's files on the nn branch")
             elif n in NOT_IN_LEAFGRAD.get(family, ()):
-                marks = pytest.mark.xfail(strict=False, reason="not in leafgrad yet")
+                marks = pytest.mark.xfail(strict=True, reason="not in leafgrad yet")
             out.append(pytest.param("%s.%s" % (family, n), marks=marks, id="%s.%s" % (family, n)))
     return out
 
