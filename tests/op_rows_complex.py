@@ -39,7 +39,9 @@ ROWS = [
         gen=_bcast(2)),
     Row("real", lambda T, a, b: (_z(T, a, b) * _z(T, b, a)).real, ("real", "real")),
     Row("imag", lambda T, a, b: (_z(T, a, b) * _z(T, b, a)).imag, ("real", "real")),
-    Row("conj", lambda T, a, b: _r(T, (_z(T, a, b) * _z(T, b, a)).conj().resolve_conj()),
+    # (a + ib)(b + ib): (a + ib)(b + ia) would have the real part ab - ba, whose float32
+    # gradient is cancellation noise (FMA or not decides its last bits)
+    Row("conj", lambda T, a, b: _r(T, (_z(T, a, b) * _z(T, b, b)).conj().resolve_conj()),
         ("real", "real"), covers=("conj", "resolve_conj", "is_conj")),
     Row("conj_physical", lambda T, a, b: _r(T, (_z(T, a, b) * 2).conj_physical()),
         ("real", "real")),

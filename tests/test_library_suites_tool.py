@@ -13,13 +13,16 @@ _SUITE = '''
 import unittest
 import torch
 
+# real torch's file, not the folder around it: a checkout named leafgrad holds torch too
+REAL = torch.__file__.replace("\\\\", "/").endswith("/torch/__init__.py")
+
 
 def test_both():
     assert torch.ones(2).sum().item() == 2.0
 
 
 def test_torch_only():
-    assert "leafgrad" not in torch.__file__, "imported leafgrad"
+    assert REAL, "imported leafgrad"
 
 
 def test_skipped():
@@ -31,7 +34,7 @@ class T(unittest.TestCase):
     def test_sub(self):
         for i in range(3):
             with self.subTest(i=i):
-                self.assertTrue(i < 2 or "leafgrad" not in torch.__file__)
+                self.assertTrue(i < 2 or REAL)
 '''
 
 

@@ -514,12 +514,6 @@ KNOWN = {
         "ldexp(x, bool exponent) is PyTorch's NotImplementedError ('ldexp_cpu_exp' for Bool), "
         "accepted here: the factory promotes the operands before the kernel sees the bool, "
         "so the refusal needs ldexp written by hand (as heaviside is); open",
-    ("signed", "round(decimals=1)", "raises"):
-        "round(x, decimals=) is not built here (TypeError); PyTorch rounds x * 10**d in x's "
-        "dtype; open",
-    ("signed", "round(decimals=-1)", "raises"):
-        "round(x, decimals=) is not built here (TypeError); PyTorch rounds x / 10**-d in x's "
-        "dtype; open",
     ("signed", "xlogy", "gradient"):
         "xlogy(x, nan) with a Python-number other: PyTorch's Scalar-other overload gives 0 "
         "gradient at x = 0, nan here (the tensor-other rule); open",
