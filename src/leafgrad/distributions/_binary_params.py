@@ -1,10 +1,10 @@
-"""The probs / logits pair shared by NegativeBinomial and LogitRelaxedBernoulli (as
-torch/distributions): exactly one given, the other made lazily."""
+"""The probs / logits pair shared by Binomial, NegativeBinomial, ContinuousBernoulli and
+LogitRelaxedBernoulli (as torch/distributions): exactly one given, the other made lazily."""
 import leafgrad as _t
 
 from . import _messages as M
 from .distribution import Distribution
-from .utils import lazy_property, logits_to_probs, probs_to_logits
+from .utils import broadcast_all, lazy_property, logits_to_probs, probs_to_logits
 
 __all__ = ["_BinaryParams"]
 
@@ -14,6 +14,15 @@ class _BinaryParams(Distribution):
     def _set_binary(self, probs, logits):
         if (probs is None) == (logits is None):
             raise ValueError(M.ONE_OF)
+
+    def _set_count_and_binary(self, total_count, probs, logits):
+        """``total_count`` broadcast with the one of probs / logits given, in its dtype."""
+        self._set_binary(probs, logits)
+        name, given = ("probs", probs) if probs is not None else ("logits", logits)
+        count, param = broadcast_all(total_count, given)
+        self.total_count = count.type_as(param)
+        setattr(self, name, param)
+        self._param = param
 
     def _expand_binary(self, new, batch_shape):
         for name in ("probs", "logits"):

@@ -6,7 +6,7 @@ import leafgrad.nn.functional as F
 from . import constraints
 from ._binary_params import _BinaryParams, _finish_expand
 from .gamma import Gamma
-from .utils import broadcast_all, lazy_property
+from .utils import lazy_property
 
 __all__ = ["NegativeBinomial"]
 
@@ -25,14 +25,7 @@ class NegativeBinomial(_BinaryParams):
     support = constraints.nonnegative_integer
 
     def __init__(self, total_count, probs=None, logits=None, validate_args=None):
-        self._set_binary(probs, logits)
-        if probs is not None:
-            self.total_count, self.probs = broadcast_all(total_count, probs)
-            self.total_count = self.total_count.type_as(self.probs)
-        else:
-            self.total_count, self.logits = broadcast_all(total_count, logits)
-            self.total_count = self.total_count.type_as(self.logits)
-        self._param = self.probs if probs is not None else self.logits
+        self._set_count_and_binary(total_count, probs, logits)
         super().__init__(self._param.size(), validate_args=validate_args)
 
     def expand(self, batch_shape, _instance=None):
