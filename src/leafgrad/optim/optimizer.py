@@ -21,6 +21,7 @@ import numpy as np
 from .._tensor.tensor import Tensor
 from ..autograd.grad_mode import enable_grad
 from .._core import errors as _errors
+from ..utils.hooks import RemovableHandle
 
 __all__ = ["Optimizer", "required", "register_optimizer_step_pre_hook",
            "register_optimizer_step_post_hook"]
@@ -46,15 +47,6 @@ def _typename(obj):
         return obj.type()
     module = type(obj).__module__
     return type(obj).__qualname__ if module == "builtins" else module + "." + type(obj).__qualname__
-
-
-class _Handle:
-    def __init__(self, hooks):
-        self._hooks = hooks
-        self.id = object()
-
-    def remove(self):
-        self._hooks.pop(self.id, None)
 
 
 def _wrap_step(step):
@@ -86,7 +78,7 @@ def _wrap_step(step):
 def register_optimizer_step_pre_hook(hook):
     """``hook(optimizer, args, kwargs) -> None or (args, kwargs)`` before every optimizer's
     ``step`` (before the optimizer's own pre-hooks); returns a handle with ``remove()``."""
-    h = _Handle(_global_optimizer_pre_hooks)
+    h = RemovableHandle(_global_optimizer_pre_hooks)
     _global_optimizer_pre_hooks[h.id] = hook
     return h
 
@@ -94,7 +86,7 @@ def register_optimizer_step_pre_hook(hook):
 def register_optimizer_step_post_hook(hook):
     """``hook(optimizer, args, kwargs)`` after every optimizer's ``step`` (after the
     optimizer's own post-hooks); returns a handle with ``remove()``."""
-    h = _Handle(_global_optimizer_post_hooks)
+    h = RemovableHandle(_global_optimizer_post_hooks)
     _global_optimizer_post_hooks[h.id] = hook
     return h
 
@@ -306,13 +298,13 @@ class Optimizer:
 
     def register_step_pre_hook(self, hook):
         """``hook(optimizer, args, kwargs)`` before each ``step``; returns a handle."""
-        h = _Handle(self._optimizer_step_pre_hooks)
+        h = RemovableHandle(self._optimizer_step_pre_hooks)
         self._optimizer_step_pre_hooks[h.id] = hook
         return h
 
     def register_step_post_hook(self, hook):
         """``hook(optimizer, args, kwargs)`` after each ``step``; returns a handle."""
-        h = _Handle(self._optimizer_step_post_hooks)
+        h = RemovableHandle(self._optimizer_step_post_hooks)
         self._optimizer_step_post_hooks[h.id] = hook
         return h
 
