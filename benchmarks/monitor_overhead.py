@@ -46,6 +46,10 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--steps", type=int, default=2000, help="steps of each model (default 2000)")
     ap.add_argument("--batch", type=int, default=32)
+    ap.add_argument("--block", type=int, default=25,
+                    help="steps of one model before switching to the other (default 25); "
+                         "1 alternates every step, which keeps both models' arrays "
+                         "competing for the cache (a loop trains one model)")
     ap.add_argument("--no-updates", action="store_true",
                     help="monitor gradient norms only (track_updates=False)")
     args = ap.parse_args(argv)
@@ -54,13 +58,14 @@ def main(argv=None):
     pairs = [setup(False), setup(True, track_updates=not args.no_updates)]
     times = ([], [])
     b = args.batch
-    for k in range(args.steps + 50):
-        i = (k * b) % (len(X) - b)
-        xb, yb = X[i:i + b], y[i:i + b]
-        for j in ((0, 1) if k % 2 == 0 else (1, 0)):   # alternate: noise hits both alike
-            t = one_step(*pairs[j], xb, yb)
-            if k >= 50:                                # warm-up steps not counted
-                times[j].append(t)
+    block = args.block
+    for k0 in range(0, args.steps + 50, block):
+        for j in ((0, 1) if (k0 // block) % 2 == 0 else (1, 0)):  # alternate blocks
+            for k in range(k0, k0 + block):
+                i = (k * b) % (len(X) - b)
+                t = one_step(*pairs[j], X[i:i + b], y[i:i + b])
+                if k >= 50:                            # warm-up steps not counted
+                    times[j].append(t)
     q = lambda v, f: sorted(v)[int(f * (len(v) - 1))]
     out = {}
     for f, what in ((0.5, "median"), (0.2, "20th percentile")):

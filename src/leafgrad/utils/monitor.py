@@ -113,17 +113,22 @@ class GradientMonitor:
     # ----------------------------------------------------------------- hooks
     # The hooks and step() only store per-layer squared norms; the series are
     # computed when read (steps, losses, grad_norms, update_ratios).
-    def _flat(self, arrays, key):
-        """The arrays raveled into one reused buffer (``key``: which buffer)."""
-        arrays = [a.reshape(-1) for a in arrays]
-        buf = self._bufs.get(key)
-        if buf is None or buf.dtype != np.result_type(*arrays) or not arrays:
-            buf = self._bufs[key] = (np.concatenate(arrays) if arrays else np.zeros(0))
-            return buf
-        return np.concatenate(arrays, out=buf)
+    def _flat(self, tensors, key):
+        """The tensors' values raveled into one reused buffer (``key``: which
+        buffer); returns the buffer and its per-layer views (made once per
+        buffer: slicing at every step costs as much as the dot products)."""
+        arrays = [to_numpy(t).ravel() for t in tensors]
+        entry = self._bufs.get(key)
+        if entry is None or entry[0].dtype != np.result_type(*arrays):
+            buf = np.concatenate(arrays)
+            entry = self._bufs[key] = (buf, [buf[sl] for sl in self._slices.values()],
+                                       [buf[sl] for sl in self._param_slices])
+            return entry
+        np.concatenate(arrays, out=entry[0])
+        return entry
 
-    def _layer_sq(self, flat):
-        return {layer: np.dot(flat[sl], flat[sl]) for layer, sl in self._slices.items()}
+    def _layer_sq(self, views):
+        return {layer: np.dot(v, v) for layer, v in zip(self._slices, views)}
 
     def _grads_of(self):
         # leafgrad tensors: the slot itself (the .grad property also checks for non-leaves)
@@ -131,27 +136,27 @@ class GradientMonitor:
 
     def _grad_norms_now(self):
         """{layer: squared norm of its gradients} from the .grad backward left
-        (one dot product per parameter: no copy)."""
+        (one ``vdot`` per parameter, which flattens without a copy)."""
         sq = {}
         for layer, g in zip(self._layer_of_param, self._grads_of()):
             if g is not None:
-                g = to_numpy(g).reshape(-1)
-                sq[layer] = sq.get(layer, 0.0) + np.dot(g, g)
+                g = to_numpy(g)
+                sq[layer] = sq.get(layer, 0.0) + np.vdot(g, g)
         self._sq = sq
 
     def _snapshot(self):
         """Copy the weights; keep their squared norms per layer."""
-        before = self._flat([to_numpy(p) for p in self._plist], "before")
-        self._wsq = self._layer_sq(before)
+        before = self._flat(self._plist, "before")
+        self._wsq = self._layer_sq(before[1])
         return before
 
     def _updates_since(self, before):
         """{layer: (squared update, squared weight)}; the update is written over
-        ``before`` in place (one pass: it is not needed afterwards)."""
-        for p, sl in zip(self._plist, self._param_slices):
-            np.subtract(to_numpy(p).reshape(-1), before[sl], out=before[sl])
-        return {layer: (np.dot(before[sl], before[sl]), self._wsq[layer])
-                for layer, sl in self._slices.items()}
+        ``before`` (a ``_flat`` entry) in place: it is not needed afterwards."""
+        buf, views, per_param = before
+        for p, b in zip(self._plist, per_param):
+            np.subtract(to_numpy(p).ravel(), b, out=b)
+        return {layer: (np.dot(v, v), self._wsq[layer]) for layer, v in zip(self._slices, views)}
 
     def _pre_step(self, optimizer, args, kwargs):
         self._grad_norms_now()         # the gradients the step is about to use
