@@ -18,6 +18,9 @@ class Adadelta(Optimizer):
 
     _numbers = ("lr", "rho", "eps", "weight_decay")
 
+    # PyTorch's wording of its capturable=True check on CPU (see optimizer._refuse_step_flags)
+    _capturable_checked = ("params and state_steps", "['cuda', 'xpu', 'hpu', 'privateuseone']")
+
     def __init__(self, params, lr=1.0, rho=0.9, eps=1e-6, weight_decay=0, foreach=None, *,
                  capturable=False, maximize=False, differentiable=False):
         self._check_group(locals(), "", at_step=False)    # types first, then ranges

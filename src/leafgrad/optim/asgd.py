@@ -83,6 +83,9 @@ class ASGD(Optimizer):
     _numbers = ("lr", "lambd", "alpha", "t0", "weight_decay")
     _tensor_ok = ("lr",)
 
+    # PyTorch's wording of its capturable=True check on CPU (see optimizer._refuse_step_flags)
+    _capturable_checked = ("params, mus, etas, and state_steps", "['cuda', 'xpu', 'hpu', 'privateuseone', 'xla']")
+
     def __init__(self, params, lr=1e-2, lambd=1e-4, alpha=0.75, t0=1e6, weight_decay=0,
                  foreach=None, maximize=False, differentiable=False, capturable=False):
         _check_tensor_lr(lr)

@@ -23,6 +23,9 @@ class NAdam(Optimizer):
     _has_betas = True
     _late_defaults = dict(maximize=False, decoupled_weight_decay=False)
 
+    # PyTorch's wording of its capturable=True check on CPU (see optimizer._refuse_step_flags)
+    _capturable_checked = ("params, mu_products and state_steps", "['cuda', 'xpu', 'hpu', 'privateuseone', 'xla']")
+
     def __init__(self, params, lr=2e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0,
                  momentum_decay=4e-3, decoupled_weight_decay=False, *, foreach=None,
                  maximize=False, capturable=False, differentiable=False):

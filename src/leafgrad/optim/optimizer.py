@@ -65,6 +65,9 @@ def _wrap_step(step):
                 res = hook(self, args, kwargs)
                 if res is not None:
                     args, kwargs = res
+        for group in self.param_groups:
+            if group.get("capturable") or group.get("differentiable"):
+                _refuse_step_flags(self, group)
         out = step(self, *args, **kwargs)
         post = self._optimizer_step_post_hooks
         if post or _global_optimizer_post_hooks:
@@ -73,6 +76,41 @@ def _wrap_step(step):
         return out
     wrapper._leafgrad_wrapped = True
     return wrapper
+
+
+def _refuse_step_flags(opt, group):
+    """PyTorch's refusals of ``capturable=True`` and ``differentiable=True`` at ``step()``
+    on CPU, raised before the step touches state or parameters (PyTorch has initialised
+    the state by then). ``capturable`` is for CUDA graphs: PyTorch asserts the parameters
+    are on a capturable device. ``differentiable`` runs the step under autograd, whose
+    in-place update of a leaf that requires grad PyTorch refuses; for non-leaf parameters
+    PyTorch records the step in the graph, which leafgrad does not implement."""
+    params = [p for p in group["params"] if p.grad is not None]
+    if not params:
+        return
+    if group.get("capturable"):
+        what, devices = getattr(opt, "_capturable_checked", ("params and state_steps", _CAPTURABLE))
+        raise AssertionError(
+            "If capturable=True, %s must be on supported devices: %s. (%s: capturable=True "
+            "is for capturing the step in a CUDA graph, and these tensors are on the CPU. "
+            "Fix: leave capturable at its default, False.)" % (what, devices, type(opt).__name__))
+    if any(p.requires_grad and p.is_leaf for p in params):
+        raise RuntimeError(
+            "a leaf Variable that requires grad is being used in an in-place operation. "
+            "(%s(differentiable=True) runs step() under autograd, so its in-place update of "
+            "a leaf parameter that requires grad is refused, as in PyTorch. Fix: leave "
+            "differentiable at its default, False, unless the parameters are non-leaf tensors "
+            "whose update you differentiate through.)" % type(opt).__name__)
+    if any(p.requires_grad for p in params):
+        raise NotImplementedError(
+            "%s(differentiable=True) with non-leaf parameters: PyTorch records the step in the "
+            "autograd graph (to differentiate through the update); leafgrad does not implement "
+            "differentiable optimizer steps. Fix: write the update with tensor operations "
+            "(e.g. p = p - lr * g, with g from torch.autograd.grad(..., create_graph=True)), "
+            "or use PyTorch for this." % type(opt).__name__)
+
+
+_CAPTURABLE = "['cuda', 'xpu', 'hpu', 'privateuseone', 'xla']"
 
 
 def register_optimizer_step_pre_hook(hook):

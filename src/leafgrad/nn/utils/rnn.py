@@ -151,11 +151,19 @@ def invert_permutation(permutation):
     ``out[permutation[i]] = i``.
 
     Raises:
+        IndexError: a permutation that is not 1-D (PyTorch's error class).
         RuntimeError: an index tensor that is not int64 (PyTorch's ``scatter_`` refuses
             it) or an index out of range.
     """
     if permutation is None:
         return None
+    if permutation.dim() != 1:
+        # PyTorch's arange(numel) index then fails scatter_'s dim check with IndexError
+        raise IndexError(
+            "Dimension out of range (expected to be in range of [-1, 0], but got 1) "
+            "(invert_permutation: the permutation must be 1-D, got a %d-D tensor of shape %s. "
+            "Fix: pass one permutation at a time, e.g. invert_permutation(p[0]))"
+            % (permutation.dim(), tuple(permutation.shape)))
     output = _creation.empty_like(permutation)
     output.scatter_(0, permutation, _creation.arange(0, permutation.numel(),
                                                      device=permutation.device))
