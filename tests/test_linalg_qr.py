@@ -1,5 +1,5 @@
 """torch.linalg.qr (and torch.qr), householder_product (torch.orgqr), matrix_rank, cond,
-vander, eig/eigvals against real torch 2.13. Q's column signs are implementation-defined:
+vander against real torch 2.13 (eig/eigvals: tests/test_linalg_eig_vs_torch.py). Q's column signs are implementation-defined:
 values are compared after making diag(R) positive (unique for full-rank inputs), and the
 gradients are those of sign-invariant functions of Q and R."""
 import numpy as np
@@ -133,13 +133,6 @@ def _errors(T):
 
 def test_errors_match_torch():
     assert _errors(leafgrad) == _errors(torch)
-
-
-def test_eig_refuses_complex_results_clearly():
-    # PyTorch returns complex tensors; leafgrad has none: a clear refusal, not real parts
-    for f in (leafgrad.linalg.eig, leafgrad.linalg.eigvals):
-        with pytest.raises(NotImplementedError, match="eigh"):
-            f(leafgrad.tensor(MATS["square"]))
 
 
 @pytest.mark.parametrize("p", ["fro", 1, float("inf")])

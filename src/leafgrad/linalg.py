@@ -8,9 +8,9 @@ from .ops.linalg.products import matmul  # noqa: F401
 from .ops.linalg.inverse_det import det, inv, solve  # noqa: F401
 from .ops.linalg.norms import (linalg_norm as norm, matrix_norm, svdvals,  # noqa: F401
                                vector_norm)
-from .ops.linalg.decompositions import (cholesky, cross, eigh, eigvalsh, matrix_exp,  # noqa: F401
+from .ops.linalg.decompositions import (cholesky, cross, eig, eigh, eigvals, eigvalsh, matrix_exp,  # noqa: F401
                                         matrix_power, multi_dot, pinv, slogdet, svd, vecdot)
-from .ops.linalg.qr import (cond, eig, eigvals, householder_product, matrix_rank,  # noqa: F401
+from .ops.linalg.qr import (cond, householder_product, matrix_rank,  # noqa: F401
                             qr, vander)
 from .ops.linalg.solvers import (cholesky_ex, inv_ex, lstsq, lu, lu_factor,  # noqa: F401
                                  lu_factor_ex, lu_solve, solve_ex, solve_triangular,

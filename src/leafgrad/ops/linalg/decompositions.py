@@ -5,6 +5,9 @@ other leafgrad ops: multi_dot, matrix_power, cross, vecdot, pinv, logdet.
 Backward formulas (PyTorch's tools/autograd/derivatives.yaml and FunctionsManual.cpp):
   eigh:     gA = V (skew(Vᵀ gV) / E + diag(gL)) Vᵀ, skew(X) = (X - Xᵀ)/2,
             E_ij = L_j - L_i                               (linalg_eig_backward, hermitian)
+  eig:      gA = V⁻ᴴ ((Vᴴ gV - Vᴴ V diag(re diag(Vᴴ gV))) / E* + diag(gL)) Vᴴ,
+            E*_ij = conj(L_j - L_i), 1 on the diagonal      (linalg_eig_backward);
+            the real part for a real A
   svd:      gA = U ((skew(Uᵀ gU) S + S skew(Vᵀ gV)) / E + diag(gS)) Vᵀ
             + (I - UUᵀ) gU S⁻¹ Vᵀ + U S⁻¹ gVᵀ (I - VVᵀ), skew(X) = X - Xᵀ,
             E_ij = S_j² - S_i²                             (svd_backward)
@@ -33,10 +36,11 @@ from .._registry import defop
 from ..reduce.reduction import _return_type
 from ._lapack import _float_matrices, _lapack_layout, _svd, _swap
 
-__all__ = ["eigh", "eigvalsh", "svd", "cholesky", "slogdet", "logdet", "matrix_exp",
+__all__ = ["eig", "eigvals", "eigh", "eigvalsh", "svd", "cholesky", "slogdet", "logdet", "matrix_exp",
            "multi_dot", "matrix_power", "cross", "vecdot", "pinv"]
 
 _eigh_t = _return_type("linalg_eigh", ("eigenvalues", "eigenvectors"))
+_eig_t = _return_type("linalg_eig", ("eigenvalues", "eigenvectors"))
 _svd_t = _return_type("linalg_svd", ("U", "S", "Vh"))
 _slogdet_t = _return_type("linalg_slogdet", ("sign", "logabsdet"))
 
@@ -98,6 +102,102 @@ def eigh(A, UPLO="L", *, out=None):
     # eigenvalues of a Hermitian matrix are real: float64 for complex128 (as PyTorch)
     L, V = L.astype(np.empty(0, a.dtype).real.dtype), _lapack_layout(V.astype(a.dtype))
     return _eigh_t(*record_multi(LinalgEighBackward0, (L, V), (A,), args=(L, V)))
+
+
+def _complex_of(dtype):
+    return np.result_type(dtype, np.complex64)
+
+
+class LinalgEigBackward0(Node):
+    __slots__ = ("out_metas",)
+    n_outputs = 2
+
+    def backward(ctx, gL, gV):
+        _no_second_order("linalg.eig", (gL, gV))
+        L, V, real_input = ctx.args
+        n = L.shape[-1]
+        idx = np.arange(n)
+        Vh = _swap(V).conj()
+        if gV is None:
+            inner = np.zeros(V.shape, V.dtype)
+        else:
+            VhgV = Vh @ gV._data
+            # a loss that depends on the eigenvectors' phases is ill-defined (PyTorch checks
+            # the imaginary part of diag(Vᴴ gV) with allclose(..., 0, 1e-2, 1e-2))
+            if not np.allclose(VhgV[..., idx, idx].imag, 0, rtol=1e-2, atol=1e-2):
+                raise RuntimeError(
+                    "linalg_eig_backward: The eigenvectors in the complex case are specified up "
+                    "to multiplication by e^{i phi}. The specified loss function depends on this "
+                    "quantity, so it is ill-defined. (Each eigenvector may be multiplied by any "
+                    "unit complex number and still be one. Fix: make the loss depend on the "
+                    "eigenvectors only through phase-free quantities, e.g. V.abs() or V @ V.mH)")
+            inner = VhgV - Vh @ (V * VhgV[..., idx, idx].real[..., None, :])
+            Lc = L.conj()
+            E = Lc[..., None, :] - Lc[..., :, None]
+            E[..., idx, idx] = 1
+            inner = inner / E
+        if gL is not None:
+            inner[..., idx, idx] = gL._data
+        with _quiet():
+            gA = np.linalg.solve(Vh, inner @ Vh)
+        return (_plain(gA.real if real_input else gA),)
+
+
+def _eig(A, name, vectors):
+    a = _float_matrices(A, name)
+    if a.dtype == np.float16:
+        raise NotImplementedError('"linalg_eig_out_cpu" not implemented for \'Half\'')
+    cdt = _complex_of(a.dtype)
+    if a.size and not np.isfinite(a).all():
+        if vectors:
+            raise RuntimeError(
+                "torch.linalg.eig: input tensor should not contain infs or NaNs. (LAPACK's "
+                "geev cannot start from a non-finite matrix. Fix: check the input with "
+                "torch.isfinite(A).all())")
+        # eigvals: PyTorch hands the matrix to LAPACK and returns what comes back (nan
+        # for most inputs); leafgrad gives nan for every eigenvalue of such a matrix
+        bad = ~np.isfinite(a).all(axis=(-2, -1))
+        a = np.where(bad[..., None, None], 0, a)
+    else:
+        bad = None
+    if a.shape[-1] == 0:
+        L, V = np.zeros(a.shape[:-1], cdt), np.zeros(a.shape, cdt)
+    else:
+        with _quiet():
+            L, V = np.linalg.eig(a)
+        L, V = L.astype(cdt), V.astype(cdt)
+    if bad is not None and bad.any():
+        L[bad] = complex("nan+nanj")
+    V = _lapack_layout(V)
+    real_input = a.dtype.kind == "f"
+    return record_multi(LinalgEigBackward0, (L, V), (A,), args=(L, V, real_input))
+
+
+@with_out("linalg_eig")
+def eig(A, *, out=None):
+    """Eigenvalues and right eigenvectors of a square matrix (or batch), LAPACK's geev as
+    in PyTorch: (*, n, n) -> ((*, n), (*, n, n)), complex64 for float32 input, complex128
+    for float64 (always complex, as PyTorch), each eigenvector of unit norm. Which multiple
+    of an eigenvector comes back (its sign or phase) is LAPACK's, as in PyTorch.
+
+    Raises:
+        RuntimeError: a non-square or integer input; a non-finite input (PyTorch's message);
+            in backward, a loss that depends on the eigenvectors' phases.
+        NotImplementedError: float16 (as PyTorch); ``create_graph=True`` through it.
+    """
+    return _eig_t(*_eig(A, "linalg.eig", True))
+
+
+@with_out("linalg_eigvals")
+def eigvals(A, *, out=None):
+    """Eigenvalues of a square matrix (see :func:`eig`), complex; the gradient is eig's with
+    no eigenvector term (``LinalgEigBackward0``, as PyTorch). A matrix with inf or nan gives
+    nan eigenvalues (PyTorch returns what LAPACK gives for it, mostly nan).
+
+    Raises:
+        RuntimeError: a non-square or integer input. NotImplementedError: float16.
+    """
+    return _eig(A, "linalg.eigvals", False)[0]
 
 
 @with_out("linalg_eigvalsh")

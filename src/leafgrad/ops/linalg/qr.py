@@ -1,5 +1,5 @@
 """``torch.linalg`` QR and the functions around it: qr, householder_product (torch.orgqr),
-matrix_rank, cond, vander, eig / eigvals.
+matrix_rank, cond, vander.
 
 Backward formula of qr (PyTorch's FunctionsManual.cpp, linalg_qr_backward; Walter and
 Lehmann 2018), m >= n, reduced: with M = R gRᵀ - gQᵀ Q and copyltu(M) = tril(M) +
@@ -23,7 +23,7 @@ from ..reduce.reduction import _return_type
 from .._named import _named
 from .._out import with_out
 
-__all__ = ["qr", "geqrf", "householder_product", "matrix_rank", "cond", "vander", "eig", "eigvals"]
+__all__ = ["qr", "geqrf", "householder_product", "matrix_rank", "cond", "vander"]
 
 _qr_t = _return_type("linalg_qr", ("Q", "R"))
 
@@ -265,34 +265,3 @@ def vander(x, *, N=None):
     rest = x.unsqueeze(-1).expand(tuple(x.shape) + (n - 1,))
     out = cat([ones, rest], -1).cumprod(-1)
     return out if dt is not None else out.to(x.dtype)
-
-
-def _complex_unsupported(name):
-    return NotImplementedError(
-        "%s: the eigenvalues of this matrix are complex, and leafgrad has no complex tensors. "
-        "Fix: for a symmetric matrix use torch.linalg.eigh / eigvalsh (real results), or "
-        "compute this in PyTorch (leafgrad.bridge)" % name)
-
-
-@with_out("linalg_eigvals")
-def eigvals(A, *, out=None):
-    """Eigenvalues of a square matrix. PyTorch returns them complex (complex64 for float32);
-    leafgrad has no complex tensors, so this raises NotImplementedError, naming the fix
-    (``eigvalsh`` for symmetric matrices).
-
-    Raises:
-        NotImplementedError: always for now (complex output). RuntimeError: a non-square or
-            integer input.
-    """
-    _float_matrices(A, "linalg.eigvals")
-    raise _complex_unsupported("linalg.eigvals")
-
-
-@with_out("linalg_eig")
-def eig(A, *, out=None):
-    """Eigenvalues and eigenvectors of a square matrix: as :func:`eigvals`, PyTorch's result
-    is complex, which leafgrad cannot hold, so this raises NotImplementedError with the fix.
-    """
-    _float_matrices(A, "linalg.eig")
-    raise _complex_unsupported("linalg.eig")
-
