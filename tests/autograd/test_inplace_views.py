@@ -439,3 +439,51 @@ def test_hot_path_keeps_views_unmarked_when_not_stale():
     (v * 2).sum()          # using a fresh view does not regenerate its grad_fn
     assert v._grad_fn is fn and v.grad_fn.name() == "SliceBackward0"
 
+
+
+def _stale_split_view_answers(T):
+    x = T.ones(2, 2, requires_grad=True).clone()
+    a, _ = x.split([1, 1])
+    x.mul_(2)
+    out = {"requires_grad": a.requires_grad, "repr": repr(a), "values": a.detach().tolist()}
+    for name, f in (("is_leaf", lambda: a.is_leaf), ("grad_fn", lambda: a.grad_fn),
+                    ("use", lambda: a * 2)):
+        try:
+            f()
+            out[name] = None
+        except RuntimeError as e:
+            out[name] = str(e).split(". ")[0]
+    return out
+
+
+def test_stale_multi_output_view_answers_requires_grad_and_repr_as_torch():
+    # PyTorch answers requires_grad from the stored flag and prints grad_fn=<Invalid>;
+    # grad_fn, is_leaf and any use raise (found by the fuzzer's index_reduce_ row)
+    import torch
+    lg, t = _stale_split_view_answers(leafgrad), _stale_split_view_answers(torch)
+    assert lg == t
+
+
+def _derived_view_refusals(T):
+    x = T.ones(3, 3, requires_grad=True).clone()
+    a, b = x.split([1, 2])
+    with T.no_grad():
+        h = a.view(3)
+    calls = [lambda: a.diagonal().zero_(), lambda: a.view(3).mul_(2), lambda: a[0].add_(1),
+             lambda: b.t()[0].add_(1), lambda: h.add_(1),
+             lambda: x.unbind(0)[0].unsqueeze(0).mul_(2)]
+    out = []
+    for f in calls:
+        try:
+            f()
+            out.append(None)
+        except RuntimeError as e:
+            out.append(str(e).split(". ")[0])
+    return out
+
+
+def test_views_of_multi_output_views_refuse_inplace_as_torch():
+    # PyTorch's CreationMeta carries MULTI_OUTPUT_NODE to views of such views, named after
+    # the new view's own op (found by the fuzzer: split_with_sizes, then diagonal().zero_())
+    import torch
+    assert _derived_view_refusals(leafgrad) == _derived_view_refusals(torch)

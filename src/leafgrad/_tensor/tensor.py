@@ -190,7 +190,12 @@ class Tensor(metaclass=_PublicType):
     def requires_grad(self):
         """Whether autograd records ops on this tensor."""
         if self._base is not None:
-            _sync_view(self)
+            try:
+                _sync_view(self)
+            except RuntimeError:
+                # a multi-output view (split, unbind, ...) whose base was changed in place:
+                # PyTorch answers from the stored flag; grad_fn / is_leaf / use raise
+                pass
         return self._requires_grad
 
     @requires_grad.setter

@@ -221,10 +221,14 @@ def tensor_repr(t, prefix="tensor("):
         if dt not in _default_dtypes():
             suffixes.append("dtype=" + repr(dt))
         body = array_str(arr, indent)
-    fn = t.grad_fn      # the property: a stale view shows its regenerated grad_fn
+    try:
+        fn = t.grad_fn      # the property: a stale view shows its regenerated grad_fn
+    except RuntimeError:    # a multi-output view whose base changed in place: PyTorch's word
+        fn = None
+        suffixes.append("grad_fn=<Invalid>")
     if fn is not None:
         suffixes.append("grad_fn=<%s>" % fn.name().rpartition("::")[2])
-    elif t._requires_grad:
+    elif t._requires_grad and not suffixes[-1:] == ["grad_fn=<Invalid>"]:
         suffixes.append("requires_grad=True")
     level = _fw_level[0]
     if level is not None:       # a dual tensor (autograd.forward_ad): PyTorch's f"tangent={t}"

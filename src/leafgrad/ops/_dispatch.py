@@ -59,6 +59,12 @@ def mark_view(res, base, multi=None):
     res._share_version(base)
     root = base if base._base is None else base._base
     res._base = root
+    if multi is None and root is not base and base._vmeta[3] is not None \
+            and res._grad_fn is not None:
+        # a view of a multi-output view (split(...)[0].diagonal()) inherits the refusal of
+        # in-place changes, named after its own op, as PyTorch's CreationMeta does
+        name = type(res._grad_fn).__name__
+        multi = name[:name.rindex("Backward")] if "Backward" in name else name
     res._vmeta = [res._vc[0], not mode.enabled, root._grad_fn, multi]
     return res
 
