@@ -237,3 +237,13 @@ def test_quantile_interpolates_with_lerp_at_infinities(interpolation):
     x = [[-2.0, 3.5, math.inf], [-math.inf, -2.0, 3.5], [3.5, -math.inf, -2.0]]
     check(lambda T, t: t.quantile(0.25, -1, True, interpolation=interpolation)
           + t.nanquantile(0.5, interpolation=interpolation), [x])
+
+
+def test_ldexp_exponent_gradient_reads_the_result():
+    # derivatives.yaml: other: grad * result * ln 2 (the full-size result): under a
+    # broadcast exponent at inf the double backward sums +-inf per element (nan), and at
+    # 1.8e308 * 2**-1 the product is not formed as a * 2**b * ln 2 (which overflows)
+    check(lambda T, a, b: T.ldexp(a, b).sum(),
+          [[[3e3, -2e3], [4e4, -7e5]], [math.inf]], second=True)
+    check(lambda T, a, b: T.ldexp(a, b).sum(),
+          [[1.8e308, -1.8e308, 1.8e308, 2.0], [-1.0, -1.0, -math.inf, 3.0]])

@@ -159,10 +159,6 @@ FOUND = {
     'special_i1e': 'float64, meshgrid: grad of input 0: 3 of 16 differ, e.g. (4,) (inputs nan): '
                    'nan vs torch 2.6265; (5,) (inputs 5e-324): -inf vs torch 2.8255; (6,) (inputs '
                    '-5e-324): -inf vs torch 2.2132',
-    'ldexp': 'float64, meshgrid: grad of input 1: 6 of 256 differ, e.g. (115,) (inputs 1.8e308, '
-             '-inf): nan vs torch 0.0; (122,) (inputs 1.8e308, -1.0): inf vs torch 9.1340e+307; '
-             '(131,) (inputs -1.8e308, -inf): nan vs torch -0.0; (136,) (inputs -1.8e308, '
-             '-1.8e308): na',
     'igamma:input_grad': 'float64, meshgrid: output 0: 5 of 324 differ, e.g. (95,) (inputs 5e-324,'
                          ' 5e-324): inf vs torch 0.0; (99,) (inputs 5e-324, 1.0): 1.0 vs torch '
                          '0.0; (101,) (inputs 5e-324, 0.5): inf vs torch 0.0; (107,) (inputs '

@@ -198,9 +198,12 @@ def _ldexp_da(g, a, b):
 
 
 ldexp = _b("ldexp", _ldexp_np, "LdexpBackward0", _ldexp_da,
-           lambda g, a, b: g * a * 2.0 ** b * _LN2, numbers="none",
+           # the result itself (full size, as PyTorch's formula reads it): under a broadcast
+           # exponent the double backward sums a 2**b ln 2 per element (inf - inf = nan),
+           # not the sum of a times 2**b
+           lambda g, a, b: g * ldexp(a, b) * _LN2, numbers="none",
            doc="a * 2**b (integers give the default float dtype). d/da = 2**b, "
-               "d/db = a 2**b ln 2 (derivatives.yaml, ldexp).")
+               "d/db = result ln 2 (derivatives.yaml, ldexp).")
 logaddexp2 = _b("logaddexp2", _no_int("logaddexp2_cpu", np.logaddexp2), "Logaddexp2Backward0",
                 lambda g, a, b: g / (1 + 2.0 ** (b - a)),
                 lambda g, a, b: g / (1 + 2.0 ** (a - b)), numbers="none", inplace=False,
