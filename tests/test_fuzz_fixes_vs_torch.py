@@ -243,7 +243,7 @@ def test_ldexp_exponent_gradient_reads_the_result():
     # derivatives.yaml: other: grad * result * ln 2 (the full-size result): under a
     # broadcast exponent at inf the double backward sums +-inf per element (nan), and at
     # 1.8e308 * 2**-1 the product is not formed as a * 2**b * ln 2 (which overflows)
-    check(lambda T, a, b: T.ldexp(a, b).sum(),
+    check(lambda T, a, b: T.ldexp(a.detach(), b).sum(),
           [[[3e3, -2e3], [4e4, -7e5]], [math.inf]], second=True)
-    check(lambda T, a, b: T.ldexp(a, b).sum(),
+    check(lambda T, a, b: (T.ldexp(a, b) * 1.5).sum(),
           [[1.8e308, -1.8e308, 1.8e308, 2.0], [-1.0, -1.0, -math.inf, 3.0]])
