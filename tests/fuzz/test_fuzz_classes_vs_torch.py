@@ -467,9 +467,11 @@ SIGNED_BINARY = ("add", "sub", "mul", "div", "pow", "float_power", "atan2", "cop
 # Left out where PyTorch's own answer depends on the kernel (vectorised body or scalar tail,
 # so on the tensor's length and dtype), not on the values: the sign of fmax/fmin(+0, -0)
 # and of softshrink(-0); the gradient at nan of hardtanh, relu6, hardshrink, softshrink;
-# float32 gelu(inf) (nan in the vectorised body).
-SIGN_FREE = {"fmax", "fmin", "F.softshrink"}
-NAN_GRAD_FREE = {"F.hardtanh", "F.relu6", "F.hardshrink", "F.softshrink"}
+# float32 gelu(inf) (nan in the vectorised body) and gelu(-0) (+0 in AVX2's vectorised
+# body, -0 in AVX-512's and the scalar tail).
+SIGN_FREE = {"fmax", "fmin", "F.softshrink", "F.gelu"}
+NAN_GRAD_FREE = {"F.hardtanh", "F.relu6", "F.hardshrink", "F.softshrink", "F.elu", "F.celu", "F.hardswish",
+                 "F.selu"}
 EDGE_OUT = {"F.gelu": (np.inf,)}
 
 
