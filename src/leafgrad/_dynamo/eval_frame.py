@@ -10,9 +10,11 @@ PyTorch's does.
 
 Capturing runs the function eagerly under ``graph_breaks.watch``: a value read into
 Python (``.item()``, ``bool(t)``, printing, data-dependent shapes, ...) marks the entry a
-graph break, reported by ``explain`` and ``CompiledFn.graph_breaks``. Every entry runs the
-function eagerly today: the results, graphs and ``grad_fn`` names are eager leafgrad's,
-exactly.
+graph break, reported by ``explain`` and ``CompiledFn.graph_breaks``; such an entry runs
+eagerly on every call. A capture without a break also records the call's NumPy program
+(``capture.py``); later calls with its guards replay it, bit for bit eager's results, with
+one ``CompiledFunctionBackward`` node on the outputs. What cannot be recorded keeps the
+entry eager, with the reason in ``CompiledFn.eager_reasons``.
 """
 import functools
 import warnings
@@ -22,7 +24,7 @@ from .._core import dtype as _dtype
 from .._tensor.tensor import Tensor
 from ..autograd import grad_mode
 from ..nn.modules.module import Module
-from . import config, graph_breaks
+from . import capture as _capture, config, graph_breaks
 
 _state = {"compiling": 0}
 _all = weakref.WeakSet()   # the live CompiledFns, for reset()
@@ -55,6 +57,9 @@ def _module_guard(module):
     while stack:
         d = stack.pop().__dict__
         key.append(d["training"])
+        if d["_forward_hooks"] or d["_forward_pre_hooks"] or d["_backward_hooks"] \
+                or d["_backward_pre_hooks"]:
+            key.append("hooks")     # hooks run in Python: a capture without them is stale
         for group in (d["_parameters"], d["_buffers"]):
             for t in group.values():
                 if t is not None:
@@ -71,11 +76,14 @@ def guards(args, kwargs, module=None):
 
 
 class _Entry:
-    """One capture: its guard key and the graph breaks met while capturing."""
+    """One capture: its guard key, the graph breaks met while capturing, the recorded
+    program (None: the entry runs eagerly) and why it has none."""
 
-    def __init__(self, key, reasons):
+    def __init__(self, key, reasons, program=None, eager_reason=None):
         self.key = key
         self.reasons = reasons
+        self.program = program
+        self.eager_reason = eager_reason
 
 
 class CompiledFn:
@@ -99,6 +107,16 @@ class CompiledFn:
         return [r for e in self._cache.values() for r in e.reasons]
 
     @property
+    def eager_reasons(self):
+        """Why captures without a graph break still run eagerly (one reason per entry)."""
+        return [e.eager_reason for e in self._cache.values() if e.eager_reason is not None]
+
+    @property
+    def replayed(self):
+        """How many of the captures replay a recorded program."""
+        return sum(e.program is not None for e in self._cache.values())
+
+    @property
     def recompiles(self):
         return max(len(self._cache) - 1, 0)
 
@@ -113,7 +131,10 @@ class CompiledFn:
         if _disabled["depth"]:
             return self._fn(*args, **kwargs)
         key = guards(args, kwargs, self._module)
-        if key in self._cache:
+        entry = self._cache.get(key)
+        if entry is not None:
+            if entry.program is not None:
+                return entry.program.replay(_capture.flat_tensors(args, kwargs))
             return self._run(args, kwargs)
         limit = min(config.recompile_limit, config.cache_size_limit)
         if len(self._cache) >= limit:
@@ -133,14 +154,16 @@ class CompiledFn:
         _state["compiling"] += 1
         try:
             with graph_breaks.watch(self._fullgraph) as w:
-                out = self._fn(*args, **kwargs)
+                out, program, why = _capture.capture(self._fn, args, kwargs, self._module)
         except Exception:
             if saved is not None:
                 _restore(saved)   # a refused capture leaves the module's buffers as they were
             raise
         finally:
             _state["compiling"] -= 1
-        self._cache[key] = _Entry(key, w.reasons)
+        if w.reasons:
+            program, why = None, None
+        self._cache[key] = _Entry(key, w.reasons, program, why)
         return out
 
     def _warn_limit(self, limit):
