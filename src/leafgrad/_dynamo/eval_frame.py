@@ -35,44 +35,66 @@ def is_compiling():
     return _state["compiling"] > 0
 
 
+_SCALARS = (bool, int, float, str)
+
+
 def _arg_guard(a):
     if isinstance(a, Tensor):
         d = a._data
-        return (Tensor, d.shape, a.dtype, d.strides, a.requires_grad)
+        return (d.shape, d.dtype, d.strides, a._requires_grad, type(a))
     if isinstance(a, (tuple, list)):
-        return (type(a), tuple(_arg_guard(x) for x in a))
+        return (type(a), tuple([_arg_guard(x) for x in a]))
     if isinstance(a, dict):
-        return (dict, tuple((k, _arg_guard(v)) for k, v in a.items()))
-    if a is None or isinstance(a, (bool, int, float, str)):
+        return (dict, tuple([(k, _arg_guard(v)) for k, v in a.items()]))
+    if a is None or isinstance(a, _SCALARS):
         return (type(a), a)
     return (type(a), id(a))
 
 
 def _module_guard(module):
-    """Every submodule's ``training`` and its parameters' and buffers' identity, shape, dtype
-    and ``requires_grad``, walking the modules' dicts directly (the guard runs every call)."""
+    """Every submodule's ``training``, whether it has hooks, and its parameters' and buffers'
+    identity, shape, dtype and ``requires_grad``, walking the modules' dicts directly (the
+    guard runs on every call: a flat list, no tuple per tensor)."""
     if module is None:
         return ()
-    key, stack = [], [module]
+    key = []
+    add = key.append
+    stack = [module]
+    pop, push = stack.pop, stack.append
     while stack:
-        d = stack.pop().__dict__
-        key.append(d["training"])
+        d = pop().__dict__
+        add(d["training"])
         if d["_forward_hooks"] or d["_forward_pre_hooks"] or d["_backward_hooks"] \
                 or d["_backward_pre_hooks"]:
-            key.append("hooks")     # hooks run in Python: a capture without them is stale
-        for group in (d["_parameters"], d["_buffers"]):
-            for t in group.values():
+            add("hooks")     # hooks run in Python: a capture without them is stale
+        for t in d["_parameters"].values():
+            if t is not None:
+                a = t._data
+                add(id(t))
+                add(a.shape)
+                add(a.dtype)
+                add(t._requires_grad)
+        bufs = d["_buffers"]
+        if bufs:
+            for t in bufs.values():
                 if t is not None:
-                    key.append((id(t), t._data.shape, t.dtype, t.requires_grad))
-        stack.extend(m for m in reversed(d["_modules"].values()) if m is not None)
+                    a = t._data
+                    add(id(t))
+                    add(a.shape)
+                    add(a.dtype)
+        mods = d["_modules"]
+        if mods:
+            add(len(mods))
+            for m in reversed(mods.values()):
+                if m is not None:
+                    push(m)
     return tuple(key)
 
 
-def guards(args, kwargs, module=None):
+def guards(args, kwargs, module=None, _mode=grad_mode.mode):
     """The guard key of one call: equal keys may share a capture."""
-    return (_arg_guard(args), _arg_guard(kwargs), grad_mode.is_grad_enabled(),
-            grad_mode.is_inference_mode_enabled(), _dtype.get_default_dtype(),
-            _module_guard(module))
+    return (_arg_guard(args), _arg_guard(kwargs) if kwargs else (), _mode.enabled,
+            _mode.inference, _dtype.get_default_dtype(), _module_guard(module))
 
 
 class _Entry:
