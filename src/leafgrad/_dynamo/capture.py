@@ -39,7 +39,8 @@ from .._tensor.tensor import Tensor, _sync_view as _sync
 from ..autograd import engine as _engine, grad_mode
 from ..autograd._fw_state import active as _fw_level
 from ..autograd.anomaly_mode import _State as _anomaly
-from ..autograd.graph import AccumulateGrad, next_seq as _next_seq
+from ..autograd.engine import _fit_arrays
+from ..autograd.graph import _NO_META1, _NO_META2, AccumulateGrad, next_seq as _next_seq
 from ..autograd.saved_hooks import active as _saved_hooks
 from ..ops import _trace
 from ..ops._dispatch import _save
@@ -405,6 +406,12 @@ class Program:
             self.binds.append(bind)
             self.n_out.append(n.n_outputs)
         self.used_ext = used_ext
+        # per template: its NumPy rule (None: the engine's general path), whether the
+        # engine would fit its gradients (inputs of other shapes or dtypes), its bindings
+        self.plan = [(tm, type(tm).np_backward, tm._metas is not _NO_META1
+                      and tm._metas is not _NO_META2
+                      and tm._metas.count(None) != len(tm._metas), b, e)
+                     for tm, b, e in zip(self.templates, self.binds, self.edges)]
         self.ext_metas = tuple((ext[k]._data.shape, ext[k]._data.dtype) for k in used_ext)
         self.saved_ext = sorted(saved_ext)
         # where each differentiable output's gradient enters
@@ -488,20 +495,33 @@ class Program:
             b[nr] = g if b[nr] is None else _add(b[nr], g)
         ext = [None] * len(self.used_ext)
         run = self._pass._run_arrays
-        for i, tm in enumerate(self.templates):
+        for i, (tm, rule, fit, bind, edges) in enumerate(self.plan):
             grads_i = bufs[i]
             if grads_i is None:
                 continue
             bufs[i] = None
-            for what, h, s in self.binds[i]:
+            for what, h, s in bind:
                 if what == 0:
                     h._data = env[s]
                 elif what == 1:
                     tm._out = env[s]
                 else:
                     tm.args = env[s]
-            grads_in, _ = run(tm, grads_i)
-            for tgt, g in zip(self.edges[i], grads_in):
+            g0 = grads_i[0]
+            if rule is not None and g0 is not None and len(grads_i) == 1:
+                # the engine's inline path (engine.py, step 3): the rule, then the fitting
+                gdt = g0.dtype
+                grads_in = rule(tm, g0)
+                if fit:
+                    grads_in = _fit_arrays(tm, grads_in, gdt)
+                else:
+                    for g in grads_in:
+                        if g is not None and (type(g) is not _ndarray or g.dtype is not gdt):
+                            grads_in = _fit_arrays(tm, grads_in, gdt)
+                            break
+            else:
+                grads_in, _ = run(tm, grads_i)
+            for tgt, g in zip(edges, grads_in):
                 if tgt is None or g is None:
                     continue
                 kind, j, nr = tgt
