@@ -284,3 +284,37 @@ def test_function_of_inputs_only_replays():
         ra, rb = torch.autograd.grad(ref, (a, b))
         assert _same(out.detach(), ref.detach()) and _same(ga, ra) and _same(gb, rb)
     assert cf.replayed == 1 and out.grad_fn.name() == "CompiledFunctionBackward"
+
+
+class _Cube(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return x * x * x
+
+    @staticmethod
+    def backward(ctx, g):
+        (x,) = ctx.saved_tensors
+        return 3 * x * x * g
+
+
+def test_custom_function_on_a_grad_path_stays_eager_and_right():
+    class M(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.fc = nn.Linear(3, 2)
+
+        def forward(self, x):
+            return _Cube.apply(self.fc(x)).sum()
+    torch.manual_seed(0)
+    m = M()
+    c = torch.compile(m)
+    x = torch.randn(4, 3)
+    for _ in range(2):
+        m.zero_grad()
+        c(x).backward()
+        got = m.fc.weight.grad.clone()
+        m.zero_grad()
+        m(x).backward()
+        assert _same(got, m.fc.weight.grad)
+    assert c.forward.replayed == 0 and "_CubeBackward" in c.forward.eager_reasons[0]
