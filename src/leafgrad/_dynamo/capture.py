@@ -68,7 +68,7 @@ def _const(v):
 
 
 class _Step:
-    __slots__ = ("kernel", "consts", "slots", "out", "aux", "res")
+    __slots__ = ("kernel", "consts", "slots", "out", "aux", "res", "v0")
 
 
 class Tape:
@@ -80,6 +80,9 @@ class Tape:
         self.steps = []
         self.failed = None
         self.reported = set()   # the nodes of every op that reported (for the reasons)
+        self.aliases = []       # results that are another tensor over a named array
+        self.ext_index = {}     # id(parameter or buffer) -> its index among the externals
+        self.bumps = {}         # external index -> versions its reported updates add
 
     def name(self, arr):
         if id(arr) in self.slot_of:
@@ -104,24 +107,12 @@ class Tape:
         if not isinstance(res, Tensor) or type(res._data) is not _ndarray:
             self.failed = "%s gave no plain tensor" % name
             return
+        r = self._operands(name, operands)
+        if r is None:
+            return
         st = _Step()
-        st.kernel, st.aux, st.res = kernel, aux, res
-        consts, slots = [], []
-        for k, a in enumerate(operands):
-            if type(a) is _ndarray:
-                s = self.slot_of.get(id(a))
-                if s is None:
-                    self.failed = ("an operand of %s does not come from the call's inputs, "
-                                   "parameters, buffers or a recorded op" % name)
-                    return
-                slots.append((k, s))
-                consts.append(None)
-            elif _const(a):
-                consts.append(a)
-            else:
-                self.failed = "an operand of %s is a %s" % (name, type(a).__name__)
-                return
-        st.consts, st.slots = consts, tuple(slots)
+        st.kernel, st.aux, st.res, st.v0 = kernel, aux, res, res._version
+        st.consts, st.slots = r
         if id(res._data) in self.slot_of:
             self.failed = "%s returned one of its operands' arrays" % name
             return
@@ -129,6 +120,60 @@ class Tape:
         if aux:
             self.arrays.append(None)        # the slot of the node's args
         self.steps.append(st)
+
+    def _operands(self, name, operands):
+        consts, slots = [], []
+        for k, a in enumerate(operands):
+            if type(a) is _ndarray:
+                s = self.slot_of.get(id(a))
+                if s is None:
+                    self.failed = ("an operand of %s does not come from the call's inputs, "
+                                   "parameters, buffers or a recorded op" % name)
+                    return None
+                slots.append((k, s))
+                consts.append(None)
+            elif _const(a):
+                consts.append(a)
+            else:
+                self.failed = "an operand of %s is a %s" % (name, type(a).__name__)
+                return None
+        return consts, tuple(slots)
+
+    def effect(self, kernel, operands, bumped):
+        """An in-place update of buffers (BatchNorm's running statistics): ``kernel`` changes
+        its array operands; the tensors ``bumped`` (buffers of the module) get a version."""
+        if self.failed is not None:
+            return
+        name = kernel.__name__.strip("_")
+        r = self._operands(name, operands)
+        if r is None:
+            return
+        ks = []
+        for t in bumped:
+            k = self.ext_index.get(id(t))
+            if k is None:
+                self.failed = "%s changes a tensor that is not a parameter or buffer" % name
+                return
+            ks.append(k)
+            self.bumps[k] = self.bumps.get(k, 0) + 1
+        st = _Step()
+        st.kernel, (st.consts, st.slots), st.out, st.aux, st.res = kernel, r, -1, tuple(ks), None
+        self.steps.append(st)
+
+    def alias(self, res):
+        """``res`` is another tensor over an array already named (``_named``'s node)."""
+        fn = getattr(res, "_grad_fn", None)
+        if fn is not None:
+            self.reported.add(id(fn))
+        s = self.slot_of.get(id(res._data))
+        if self.failed is None and s is not None:
+            st = _Step()
+            st.kernel, st.out, st.aux, st.res, st.v0 = None, s, False, res, res._version
+            self.aliases.append(st)
+
+    def fail(self, reason):
+        if self.failed is None:
+            self.failed = reason
 
 
 def flat_tensors(args, kwargs):
@@ -195,6 +240,7 @@ def capture(fn, args, kwargs, module):
         params = _module_tensors(module)
         for t in inputs + params:
             tape.name(t._data)
+        tape.ext_index = {id(t): k for k, t in enumerate(inputs + params)}
         versions = [t._version for t in inputs + params]
         rng = _rng_state()
     except Unreplayable as e:
@@ -207,12 +253,13 @@ def capture(fn, args, kwargs, module):
     try:
         if _rng_state() != rng:
             raise Unreplayable("a draw from the random generator (dropout, rand, ...)")
-        if [t._version for t in inputs + params] != versions:
-            raise Unreplayable("an in-place change of an input, parameter or buffer")
         if tape.failed is not None:
             raise Unreplayable(tape.failed)
-        for st in tape.steps:
-            if st.res._version:
+        if [t._version - tape.bumps.get(k, 0) for k, t in enumerate(inputs + params)] \
+                != versions:
+            raise Unreplayable("an in-place change of an input, parameter or buffer")
+        for st in tape.steps + tape.aliases:
+            if st.res is not None and st.res._version != st.v0:
                 raise Unreplayable("an in-place change of an intermediate result")
         prog = Program(tape, inputs, params, out)
     except Unreplayable as e:
@@ -283,7 +330,7 @@ class Program:
         self.n_inputs = len(inputs)
         self.params = params                    # read afresh on each call
         self.steps = [(st.kernel, st.consts, st.slots, st.out, st.aux) for st in tape.steps]
-        step_of = {id(st.res): st for st in tape.steps}
+        step_of = {id(st.res): st for st in tape.steps + tape.aliases if st.res is not None}
         # the outputs: a structure of op results (and constants)
         leaves = []
         self.out_spec = self._spec(out, step_of, leaves)
@@ -296,7 +343,7 @@ class Program:
     def _spec(self, out, step_of, leaves):
         if isinstance(out, Tensor):
             st = step_of.get(id(out))
-            if st is None or any(x is st for x in leaves):
+            if st is None or out._base is not None or any(x is st for x in leaves):
                 raise Unreplayable("an output is not the result of a recorded op (an input, "
                                    "a view, or the same tensor twice)")
             leaves.append(st)
@@ -320,8 +367,9 @@ class Program:
                 key = (t._grad_fn, t._output_nr) if t._grad_fn is not None else \
                     (t._grad_accumulator(), 0)
                 ext_key.setdefault((id(key[0]), key[1]), k)
-        aux_of = {id(st.res._grad_fn): st.out + 1 for st in tape.steps if st.aux}
-        known = {id(st.res._grad_fn) for st in tape.steps if st.res._grad_fn is not None}
+        aux_of = {id(st.res._grad_fn): st.out + 1 for st in tape.steps if st.aux is True}
+        known = {id(st.res._grad_fn) for st in tape.steps + tape.aliases
+                 if st.res is not None and st.res._grad_fn is not None}
         nodes, seen = [], set()
         stack = [st.res._grad_fn for st, g in zip(leaves, self.out_grad) if g]
         while stack:
@@ -346,6 +394,9 @@ class Program:
         used_ext = []       # ext indices with an edge, in order of first use
         ext_pos = {}
         saved_ext = set()
+        # a view's slot -> its base's (an in-place change of the base shows in the view)
+        view_of = {st.out: st.slots[0][1] for st in tape.steps
+                   if getattr(st.kernel, "__name__", "") == "_reshape_np"}
         n_ext = len(inputs)
         for n in nodes:
             tm = _new(type(n))
@@ -367,8 +418,11 @@ class Program:
                         h = _make_plain(v._data)
                         bind.append((0, h, s))
                         holders.append(h)
-                        if s < len(ext):
-                            saved_ext.add(s)
+                        b = s
+                        while b in view_of:
+                            b = view_of[b]
+                        if b < len(ext):
+                            saved_ext.add(b)
                     elif _const(v):
                         holders.append(v)
                     else:
@@ -432,6 +486,7 @@ class Program:
         for t in self.params:
             env[k] = t._data
             k += 1
+        params, n_in = self.params, self.n_inputs
         tok = _set(_IGNORE)
         try:
             for kernel, consts, slots, out, aux in self.steps:
@@ -439,6 +494,10 @@ class Program:
                 for p, s in slots:
                     argv[p] = env[s]
                 r = kernel(*argv)
+                if out < 0:             # an in-place update of buffers, then their versions
+                    for k in aux:
+                        (inputs[k] if k < n_in else params[k - n_in])._bump_version()
+                    continue
                 if aux:
                     r, env[out + 1] = r
                 env[out] = r if type(r) is _ndarray else np.asarray(r)
