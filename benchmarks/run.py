@@ -31,7 +31,9 @@ sys.path.insert(0, HERE)
 
 import workloads as W  # noqa: E402
 
-FRAMEWORKS = ["leafgrad", "torch", "autograd", "mygrad"]
+FRAMEWORKS = ["leafgrad", "leafgrad-compiled", "torch", "autograd", "mygrad"]
+# "leafgrad-compiled": the same workloads with every nn.Sequential they build wrapped in
+# torch.compile (the table's "leafgrad (compiled)" column)
 REFERENCE = ("autograd", "mygrad")
 MARK = "BENCHJSON "
 THREAD_VARS = ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS",
@@ -67,9 +69,12 @@ def child_main(name, fw, size, threads):
             from threadpoolctl import threadpool_limits
         except ImportError:
             threadpool_limits = None
-        if fw in ("leafgrad", "torch"):
+        if fw in ("leafgrad", "leafgrad-compiled", "torch"):
             if fw == "leafgrad":
                 import leafgrad as mod
+            elif fw == "leafgrad-compiled":
+                import leafgrad
+                mod = W.compiling(leafgrad)
             else:
                 import torch as mod
                 mod.set_num_threads(threads)
@@ -113,7 +118,7 @@ def child_main(name, fw, size, threads):
 # parent
 # ---------------------------------------------------------------------------
 def available(fw):
-    if fw == "leafgrad":
+    if fw in ("leafgrad", "leafgrad-compiled"):
         return True
     import importlib.util
     try:
@@ -149,7 +154,7 @@ SRC_OVERRIDE = [None]
 
 def run_child(name, fw, size, threads, timeout):
     env = dict(os.environ)
-    if fw == "leafgrad" and SRC_OVERRIDE[0]:
+    if fw in ("leafgrad", "leafgrad-compiled") and SRC_OVERRIDE[0]:
         env["PYTHONPATH"] = SRC_OVERRIDE[0] + os.pathsep + env.get("PYTHONPATH", "")
     for v in THREAD_VARS:
         env[v] = str(threads)
@@ -273,16 +278,21 @@ def render(summary, names, frameworks, args, machine):
     lines.append("- python %s, numpy %s; %s" % (machine["python"], machine["numpy"],
                                                 machine.get("leafgrad_source", "")))
     lines.append("")
-    lines.append("| workload | metric | leafgrad | torch | ratio | autograd | mygrad | noise |")
-    lines.append("|---|---|---|---|---|---|---|---|")
+    lines.append("| workload | metric | leafgrad | leafgrad (compiled) | torch | ratio | "
+                 "compiled ratio | autograd | mygrad | noise |")
+    lines.append("|---|---|---|---|---|---|---|---|---|---|")
     for name in names:
         s = summary[name]
         fws = s["frameworks"]
         for key, label, kind in W.METRICS[name]:
             lg, th = fws.get("leafgrad"), fws.get("torch")
-            ratio = "—"
+            lc = fws.get("leafgrad-compiled")
+            ratio = cratio = "—"
             if kind in ("time", "mem") and lg and th and "median" in lg and "median" in th:
                 ratio = "%.2fx" % (lg["median"][key] / th["median"][key])
+            if kind in ("time", "mem") and lc and th and "median" in lc and "median" in th \
+                    and key in lc["median"]:
+                cratio = "%.2fx" % (lc["median"][key] / th["median"][key])
             noise = []
             if s["noise"] is not None:
                 noise.append("load %.2f" % s["noise"])
@@ -297,15 +307,18 @@ def render(summary, names, frameworks, args, machine):
                 noise.append("%d noisy excluded" % excl)
             if noisy and key == W.METRICS[name][0][0]:
                 noise.append("%d noisy used" % noisy)
-            cells = [name, label, _cell(lg, key), _cell(th, key), ratio,
+            cells = [name, label, _cell(lg, key),
+                     _cell(lc, key) if "leafgrad-compiled" in frameworks else "—",
+                     _cell(th, key), ratio, cratio,
                      _cell(fws.get("autograd"), key) if "autograd" in frameworks else "—",
                      _cell(fws.get("mygrad"), key) if "mygrad" in frameworks else "—",
                      ", ".join(noise) or "—"]
             lines.append("| " + " | ".join(cells) + " |")
     for name, why in W.SKIPPED.items():
-        lines.append("| %s | — | — | — | — | — | — | %s |" % (name, why))
+        lines.append("| %s | — | — | — | — | — | — | — | — | %s |" % (name, why))
     lines.append("")
-    lines.append("ratio = leafgrad / torch (medians; < 1 means leafgrad is faster / smaller). "
+    lines.append("ratio = leafgrad / torch, compiled ratio = leafgrad (compiled) / torch "
+                 "(medians; < 1 means leafgrad is faster / smaller). "
                  "noise: median CPU cores other processes kept busy while timing, and half the "
                  "max-min spread of the leafgrad and torch repeats relative to the median.")
     lines.append("")

@@ -121,6 +121,30 @@ METRICS = {
 WORKLOAD_NAMES = list(SIZES)
 
 
+class compiling:
+    """``torch`` (leafgrad) as the workloads see it, except that every ``nn.Sequential``
+    they build comes back wrapped in ``torch.compile`` (the "leafgrad (compiled)" column:
+    the models' forward and backward replayed, the loss and optimizer eager)."""
+
+    def __init__(self, torch):
+        self._torch = torch
+        self.nn = _CompilingNN(torch)
+
+    def __getattr__(self, name):
+        return getattr(self._torch, name)
+
+
+class _CompilingNN:
+    def __init__(self, torch):
+        self._torch = torch
+
+    def Sequential(self, *layers):
+        return self._torch.compile(self._torch.nn.Sequential(*layers))
+
+    def __getattr__(self, name):
+        return getattr(self._torch.nn, name)
+
+
 # ---------------------------------------------------------------------------
 # the clock: wall time per section, plus other processes' CPU use
 # ---------------------------------------------------------------------------

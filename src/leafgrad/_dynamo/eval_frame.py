@@ -10,9 +10,11 @@ PyTorch's does.
 
 Capturing runs the function eagerly under ``graph_breaks.watch``: a value read into
 Python (``.item()``, ``bool(t)``, printing, data-dependent shapes, ...) marks the entry a
-graph break, reported by ``explain`` and ``CompiledFn.graph_breaks``. Every entry runs the
-function eagerly today: the results, graphs and ``grad_fn`` names are eager leafgrad's,
-exactly.
+graph break, reported by ``explain`` and ``CompiledFn.graph_breaks``; such an entry runs
+eagerly on every call. A capture without a break also records the call's NumPy program
+(``capture.py``); later calls with its guards replay it, bit for bit eager's results, with
+one ``CompiledFunctionBackward`` node on the outputs. What cannot be recorded keeps the
+entry eager, with the reason in ``CompiledFn.eager_reasons``.
 """
 import functools
 import warnings
@@ -22,7 +24,7 @@ from .._core import dtype as _dtype
 from .._tensor.tensor import Tensor
 from ..autograd import grad_mode
 from ..nn.modules.module import Module
-from . import config, graph_breaks
+from . import capture as _capture, config, graph_breaks
 
 _state = {"compiling": 0}
 _all = weakref.WeakSet()   # the live CompiledFns, for reset()
@@ -33,49 +35,77 @@ def is_compiling():
     return _state["compiling"] > 0
 
 
+_SCALARS = (bool, int, float, str)
+
+
 def _arg_guard(a):
     if isinstance(a, Tensor):
         d = a._data
-        return (Tensor, d.shape, a.dtype, d.strides, a.requires_grad)
+        return (d.shape, d.dtype, d.strides, a._requires_grad, type(a))
     if isinstance(a, (tuple, list)):
-        return (type(a), tuple(_arg_guard(x) for x in a))
+        return (type(a), tuple([_arg_guard(x) for x in a]))
     if isinstance(a, dict):
-        return (dict, tuple((k, _arg_guard(v)) for k, v in a.items()))
-    if a is None or isinstance(a, (bool, int, float, str)):
+        return (dict, tuple([(k, _arg_guard(v)) for k, v in a.items()]))
+    if a is None or isinstance(a, _SCALARS):
         return (type(a), a)
     return (type(a), id(a))
 
 
 def _module_guard(module):
-    """Every submodule's ``training`` and its parameters' and buffers' identity, shape, dtype
-    and ``requires_grad``, walking the modules' dicts directly (the guard runs every call)."""
+    """Every submodule's ``training``, whether it has hooks, and its parameters' and buffers'
+    identity, shape, dtype and ``requires_grad``, walking the modules' dicts directly (the
+    guard runs on every call: a flat list, no tuple per tensor)."""
     if module is None:
         return ()
-    key, stack = [], [module]
+    key = []
+    add = key.append
+    stack = [module]
+    pop, push = stack.pop, stack.append
     while stack:
-        d = stack.pop().__dict__
-        key.append(d["training"])
-        for group in (d["_parameters"], d["_buffers"]):
-            for t in group.values():
+        d = pop().__dict__
+        add(d["training"])
+        if d["_forward_hooks"] or d["_forward_pre_hooks"] or d["_backward_hooks"] \
+                or d["_backward_pre_hooks"]:
+            add("hooks")     # hooks run in Python: a capture without them is stale
+        for t in d["_parameters"].values():
+            if t is not None:
+                a = t._data
+                add(id(t))
+                add(a.shape)
+                add(a.dtype)
+                add(t._requires_grad)
+        bufs = d["_buffers"]
+        if bufs:
+            for t in bufs.values():
                 if t is not None:
-                    key.append((id(t), t._data.shape, t.dtype, t.requires_grad))
-        stack.extend(m for m in reversed(d["_modules"].values()) if m is not None)
+                    a = t._data
+                    add(id(t))
+                    add(a.shape)
+                    add(a.dtype)
+        mods = d["_modules"]
+        if mods:
+            add(len(mods))
+            for m in reversed(mods.values()):
+                if m is not None:
+                    push(m)
     return tuple(key)
 
 
-def guards(args, kwargs, module=None):
+def guards(args, kwargs, module=None, _mode=grad_mode.mode):
     """The guard key of one call: equal keys may share a capture."""
-    return (_arg_guard(args), _arg_guard(kwargs), grad_mode.is_grad_enabled(),
-            grad_mode.is_inference_mode_enabled(), _dtype.get_default_dtype(),
-            _module_guard(module))
+    return (_arg_guard(args), _arg_guard(kwargs) if kwargs else (), _mode.enabled,
+            _mode.inference, _dtype.get_default_dtype(), _module_guard(module))
 
 
 class _Entry:
-    """One capture: its guard key and the graph breaks met while capturing."""
+    """One capture: its guard key, the graph breaks met while capturing, the recorded
+    program (None: the entry runs eagerly) and why it has none."""
 
-    def __init__(self, key, reasons):
+    def __init__(self, key, reasons, program=None, eager_reason=None):
         self.key = key
         self.reasons = reasons
+        self.program = program
+        self.eager_reason = eager_reason
 
 
 class CompiledFn:
@@ -99,6 +129,16 @@ class CompiledFn:
         return [r for e in self._cache.values() for r in e.reasons]
 
     @property
+    def eager_reasons(self):
+        """Why captures without a graph break still run eagerly (one reason per entry)."""
+        return [e.eager_reason for e in self._cache.values() if e.eager_reason is not None]
+
+    @property
+    def replayed(self):
+        """How many of the captures replay a recorded program."""
+        return sum(e.program is not None for e in self._cache.values())
+
+    @property
     def recompiles(self):
         return max(len(self._cache) - 1, 0)
 
@@ -113,7 +153,10 @@ class CompiledFn:
         if _disabled["depth"]:
             return self._fn(*args, **kwargs)
         key = guards(args, kwargs, self._module)
-        if key in self._cache:
+        entry = self._cache.get(key)
+        if entry is not None:
+            if entry.program is not None:
+                return entry.program.replay(_capture.flat_tensors(args, kwargs))
             return self._run(args, kwargs)
         limit = min(config.recompile_limit, config.cache_size_limit)
         if len(self._cache) >= limit:
@@ -133,14 +176,16 @@ class CompiledFn:
         _state["compiling"] += 1
         try:
             with graph_breaks.watch(self._fullgraph) as w:
-                out = self._fn(*args, **kwargs)
+                out, program, why = _capture.capture(self._fn, args, kwargs, self._module)
         except Exception:
             if saved is not None:
                 _restore(saved)   # a refused capture leaves the module's buffers as they were
             raise
         finally:
             _state["compiling"] -= 1
-        self._cache[key] = _Entry(key, w.reasons)
+        if w.reasons:
+            program, why = None, None
+        self._cache[key] = _Entry(key, w.reasons, program, why)
         return out
 
     def _warn_limit(self, limit):

@@ -5,6 +5,7 @@ from .._core import errors as _errors
 from .._tensor.tensor import Tensor
 from ._dispatch import record
 from ._registry import node
+from ._trace import tape as _tape
 
 
 def _tname(npd):
@@ -31,7 +32,10 @@ def _named(out, name, data=None):
     if cls is None:
         cls = _NAMED[name] = node(name, lambda ctx, g: (g,), saves=False,
                                   np_backward=lambda ctx, g: (g,))
-    return record(cls, out._data if data is None else arr, (out,))
+    res = record(cls, out._data if data is None else arr, (out,))
+    if data is None and _tape[0] is not None:   # torch.compile's capture (ops/_trace.py)
+        _tape[0].alias(res)
+    return res
 
 
 def _named_all(res, name):

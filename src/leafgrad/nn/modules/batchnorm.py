@@ -13,7 +13,8 @@ leafgrad runs in one process, where PyTorch's SyncBatchNorm computes exactly
 input (N, C, *) of any rank >= 2.
 """
 from ..._tensor import creation as _creation
-from ...ops.nn.normalization import batch_norm
+from ...ops import _trace
+from ...ops.nn.normalization import batch_norm, count_batch
 from .. import init
 from ..parameter import Parameter
 from .lazy import _LazyMixin, _uninit
@@ -79,6 +80,9 @@ class _BatchNorm(Module):
                  and self.num_batches_tracked is not None)
         if count and self.momentum is None:
             factor = 1.0 / (float(self.num_batches_tracked._data) + 1)
+            if _trace.tape[0] is not None:      # a Python number from a buffer's value
+                _trace.tape[0].fail("BatchNorm with momentum=None (its factor is read from "
+                                    "num_batches_tracked)")
         use_batch = self.training or (self.running_mean is None and self.running_var is None)
         track = not self.training or self.track_running_stats
         # batch_norm checks its input before it updates the running stats; the batch is
@@ -88,8 +92,7 @@ class _BatchNorm(Module):
                          self.running_var if track else None, self.weight, self.bias,
                          use_batch, factor, self.eps)
         if count:
-            self.num_batches_tracked._data[...] += 1
-            self.num_batches_tracked._bump_version()
+            count_batch(self.num_batches_tracked)
         return out
 
     def extra_repr(self):

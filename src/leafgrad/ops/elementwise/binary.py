@@ -20,6 +20,8 @@ from .._select import select
 from ..inplace import arithmetic as IP
 from .._out import out_call
 from .._registry import defop, no_derivative, node
+from .._trace import tape as _tape
+from .._trace import tape as _tape
 from .pointwise import where
 
 from ..._core.quiet import quiet as _quiet
@@ -131,18 +133,23 @@ def _binary(name, fwd, node_name, da, db, save=True, floating=False, doc="", np_
             if one is not None and (ta is None or tb is None):
                 t, args = (ta, (xb, True)) if tb is None else (tb, (xa, False))
                 first = ta is None and number_first is not None
-                return recs[0](number_first if first else one, out, t,
-                               None if first else save or None, False, args)
-            if save:
-                if _fw_level[0] is not None:    # forward AD's tangent may need either operand
-                    return recs[1](cls, out, ta, tb, (input if ta is None else ta,
-                                                      other if tb is None else tb))
+                res = recs[0](number_first if first else one, out, t,
+                              None if first else save or None, False, args)
+            elif not save:
+                res = recs[1](cls, out, ta, tb)
+            elif _fw_level[0] is not None:      # forward AD's tangent may need either operand
+                res = recs[1](cls, out, ta, tb, (input if ta is None else ta,
+                                                 other if tb is None else tb))
+            else:
                 ra = ta is not None and ta._requires_grad
                 rb = tb is not None and tb._requires_grad
                 sa = input if ta is None else (ta if (ra and a_ra) or (rb and a_rb) else None)
                 sb = other if tb is None else (tb if (ra and b_ra) or (rb and b_rb) else None)
-                return recs[1](cls, out, ta, tb, (sa, sb))
-            return recs[1](cls, out, ta, tb)
+                res = recs[1](cls, out, ta, tb, (sa, sb))
+            if _tape[0] is not None:    # torch.compile's capture (ops/_trace.py)
+                _tape[0].op(None if opmath_scalar and xa.__class__ is _ndarray
+                            and xa.dtype is _F16 else fwd, (xa, xb), res)
+            return res
         op.__doc__ = doc
         op.node = cls
         op.refuses_out = method

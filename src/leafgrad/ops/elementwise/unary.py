@@ -15,6 +15,7 @@ import numpy as np
 from ..._core import dtype as _dtype, errors as _errors
 from ..._tensor.tensor import Tensor
 from .._dispatch import own_recorders
+from .._trace import tape as _tape
 from .._select import select
 from ..inplace import arithmetic as IP
 from .._out import out_call
@@ -107,7 +108,10 @@ def _unary(name, fwd, node_name, vjp, save="x", floating=True, doc="", np_ok=Fal
                 _reset(tok)
             if not recs:
                 recs.extend(own_recorders(cls))
-            return recs[0](cls, out, input, save_x, save_r)
+            res = recs[0](cls, out, input, save_x, save_r)
+            if _tape[0] is not None:    # torch.compile's capture (ops/_trace.py)
+                _tape[0].op(fwd if x is input._data else None, (x,), res)
+            return res
         op.__doc__ = doc
         op.node = cls
         op.refuses_out = method

@@ -18,6 +18,7 @@ from .._dispatch import _fw_level, record, to_tensor
 from .._named import grad_fn_named, _named
 from .._out import out_call, with_out
 from .._registry import defop, node
+from .._trace import tape as _tape
 from .._select import select
 from ._linear_record import record_linear
 from math import prod as _prod
@@ -388,15 +389,8 @@ def linear(input, weight, bias=None):
     if x.ndim > 2 and bias is not None and not x.flags.c_contiguous:
         # PyTorch fuses only a contiguous input: matmul, then the bias added (AddBackward0)
         return matmul(input, weight.t()) + bias
-    with _quiet():
-        if x.ndim > 2 and w.ndim == 2:
-            # one GEMM over the folded leading dims (as PyTorch's linear): NumPy's
-            # batched matmul with a transposed operand is ~2x slower; same bits
-            out = np.matmul(_rows(x), w.T).reshape(x.shape[:-1] + w.shape[:1])
-        else:
-            out = np.matmul(x, w.T)
-        if bias is not None:
-            out += bias._data
+    b = None if bias is None else bias._data
+    out = _linear_np(x, w, b)
     if bias is not None:
         cls = LinearAddmm if x.ndim == 2 else LinearView        # PyTorch's node names
     else:
@@ -409,9 +403,27 @@ def linear(input, weight, bias=None):
                       saved=(input, weight))
     if weight._requires_grad and _grad_mode.enabled and type(out) is np.ndarray:
         # the weight's edge goes through a TBackward0 node, as in PyTorch
-        return record_linear(cls, out, input, weight, bias)
-    return record(cls, out, (input, weight) if bias is None else (bias, input, weight),
-                  saved=(input, weight))
+        res = record_linear(cls, out, input, weight, bias)
+    else:
+        res = record(cls, out, (input, weight) if bias is None else (bias, input, weight),
+                     saved=(input, weight))
+    if _tape[0] is not None:    # torch.compile's capture (ops/_trace.py)
+        _tape[0].op(_linear_np, (x, w, b), res)
+    return res
+
+
+def _linear_np(x, w, b):
+    """linear's NumPy kernel: x W^T (+ b), for x (*, in), w (out, in), b (out,) or None."""
+    with _quiet():
+        if x.ndim > 2 and w.ndim == 2:
+            # one GEMM over the folded leading dims (as PyTorch's linear): NumPy's
+            # batched matmul with a transposed operand is ~2x slower; same bits
+            out = np.matmul(_rows(x), w.T).reshape(x.shape[:-1] + w.shape[:1])
+        else:
+            out = np.matmul(x, w.T)
+        if b is not None:
+            out += b
+    return out
 
 
 @defop("einsum", method=False)

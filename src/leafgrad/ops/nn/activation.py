@@ -11,6 +11,7 @@ from .. import elementwise as E
 from .._dispatch import record
 from .._named import _renamed, _tname
 from .._registry import add_form, defop, functional_ops, node
+from .._trace import tape as _tape
 from .._select import select
 from ._rowmax import last_max as _last_max, SHORT as _SHORT
 
@@ -92,31 +93,44 @@ def softmax(input, dim=None, _stacklevel=3, dtype=None):
     """exp(x) / sum(exp(x)) along ``dim``, computed with the max subtracted (stable).
     d/dx: (g - sum(g y)) y."""
     input, x, d = _prep(input, dim, dtype, "softmax")
+    res = record(SoftmaxBackward0, _softmax_kernel(x, d), (input,), save_result=True,
+                 args=d if x.ndim else 0)
+    if _tape[0] is not None:    # torch.compile's capture (ops/_trace.py)
+        _tape[0].op(_softmax_kernel, (x, d), res)
+    return res
+
+
+def _softmax_kernel(x, d):
+    """softmax's NumPy kernel along dim ``d``."""
     if x.size == 0:   # nothing to normalize (x.max would refuse an empty dim)
-        out = x.copy()
-    else:
-        with _quiet():
-            # 0-d too: exp(x - x) is nan at inf or nan, as PyTorch's kernel
-            if x.ndim:
-                e = np.subtract(x, _shift(x, d))
-                np.exp(e, out=e)
-                out = np.divide(e, e.sum(axis=d, keepdims=True), out=e)
-            else:
-                e = np.exp(x - x)
-                out = e / e
-    return record(SoftmaxBackward0, out, (input,), save_result=True, args=d if x.ndim else 0)
+        return x.copy()
+    with _quiet():
+        # 0-d too: exp(x - x) is nan at inf or nan, as PyTorch's kernel
+        if x.ndim:
+            e = np.subtract(x, _shift(x, d))
+            np.exp(e, out=e)
+            return np.divide(e, e.sum(axis=d, keepdims=True), out=e)
+        e = np.exp(x - x)
+        return e / e
 
 
 def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
     """x - logsumexp(x) along ``dim`` (stable). d/dx: g - softmax(x) sum(g)."""
     input, x, d = _prep(input, dim, dtype, "log_softmax")
+    res = record(LogSoftmaxBackward0, _log_softmax_kernel(x, d), (input,), save_result=True,
+                 args=d if x.ndim else 0)
+    if _tape[0] is not None:    # torch.compile's capture (ops/_trace.py)
+        _tape[0].op(_log_softmax_kernel, (x, d), res)
+    return res
+
+
+def _log_softmax_kernel(x, d):
+    """log_softmax's NumPy kernel along dim ``d``."""
     if x.size == 0:   # nothing to normalize (x.max would refuse an empty dim)
-        out = x.copy()
-    else:
-        with _quiet():
-            s = x - _shift(x, d)
-            out = s - np.log(np.exp(s).sum(axis=d, keepdims=True))
-    return record(LogSoftmaxBackward0, out, (input,), save_result=True, args=d if x.ndim else 0)
+        return x.copy()
+    with _quiet():
+        s = x - _shift(x, d)
+        return s - np.log(np.exp(s).sum(axis=d, keepdims=True))
 
 
 def _softmax_torch(input, dim, dtype=None):

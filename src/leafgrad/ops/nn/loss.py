@@ -18,6 +18,7 @@ from .. import elementwise as E
 from .._dispatch import record, to_tensor
 from .._named import _tname
 from .._registry import defop, functional_ops, node
+from .._trace import tape as _tape
 from ..elementwise.pointwise import clamp
 from .activation import log_softmax
 from .loss_bce import (BinaryCrossEntropyBackward0, BinaryCrossEntropyWithLogitsBackward0,
@@ -98,16 +99,25 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", we
     if reduction not in ("mean", "sum", "none"):
         raise ValueError("%s is not a valid value for reduction" % reduction)
     try:
-        with _quiet():      # overflow and inf - inf are silent in PyTorch
-            d = x - y
-            sq = d * d
-            out = sq if reduction == "none" else sq.sum()
-            if reduction == "mean":
-                out = out / sq.size if sq.size else np.float32("nan")
+        out = _mse_kernel(x, y, reduction)
     except ValueError:
         raise _errors.broadcast(tuple(input.shape), tuple(target.shape)) from None
-    return record(MseLossBackward0, np.asarray(out, sq.dtype), (input, target),
-                  saved=(input, target), args=(reduction, sq.size))
+    res = record(MseLossBackward0, out, (input, target), saved=(input, target),
+                 args=(reduction, x.size if x.shape == y.shape else np.broadcast(x, y).size))
+    if _tape[0] is not None:    # torch.compile's capture (ops/_trace.py)
+        _tape[0].op(_mse_kernel, (x, y, reduction), res)
+    return res
+
+
+def _mse_kernel(x, y, reduction):
+    """mse_loss's NumPy kernel."""
+    with _quiet():      # overflow and inf - inf are silent in PyTorch
+        d = x - y
+        sq = d * d
+        out = sq if reduction == "none" else sq.sum()
+        if reduction == "mean":
+            out = out / sq.size if sq.size else np.float32("nan")
+    return np.asarray(out, sq.dtype)
 
 
 def l1_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
@@ -408,6 +418,22 @@ def _nll_2d(input, t, weight, ignore_index, reduction, x=None, cls=None, out_sha
     for 'none': _nll_nd)."""
     if x is None:
         x = input._data
+    out, args = _nll_np(x, t, None if weight is None else weight._data, ignore_index, reduction)
+    if cls is None:
+        res = record(NllLossBackward0, out, (input,), args=args)
+        if _tape[0] is not None:    # torch.compile's capture (ops/_trace.py)
+            _tape[0].op(_nll_np, (x, t, None if weight is None else weight._data, ignore_index,
+                                  reduction), res, True)
+        return res
+    denom = args[3]
+    if denom is None:
+        out = out.reshape(out_shape)
+    return record(cls, out, (input,), args=args + (input._data.shape,))
+
+
+def _nll_np(x, t, w, ignore_index, reduction):
+    """nll_loss's NumPy kernel for (N, C) log-probabilities ``x``, (N,) class indices
+    ``t`` and class weights ``w`` (or None): (the loss, NllLossBackward0's args)."""
     N, C = x.shape
     if t.shape != (N,):
         raise ValueError("Expected input batch_size (%d) to match target batch_size (%d)."
@@ -415,7 +441,7 @@ def _nll_2d(input, t, weight, ignore_index, reduction, x=None, cls=None, out_sha
     # common case first: every target a class index, no weights, nothing ignored
     lo, hi = (int(_min_reduce(t)), int(_max_reduce(t))) if N else (0, -1)
     rows = None
-    if weight is None and 0 <= lo and hi < C and not (lo <= ignore_index <= hi
+    if w is None and 0 <= lo and hi < C and not (lo <= ignore_index <= hi
                                                          and (t == ignore_index).any()):
         safe, wt = t, None
         denom = float(N)
@@ -425,7 +451,7 @@ def _nll_2d(input, t, weight, ignore_index, reduction, x=None, cls=None, out_sha
         if bad.any():
             raise IndexError("Target %d is out of bounds." % int(t[bad][0]))
         safe = np.where(valid, t, 0)
-        w = np.ones(C, x.dtype) if weight is None else weight._data.astype(x.dtype)
+        w = np.ones(C, x.dtype) if w is None else w.astype(x.dtype)
         wt = w[safe] * valid
         denom = float(wt.sum())
         if not valid.all():
@@ -447,11 +473,7 @@ def _nll_2d(input, t, weight, ignore_index, reduction, x=None, cls=None, out_sha
             out = np.asarray(total + 0.0, x.dtype)
     args = ((None, safe, wt, denom, x.shape) if rows is None else
             (rows, safe[rows], None if wt is None else wt[rows], denom, x.shape))
-    if cls is None:
-        return record(NllLossBackward0, out, (input,), args=args)
-    if denom is None:
-        out = out.reshape(out_shape)
-    return record(cls, out, (input,), args=args + (input._data.shape,))
+    return out, args
 
 
 def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,

@@ -18,6 +18,7 @@ from ...autograd.graph import Node
 from .._dispatch import record
 from .._named import _named
 from .._registry import defop, functional_ops
+from .._trace import tape as _tape
 
 _TORCH_NAMES = {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char",
                 "uint8": "Byte", "bool": "Bool"}
@@ -206,13 +207,17 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
         var = (xc * xc).mean(dims, keepdim=True)
         out = xc * (var + eps).rsqrt()
         if running_mean is not None:
-            rm = running_mean._data
-            rm[...] = (1 - momentum) * rm + momentum * mean._data.reshape(c)
+            _running_mean_np(running_mean._data, momentum, mean._data)
             running_mean._bump_version()
+            if _tape[0] is not None:    # torch.compile's capture (ops/_trace.py)
+                _tape[0].effect(_running_mean_np, (running_mean._data, momentum, mean._data),
+                                (running_mean,))
         if running_var is not None:
-            rv = running_var._data
-            rv[...] = (1 - momentum) * rv + momentum * (var._data.reshape(c) * (n / (n - 1)))
+            _running_var_np(running_var._data, momentum, var._data, n)
             running_var._bump_version()
+            if _tape[0] is not None:
+                _tape[0].effect(_running_var_np, (running_var._data, momentum, var._data, n),
+                                (running_var,))
     else:
         out = (input - running_mean.reshape(bshape)) * (running_var.reshape(bshape) + eps).rsqrt()
     if weight is not None:
@@ -220,6 +225,28 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
     if bias is not None:
         out = out + bias.reshape(bshape)
     return _named(out, "NativeBatchNormBackward0")     # PyTorch's grad_fn name
+
+
+def _running_mean_np(rm, momentum, mean):
+    """BatchNorm's running-mean update, in place: (1 - momentum) rm + momentum mean."""
+    rm[...] = (1 - momentum) * rm + momentum * mean.reshape(rm.size)
+
+
+def _running_var_np(rv, momentum, var, n):
+    """The running-variance update, in place, with the unbiased batch variance."""
+    rv[...] = (1 - momentum) * rv + momentum * (var.reshape(rv.size) * (n / (n - 1)))
+
+
+def count_batch(num_batches_tracked):
+    """``num_batches_tracked += 1`` in place (a version bump), as BatchNorm counts a batch."""
+    _count_np(num_batches_tracked._data)
+    num_batches_tracked._bump_version()
+    if _tape[0] is not None:    # torch.compile's capture (ops/_trace.py)
+        _tape[0].effect(_count_np, (num_batches_tracked._data,), (num_batches_tracked,))
+
+
+def _count_np(a):
+    a[...] += 1
 
 
 functional_ops(globals(), ("layer_norm", "group_norm", "batch_norm"))

@@ -19,6 +19,7 @@ from ..._tensor.tensor import Tensor, _wrap_dim
 from .._dispatch import record, to_tensor
 from .._out import out_call, with_out
 from .._registry import defop, no_derivative, node
+from .._trace import tape as _tape
 from .._select import select
 from .prod_backward import prod_backward
 
@@ -149,10 +150,18 @@ def sum(input, dim=None, keepdim=False, *, dtype=None, out=None):
     input = to_tensor(input)
     x = _sum_dtype(input._data, _dtype.to_dtype(dtype, "sum"), input)
     dims = _dims(dim, x.ndim)
-    with _quiet():      # in x's dtype: int32 stays int32 (wrapping), bool is "any", as PyTorch
-        out = x.sum(axis=dims, keepdims=keepdim, dtype=_acc(x)) if x.ndim else x.copy()
     cls = SumBackward0 if dim is None else SumBackward1
-    return record(cls, out, (input,), args=(input._data.shape, dims, keepdim))
+    res = record(cls, _sum_kernel(x, dims, keepdim), (input,),
+                 args=(input._data.shape, dims, keepdim))
+    if _tape[0] is not None:    # torch.compile's capture (ops/_trace.py)
+        _tape[0].op(_sum_kernel if x is input._data else None, (x, dims, keepdim), res)
+    return res
+
+
+def _sum_kernel(x, dims, keepdim):
+    """sum's NumPy kernel."""
+    with _quiet():      # in x's dtype: int32 stays int32 (wrapping), bool is "any", as PyTorch
+        return x.sum(axis=dims, keepdims=keepdim, dtype=_acc(x)) if x.ndim else x.copy()
 
 
 def _mean_backward(ctx, g):
@@ -187,6 +196,16 @@ def mean(input, dim=None, keepdim=False, *, dtype=None, out=None):
     n = 1
     for d in dims:
         n *= x.shape[d]
+    cls = MeanBackward0 if dim is None else MeanBackward1
+    res = record(cls, _mean_kernel(x, dims, keepdim, n), (input,),
+                 args=(x.shape, dims, keepdim, n))
+    if _tape[0] is not None:    # torch.compile's capture (ops/_trace.py)
+        _tape[0].op(_mean_kernel if x is input._data else None, (x, dims, keepdim, n), res)
+    return res
+
+
+def _mean_kernel(x, dims, keepdim, n):
+    """mean's NumPy kernel (``n``: the count of the reduced elements)."""
     with _quiet():
         # sum / n, not np.mean: NumPy warns "Mean of empty slice" where PyTorch gives nan quietly
         # float16: summed and divided in float32, then rounded (PyTorch's mean_out on CPU
@@ -196,9 +215,7 @@ def mean(input, dim=None, keepdim=False, *, dtype=None, out=None):
                 if x.dtype == np.float16 else x.sum(axis=dims, keepdims=keepdim)) / n if n else
                np.full(np.sum(x, axis=dims, keepdims=keepdim).shape, np.nan, x.dtype)) \
             if x.ndim else x.copy()
-    cls = MeanBackward0 if dim is None else MeanBackward1
-    return record(cls, _asarray(out, dtype=x.dtype), (input,),
-                  args=(x.shape, dims, keepdim, n))
+    return _asarray(out, dtype=x.dtype)
 
 
 def _long_name(npd):

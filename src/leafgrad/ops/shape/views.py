@@ -15,6 +15,7 @@ from ..._tensor.aten import dispatch as _dispatch, WrapperArray
 from ..._tensor.tensor import Tensor, _wrap_dim
 from .._dispatch import mark_view, record
 from .._registry import defop, node
+from .._trace import tape as _tape
 
 
 
@@ -73,8 +74,11 @@ def reshape(input, *shape):
     shape = _infer(_sizes(shape), x.size)
     out = x.reshape(shape)
     if out.base is not None and np.shares_memory(out, x):
-        return _as_view(record(ViewBackward0 if x.flags.c_contiguous else
-                               ReshapeAliasBackward0, out, (input,), args=x.shape), input)
+        res = _as_view(record(ViewBackward0 if x.flags.c_contiguous else
+                              ReshapeAliasBackward0, out, (input,), args=x.shape), input)
+        if _tape[0] is not None:    # torch.compile's capture (ops/_trace.py)
+            _tape[0].op(_reshape_np, (x, shape), res)
+        return res
     if out.__class__ is not np.ndarray:      # a meta array: contiguous, a view
         return record(ViewBackward0, out, (input,), args=x.shape)
     # a copy, recorded as PyTorch's: a contiguous clone, then _unsafe_view of it
@@ -104,7 +108,15 @@ def view(input, *shape):
             "laid out contiguously in memory (e.g. after .t() or .transpose()). Use "
             ".reshape(...) instead, or call .contiguous() before .view()."
             % (tuple(x.shape),)) from None
-    return _as_view(record(ViewBackward0, out, (input,), args=x.shape), input)
+    res = _as_view(record(ViewBackward0, out, (input,), args=x.shape), input)
+    if _tape[0] is not None:    # torch.compile's capture (ops/_trace.py)
+        _tape[0].op(_reshape_np, (x, shape), res)
+    return res
+
+
+def _reshape_np(x, shape):
+    """reshape's and view's kernel where they give a view (replayed on the same layout)."""
+    return x.reshape(shape)
 
 
 @defop("ravel")
