@@ -6,7 +6,8 @@ import warnings
 import numpy as np
 
 from .._core import dtype as _dtype
-from .creation import _dt, _finish, _meta_new, _on_meta, _size
+from .creation import _dt, _finish, _on_meta, _size
+from .meta import MetaArray
 
 _warned = []
 
@@ -33,9 +34,11 @@ def empty_strided(size, stride, *, dtype=None, layout=None, device=None, require
         raise RuntimeError("Storage size calculation overflowed with sizes=%s and strides=%s. "
                            "Fix: strides >= 0" % (list(shape), list(strides)))
     npd = _dt(dtype, "empty_strided")
-    if _on_meta(device):
-        return _meta_new(shape, npd, requires_grad)
     n = 0 if 0 in shape else 1 + sum((a - 1) * b for a, b in zip(shape, strides))
+    if _on_meta(device):
+        item = np.dtype(npd).itemsize
+        return _finish(MetaArray(shape, npd, tuple(s * item for s in strides), 0, n * item),
+                       requires_grad)
     buf = np.zeros(n, npd)
     item = buf.itemsize
     arr = np.lib.stride_tricks.as_strided(buf, shape, tuple(s * item for s in strides),

@@ -15,7 +15,7 @@ from .factory_out import takes_out
 from .._core import dtype as _dtype, errors as _errors, scalars as _scalars
 from .._core.fma import fma64 as _fma64
 from . import tensor as _tensor
-from .meta import MetaArray, meta_like
+from .meta import MetaArray, elementwise_strides, meta_like
 from .tensor import Size, Tensor, _make_inference
 from ..autograd.grad_mode import mode as _mode
 
@@ -495,7 +495,13 @@ def ones_like(input, dtype=None, device=None, requires_grad=False, memory_format
 
 def empty_like(input, dtype=None, device=None, requires_grad=False, memory_format=None, layout=None):
     if _on_meta(device, input):
-        return _meta_new(*_like(input, dtype, 'empty_like'), requires_grad)
+        shape, npd = _like(input, dtype, 'empty_like')
+        a = input._data
+        if a.__class__ is MetaArray and memory_format in (None, "preserve_format"):
+            # preserve_format on meta: PyTorch's elementwise layout of the input
+            return _finish(MetaArray(shape, npd, elementwise_strides(shape, [a], npd)),
+                           requires_grad)
+        return _meta_new(shape, npd, requires_grad)
     return _finish(_like_array(input, dtype, memory_format, None), requires_grad)
 
 
