@@ -350,8 +350,12 @@ def as_tensor(data, dtype=None, device=None):
     return tensor(data, dtype=dtype)
 
 
+_warned_read_only = []
+
+
 def from_numpy(ndarray):
-    """A tensor sharing memory with ``ndarray`` (dtype kept).
+    """A tensor sharing memory with ``ndarray`` (dtype kept). A read-only array gives
+    PyTorch's warning (once); writes into the tensor then raise (``_errors.write_refused``).
 
     Raises:
         TypeError: for unsupported dtypes (object, strings).
@@ -361,6 +365,13 @@ def from_numpy(ndarray):
         raise TypeError("expected np.ndarray (got %s)" % type(ndarray).__name__)
     _dtype.from_numpy_dtype(ndarray.dtype)
     _check_strides(ndarray)
+    if not ndarray.flags.writeable and not _warned_read_only:
+        _warned_read_only.append(True)
+        _errors.warn("The given NumPy array is not writable, and PyTorch does not support "
+                     "non-writable tensors. This means writing to this tensor will result in "
+                     "undefined behavior. You may want to copy the array to protect its data "
+                     "or make it writable before converting it to a tensor. This type of "
+                     "warning will be suppressed for the rest of this program.", UserWarning)
     return Tensor._make_plain(ndarray)
 
 
