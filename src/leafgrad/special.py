@@ -5,8 +5,6 @@ elementwise / activation / reduction families): the ops PyTorch has only here ar
 declared as ``special_X`` (ATen's names) and appear below as ``X``; the others are the
 same functions as ``torch.X`` under PyTorch's names (``expit`` is ``sigmoid``,
 ``gammaln`` is ``lgamma``, ``psi`` is ``digamma``, ...).
-
-Not here (PyTorch 2.13 has it, leafgrad does not yet): ``airy_ai``.
 """
 from .ops._forms import function_form as _function_form
 from .ops._registry import OPS

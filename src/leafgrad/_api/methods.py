@@ -273,7 +273,7 @@ def _storage_offset(self):
     pointer minus that of the array owning the memory."""
     a = self._data
     if a.__class__ is MetaArray:
-        return 0
+        return a.offset_bytes // a.itemsize
     root = a
     while True:
         b = root.base

@@ -177,6 +177,44 @@ def _unbroadcastable(target, src):
     return None
 
 
+OVERLAP = ("unsupported operation: more than one element of the written-to tensor refers to "
+           "a single memory location. Please clone() the tensor before performing the "
+           "operation.")
+
+
+def read_only_memory(arr):
+    """True when ``arr``'s memory belongs to a read-only buffer (``bytes``, a read-only
+    memoryview or mmap, a NumPy array flagged read-only), not to an expanded view of
+    writable memory (whose stride-0 elements NumPy will not write either)."""
+    b = arr
+    while True:
+        nxt = getattr(b, "base", None)      # as_strided's holder has the array as .base
+        if isinstance(b, np.ndarray) and nxt is None:
+            return not b.flags.writeable
+        if nxt is None or isinstance(b, memoryview):
+            break
+        b = nxt
+    if isinstance(b, memoryview):
+        return b.readonly
+    return isinstance(b, bytes)
+
+
+def write_refused(arr):
+    """The error for a write into ``arr`` that NumPy refuses: a read-only buffer's memory
+    (from ``torch.frombuffer(bytes)`` / ``from_numpy`` of a read-only array), or an
+    expanded view whose elements share memory (PyTorch's error)."""
+    if read_only_memory(arr):
+        return RuntimeError(
+            "cannot write into this tensor: its memory is a read-only buffer (a bytes object, "
+            "a read-only memoryview or mmap, or a NumPy array flagged read-only, given to "
+            "torch.frombuffer or torch.from_numpy, which warned that the buffer is not "
+            "writable). PyTorch would write into the buffer anyway, changing memory that "
+            "Python treats as immutable; leafgrad refuses. Fix: pass a writable buffer "
+            "(torch.frombuffer(bytearray(data), ...), or a writable copy of the array), or "
+            "write into a copy of the tensor (t = t.clone()).")
+    return RuntimeError(OVERLAP)
+
+
 def copy_shape(dst, src):
     """``dst.copy_(src)`` where ``src`` does not broadcast to ``dst``'s shape."""
     dst, src = tuple(dst), tuple(src)

@@ -1,12 +1,12 @@
 """``torch.empty_strided`` and ``torch.frombuffer``: tensors whose memory layout is given
 (strides over a fresh buffer) or borrowed (any object with the buffer protocol, shared,
 not copied), as PyTorch 2.13 on the CPU."""
-import warnings
 
 import numpy as np
 
-from .._core import dtype as _dtype
-from .creation import _dt, _finish, _meta_new, _on_meta, _size
+from .._core import dtype as _dtype, errors as _errors
+from .creation import _dt, _finish, _on_meta, _size
+from .meta import MetaArray
 
 _warned = []
 
@@ -33,9 +33,11 @@ def empty_strided(size, stride, *, dtype=None, layout=None, device=None, require
         raise RuntimeError("Storage size calculation overflowed with sizes=%s and strides=%s. "
                            "Fix: strides >= 0" % (list(shape), list(strides)))
     npd = _dt(dtype, "empty_strided")
-    if _on_meta(device):
-        return _meta_new(shape, npd, requires_grad)
     n = 0 if 0 in shape else 1 + sum((a - 1) * b for a, b in zip(shape, strides))
+    if _on_meta(device):
+        item = np.dtype(npd).itemsize
+        return _finish(MetaArray(shape, npd, tuple(s * item for s in strides), 0, n * item),
+                       requires_grad)
     buf = np.zeros(n, npd)
     item = buf.itemsize
     arr = np.lib.stride_tricks.as_strided(buf, shape, tuple(s * item for s in strides),
@@ -82,12 +84,12 @@ def frombuffer(buffer, *, dtype, count=-1, offset=0, requires_grad=False):
                          "count" % (count, item, offset, length))
     if view.readonly and not _warned:
         _warned.append(True)
-        warnings.warn("The given buffer is not writable, and PyTorch does not support "
+        _errors.warn("The given buffer is not writable, and PyTorch does not support "
                       "non-writable tensors. This means you can write to the underlying "
                       "(supposedly non-writable) buffer using the tensor. You may want to copy "
                       "the buffer to protect its data or make it writable before converting it "
                       "to a tensor. This type of warning will be suppressed for the rest of "
-                      "this program.", UserWarning, stacklevel=2)
+                      "this program.", UserWarning)
     arr = np.frombuffer(view.cast("B") if view.ndim != 1 or view.format != "B" else view,
                         npd, count, offset)
     return _finish(arr, requires_grad)

@@ -15,7 +15,7 @@ from .factory_out import takes_out
 from .._core import dtype as _dtype, errors as _errors, scalars as _scalars
 from .._core.fma import fma64 as _fma64
 from . import tensor as _tensor
-from .meta import MetaArray, meta_like
+from .meta import MetaArray, elementwise_strides, meta_like
 from .tensor import Size, Tensor, _make_inference
 from ..autograd.grad_mode import mode as _mode
 
@@ -350,8 +350,12 @@ def as_tensor(data, dtype=None, device=None):
     return tensor(data, dtype=dtype)
 
 
+_warned_read_only = []
+
+
 def from_numpy(ndarray):
-    """A tensor sharing memory with ``ndarray`` (dtype kept).
+    """A tensor sharing memory with ``ndarray`` (dtype kept). A read-only array gives
+    PyTorch's warning (once); writes into the tensor then raise (``_errors.write_refused``).
 
     Raises:
         TypeError: for unsupported dtypes (object, strings).
@@ -361,6 +365,13 @@ def from_numpy(ndarray):
         raise TypeError("expected np.ndarray (got %s)" % type(ndarray).__name__)
     _dtype.from_numpy_dtype(ndarray.dtype)
     _check_strides(ndarray)
+    if not ndarray.flags.writeable and not _warned_read_only:
+        _warned_read_only.append(True)
+        _errors.warn("The given NumPy array is not writable, and PyTorch does not support "
+                     "non-writable tensors. This means writing to this tensor will result in "
+                     "undefined behavior. You may want to copy the array to protect its data "
+                     "or make it writable before converting it to a tensor. This type of "
+                     "warning will be suppressed for the rest of this program.", UserWarning)
     return Tensor._make_plain(ndarray)
 
 
@@ -495,7 +506,13 @@ def ones_like(input, dtype=None, device=None, requires_grad=False, memory_format
 
 def empty_like(input, dtype=None, device=None, requires_grad=False, memory_format=None, layout=None):
     if _on_meta(device, input):
-        return _meta_new(*_like(input, dtype, 'empty_like'), requires_grad)
+        shape, npd = _like(input, dtype, 'empty_like')
+        a = input._data
+        if a.__class__ is MetaArray and memory_format in (None, "preserve_format"):
+            # preserve_format on meta: PyTorch's elementwise layout of the input
+            return _finish(MetaArray(shape, npd, elementwise_strides(shape, [a], npd)),
+                           requires_grad)
+        return _meta_new(shape, npd, requires_grad)
     return _finish(_like_array(input, dtype, memory_format, None), requires_grad)
 
 

@@ -5,8 +5,10 @@ Three kinds of rule, none of which computes a value:
 * ufuncs (``__array_ufunc__``): elementwise calls broadcast the operands' shapes;
   ``reduce``/``accumulate``/``outer`` as NumPy's; ``matmul`` with its core dimensions.
 * views (transpose, moveaxis, basic indexing, broadcast_to, diagonal, sliding windows,
-  ...): NumPy's own function on a stand-in of the same shape with zero strides (O(1)
-  memory), which gives the view's shape.
+  ...): NumPy's own function on a layout stand-in (``_layout``: the meta array's shape and
+  strides over a one-element buffer, O(1) memory, never read), which gives the view's
+  shape, strides and start, so meta views report PyTorch's ``stride()`` and
+  ``storage_offset()``. Functions that copy run on zero-stride stand-ins (``_view``).
 * the others by hand: reshape, concatenate, stack, where, einsum, reductions.
 
 The dtype of every result is the dtype NumPy gives on one-element stand-ins of the
@@ -23,12 +25,14 @@ from numpy.lib.array_utils import normalize_axis_index, normalize_axis_tuple
 
 # meta's MetaArray and _refuse: meta binds them when it first loads these rules (it
 # imports this module on first use, so importing meta here would make a circle)
-_M = _refuse = None
+_M = _refuse = _like_strides = _elementwise_strides = _view_strides = _index_layout = None
 
 
-def bind(meta_array, refuse):
-    global _M, _refuse
+def bind(meta_array, refuse, layout_rules):
+    """meta's MetaArray, its refusal and its layout rules (``meta.LAYOUT_RULES``)."""
+    global _M, _refuse, _like_strides, _elementwise_strides, _view_strides, _index_layout
     _M, _refuse = meta_array, refuse
+    _like_strides, _elementwise_strides, _view_strides, _index_layout = layout_rules
 
 
 def _is_meta(x):
@@ -55,6 +59,35 @@ def _view(x):
     if _is_meta(x):
         return np.broadcast_to(np.zeros((), x.dtype), x.shape)
     return x
+
+
+_BUF = {}      # one 1-element buffer per dtype under the layout stand-ins
+
+
+def _layout(x):
+    """A stand-in with ``x``'s shape and strides over a one-element buffer: NumPy's view
+    functions on it compute the view's strides and data pointer without reading memory
+    (only view functions may be given it: reading would leave the buffer)."""
+    buf = _BUF.get(x.dtype)
+    if buf is None:
+        buf = _BUF[x.dtype] = np.zeros(1, x.dtype)
+    return np.lib.stride_tricks.as_strided(buf, x.shape, x.strides)
+
+
+def _address(a):
+    return a.__array_interface__["data"][0]
+
+
+def _wrap_view(r, src, stand):
+    """Meta views of ``src`` for the arrays ``r`` that NumPy made from its stand-in."""
+    if isinstance(r, np.ndarray):
+        off = src.offset_bytes + _address(r) - _address(stand)
+        return _M(r.shape, r.dtype, r.strides, off, src.storage_nbytes)
+    if isinstance(r, tuple):
+        return tuple(_wrap_view(e, src, stand) for e in r)
+    if isinstance(r, list):
+        return [_wrap_view(e, src, stand) for e in r]
+    return _wrap(r)
 
 
 def _wrap(r):
@@ -113,6 +146,17 @@ def _matmul_shape(a, b):
     return shape
 
 
+def _ufunc_layout(inputs, shape):
+    """The meta operands whose layout decides an elementwise result's (PyTorch's
+    TensorIterator: ``_meta.elementwise_strides``)."""
+    return shape, [x for x in inputs if _is_meta(x)]
+
+
+def _strides_for(layout, r):
+    shape, ops = layout
+    return _elementwise_strides(shape, ops, np.asarray(r).dtype) if ops else None
+
+
 def ufunc_rule(ufunc, method, inputs, kwargs):
     out = kwargs.pop("out", None)
     if out is not None and not isinstance(out, tuple):
@@ -133,8 +177,10 @@ def ufunc_rule(ufunc, method, inputs, kwargs):
             if out is not None and kw.get("dtype") is None and "casting" not in kw:
                 kw["casting"] = "same_kind"
             r = _quiet(ufunc, *[_one(x) for x in inputs], **kw)
-            res = tuple(_M(shape, np.asarray(e).dtype) for e in r) if ufunc.nout > 1 \
-                else _M(shape, np.asarray(r).dtype)
+            layout = _ufunc_layout(inputs, shape)
+            res = tuple(_M(shape, np.asarray(e).dtype, _strides_for(layout, e))
+                        for e in r) if ufunc.nout > 1 \
+                else _M(shape, np.asarray(r).dtype, _strides_for(layout, r))
         return res if out is None else _result_out(out, res)
     x = inputs[0]
     if method == "reduce":
@@ -229,7 +275,14 @@ def _reshape_shape(size, shape):
 def reshape(a, *shape, order="C", copy=None, newshape=None):
     if newshape is not None:
         shape = (newshape,)
-    return _M(_reshape_shape(a.size, shape), a.dtype)
+    shape = _reshape_shape(a.size, shape)
+    st = _view_strides(a.shape, a.strides, shape, a.itemsize)
+    if st is None:
+        if copy is False:
+            raise ValueError("cannot reshape array of size %d into shape %s without copying"
+                             % (a.size, shape))
+        return _M(shape, a.dtype)       # a copy: row-major
+    return _M(shape, a.dtype, st, a.offset_bytes, a.storage_nbytes)
 
 
 def _np_reshape(a, shape=None, order="C", *, newshape=None, copy=None):
@@ -237,12 +290,13 @@ def _np_reshape(a, shape=None, order="C", *, newshape=None, copy=None):
 
 
 def _astype(a, dtype, order="K", casting="unsafe", subok=True, copy=True):
-    return _M(a.shape, np.dtype(dtype))
+    # order 'K' keeps the dims' memory order, as NumPy's (and PyTorch's preserve_format)
+    return _M(a.shape, np.dtype(dtype), _like_strides(a, dtype) if order in "KA" else None)
 
 
 def _view_dtype(a, dtype=None, type=None):
     if dtype is None or np.dtype(dtype) == a.dtype:
-        return _M(a.shape, a.dtype)
+        return _M(a.shape, a.dtype, a._strides, a.offset_bytes, a.storage_bytes)
     raise _refuse("ndarray.view(dtype)")
 
 
@@ -255,6 +309,16 @@ def _by_view(f, small=False):
     def rule(*args, **kwargs):
         if small and any(_is_meta(a) and a.size > _SMALL for a in args):
             raise _refuse("np.%s on a meta array of over 2**20 elements" % f.__name__)
+        metas = [a for a in args if _is_meta(a)]
+        if not small and len(metas) == 1 and not any(_is_meta(v) for v in kwargs.values()):
+            src = metas[0]
+            stand = _layout(src)
+            return _wrap_view(f(*[stand if a is src else a for a in args], **kwargs), src,
+                              stand)
+        if f is np.broadcast_arrays and not small and not kwargs and all(map(_is_meta, args)):
+            stands = [_layout(a) for a in args]
+            return tuple(_wrap_view(r, a, st)
+                         for r, a, st in zip(f(*stands), args, stands))
         args = [_view(a) if _is_meta(a) else
                 [_view(e) for e in a] if isinstance(a, (list, tuple)) and
                 any(_is_meta(e) for e in a) else a for a in args]
@@ -264,7 +328,55 @@ def _by_view(f, small=False):
 
 
 def _method_view(name):
-    return lambda a, *args, **kwargs: _wrap(getattr(_view(a), name)(*args, **kwargs))
+    def rule(a, *args, **kwargs):
+        stand = _layout(a)
+        return _wrap_view(getattr(stand, name)(*args, **kwargs), a, stand)
+    return rule
+
+
+def _expand_dims(a, axis):
+    # PyTorch's unsqueeze stride: the next dim's size times its stride (1 at the end)
+    if not _is_meta(a):
+        return np.expand_dims(a, axis)
+    axes = normalize_axis_tuple(axis, a.ndim + len(np.atleast_1d(axis)))
+    shape, st = list(a.shape), list(a.strides)
+    for ax in sorted(axes):
+        st.insert(ax, shape[ax] * st[ax] if ax < len(shape) else a.itemsize)
+        shape.insert(ax, 1)
+    return _M(shape, a.dtype, st, a.offset_bytes, a.storage_nbytes)
+
+
+def _broadcast_to(a, shape, subok=False):
+    # PyTorch's expand geometry: 0 for expanded dims, new size-1 dims as unsqueeze's
+    if not _is_meta(a):
+        return np.broadcast_to(a, shape, subok=subok)
+    shape = tuple(np.atleast_1d(shape).tolist()) if not isinstance(shape, int) else (shape,)
+    np.broadcast_to(_view(a), shape)      # NumPy's ValueError for shapes that do not fit
+    lead = len(shape) - a.ndim
+    st = [0] * len(shape)
+    for i in range(len(shape) - 1, -1, -1):
+        d = i - lead
+        size = a.shape[d] if d >= 0 else 1
+        stride = a.strides[d] if d >= 0 else (
+            shape[i + 1] * st[i + 1] if i + 1 < len(shape) else a.itemsize)
+        st[i] = 0 if size != shape[i] else stride
+    return _M(shape, a.dtype, st, a.offset_bytes, a.storage_nbytes)
+
+
+def _diagonal(a, offset=0, axis1=0, axis2=1):
+    # PyTorch leaves an empty diagonal's start where it was
+    stand = _layout(a)
+    r = _wrap_view(np.diagonal(stand, offset, axis1, axis2), a, stand)
+    if r.shape[-1] == 0:
+        r.offset_bytes = a.offset_bytes
+    return r
+
+
+def _prop_view(name):
+    def rule(a):
+        stand = _layout(a)
+        return _wrap_view(getattr(stand, name), a, stand)
+    return rule
 
 
 def _concatenate(arrays, axis=0, out=None, dtype=None, casting="same_kind"):
@@ -378,8 +490,18 @@ def _copyto(dst, src, casting="same_kind", where=True):
 
 
 def _like(a, dtype=None, order="K", subok=True, shape=None, **kw):
-    return _M(a.shape if shape is None else tuple(np.atleast_1d(shape)),
-              a.dtype if dtype is None else np.dtype(dtype))
+    dt = a.dtype if dtype is None else np.dtype(dtype)
+    if shape is None:       # order 'K' keeps the dims' memory order, as NumPy's
+        return _M(a.shape, dt, _like_strides(a, dt) if order in "KA" else None)
+    return _M(tuple(np.atleast_1d(shape)), dt)
+
+
+def _contiguous(a, dtype=None, *, like=None):
+    return _M(a.shape, a.dtype if dtype is None else np.dtype(dtype))
+
+
+def _np_copy(a, order="K", subok=False):
+    return a.copy(order)
 
 
 def _full_like(a, fill_value, dtype=None, order="K", subok=True, shape=None, **kw):
@@ -401,7 +523,7 @@ def getitem(a, key):
     """Basic indexing on a zero-stride stand-in (a view: O(1) memory); integer index
     arrays as NumPy's advanced indexing (their shapes only); boolean masks refused."""
     keys = key if isinstance(key, tuple) else (key,)
-    stand = []
+    stand, advanced = [], False
     for k in keys:
         if _is_meta(k) or isinstance(k, np.ndarray) or isinstance(k, list):
             dt = _dt(k) if not isinstance(k, list) else np.asarray(k).dtype
@@ -411,12 +533,16 @@ def getitem(a, key):
                 raise IndexError("arrays used as indices must be of integer (or boolean) type")
             # zeros are valid indices of any non-empty dim: the result's shape is NumPy's
             stand.append(np.broadcast_to(np.zeros((), np.intp), _shape(k)))
+            advanced = True
         elif isinstance(k, (bool, np.bool_)):
             raise _refuse("indexing with a boolean (its size depends on the values)")
         else:
             stand.append(k)
-    r = _view(a)[tuple(stand)]
-    return _M(np.shape(r), a.dtype)
+    if advanced:         # a copy (row-major), computed on the zero-stride stand-in
+        return _M(np.shape(_view(a)[tuple(stand)]), a.dtype)
+    shape = np.shape(_view(a)[tuple(stand)])     # NumPy's shape (and its IndexErrors)
+    st, off = _index_layout(a, stand)
+    return _M(shape, a.dtype, st, off, a.storage_nbytes)
 
 
 # NumPy functions: the view rules, the hand rules, the refusals
@@ -452,6 +578,8 @@ FUNCTIONS.update({
     np.where: _where, np.einsum: _einsum, np.tensordot: _tensordot, np.dot: _dot,
     np.pad: _pad, np.copyto: _copyto, np.zeros_like: _like, np.ones_like: _like,
     np.empty_like: _like, np.full_like: _full_like, np.linalg.matmul: np.matmul,
+    np.ascontiguousarray: _contiguous, np.copy: _np_copy, np.expand_dims: _expand_dims,
+    np.broadcast_to: _broadcast_to, np.diagonal: _diagonal,
 })
 del _f
 
@@ -466,12 +594,12 @@ def function_rule(func, args, kwargs):
 # ndarray methods (MetaArray.__getattr__)
 METHODS = {
     "reshape": reshape, "astype": _astype, "view": _view_dtype,
-    "ravel": lambda a, order="C": _M((a.size,), a.dtype),
+    "ravel": lambda a, order="C": reshape(a, -1),
     "flatten": lambda a, order="C": _M((a.size,), a.dtype),
     "fill": lambda a, value: None,
     "squeeze": _method_view("squeeze"), "swapaxes": _method_view("swapaxes"),
-    "diagonal": _method_view("diagonal"),
-    "transpose": lambda a, *axes: _wrap(_view(a).transpose(*axes)),
+    "diagonal": _diagonal,
+    "transpose": _method_view("transpose"),
     "sum": _reduction(np.sum), "mean": _reduction(np.mean), "prod": _reduction(np.prod),
     "max": _reduction(np.max), "min": _reduction(np.min), "any": _reduction(np.any),
     "all": _reduction(np.all), "std": _reduction(np.std), "var": _reduction(np.var),
@@ -482,8 +610,6 @@ METHODS = {
     "item": lambda a, *i: (_ for _ in ()).throw(_refuse("item (a value)")),
 }
 PROPERTIES = {
-    "T": lambda a: _M(a.shape[::-1], a.dtype),
-    "mT": lambda a: _M(a.shape[:-2] + a.shape[:-3:-1], a.dtype),
-    "real": lambda a: _wrap(np.real(_view(a))),
-    "imag": lambda a: _wrap(np.imag(_view(a))),
+    "T": _prop_view("T"), "mT": _prop_view("mT"), "real": _prop_view("real"),
+    "imag": _prop_view("imag"),
 }

@@ -63,6 +63,8 @@ def write(out, result, name):
         if dst.size:
             _errors.warn(_errors.out_resized(dst.shape, arr.shape), UserWarning)
         out._data = dst = np.empty(arr.shape, dst.dtype)
+    if not dst.flags.writeable and dst.size:
+        raise _errors.write_refused(dst)
     np.copyto(dst, arr, casting="unsafe")
     out._bump_version()
     return out

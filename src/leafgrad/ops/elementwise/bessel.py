@@ -1,6 +1,7 @@
 """torch.special's Bessel functions without gradients: modified_bessel_i0/i1/k0/k1,
-scaled_modified_bessel_k0/k1, spherical_bessel_j0, bessel_j0/j1/y0/y1 (PyTorch has no
-derivative for these: the result does not require grad).
+scaled_modified_bessel_k0/k1, spherical_bessel_j0, bessel_j0/j1/y0/y1, and airy_ai (a
+Bessel function of order 1/3) (PyTorch has no derivative for these: the result does not
+require grad).
 
 Formulas (standard results, NumPy here):
 * I0, I1: the kernels of ``ops/elementwise/_special_kernels.py`` (series, then Hankel's expansion).
@@ -9,6 +10,9 @@ Formulas (standard results, NumPy here):
   trapezoidal rule in u = t sqrt(x), which converges geometrically for this even analytic
   integrand (step 0.2 in u: error far below 1e-16).
 * spherical_bessel_j0: sin(x)/x, its Taylor series for |x| < 0.5, 0 at +-inf.
+* airy_ai: see its section below (float64 within ~1e-14 of Ai everywhere; PyTorch's own
+  float64 kernel is off by up to ~7e-6 for -9 < x < -2.09, where its asymptotic branch
+  starts too early).
 """
 import math
 
@@ -90,7 +94,7 @@ def _i_unscaled(order):
     return lambda x: K._bessel_i(x, order, False)
 
 
-def _make(name, kernel, doc):
+def _make(name, kernel, doc, typed=False):
     def op(input, *, out=None):
         if out is not None:
             from .._out import out_call
@@ -101,7 +105,8 @@ def _make(name, kernel, doc):
         x = input._data
         dt = x.dtype if x.dtype.kind == "f" else _dtype.get_default_dtype().np
         with _quiet():
-            r = kernel(x.astype(np.float64))
+            x64 = x.astype(np.float64)
+            r = kernel(x64, np.dtype(dt)) if typed else kernel(x64)
         return Tensor._make_plain(np.asarray(r).astype(dt))
     op.__name__ = op.__qualname__ = "special_" + name
     op.__doc__ = doc
@@ -226,3 +231,119 @@ special_bessel_y0 = _make("bessel_y0", lambda x: _bessel_y(x, 0),
                           "No gradient.")
 special_bessel_y1 = _make("bessel_y1", lambda x: _bessel_y(x, 1),
                           "Bessel function of the second kind Y1(x). No gradient.")
+
+
+# ------------------------------------------------------------------ Airy Ai
+# |x| <= 1: the Maclaurin series Ai = c1 f - c2 g (A&S 10.4.2-3; no cancellation there).
+# x > 1: Ai(x) = sqrt(x/3) K_{1/3}(zeta) / pi, zeta = 2/3 x^1.5 (A&S 10.4.14), K by the
+# trapezoidal integral above (exact to rounding for zeta > 0.6). -9 <= x < -1: Taylor
+# series of Ai'' = x Ai about the nearest node of a 1/2-spaced grid, whose values come
+# once from the Maclaurin series in 40-digit decimal arithmetic. x < -9: the asymptotic
+# expansion A&S 10.4.60 (its error ~exp(-2 zeta) < 1e-16 there), with the phase
+# 2/3 (-x)^1.5 + pi/4 computed in the input's dtype as PyTorch's kernel does (in float32
+# that phase is what PyTorch's float32 values at large |x| follow).
+_AI0 = "0.35502805388781723926"     # Ai(0) = 1 / (3^(2/3) Gamma(2/3))
+_AIP0 = "0.25881940379280679840"    # -Ai'(0) = 1 / (3^(1/3) Gamma(1/3))
+_AIRY_NODES = []                    # (x0, Ai(x0), Ai'(x0)) for x0 = 0, -0.5, ..., -9.5
+
+
+def _airy_maclaurin_decimal(x):
+    import decimal
+    with decimal.localcontext() as ctx:
+        ctx.prec = 40
+        x = decimal.Decimal(x)
+        z = x * x * x
+        f = fp = decimal.Decimal(0)
+        tf, tg = decimal.Decimal(1), x        # terms of f = sum x^3k..., g = sum x^(3k+1)...
+        dtf, dtg = decimal.Decimal(0), decimal.Decimal(1)   # their derivatives' terms
+        g = gp = decimal.Decimal(0)
+        for k in range(0, 200):
+            f += tf
+            g += tg
+            fp += dtf
+            gp += dtg
+            n = 3 * k
+            tf = tf * z / ((n + 2) * (n + 3))
+            tg = tg * z / ((n + 3) * (n + 4))
+            dtf = tf * (n + 3) / x if x else decimal.Decimal(0)
+            dtg = tg * (n + 4) / x if x else decimal.Decimal(0)
+        c1, c2 = decimal.Decimal(_AI0), decimal.Decimal(_AIP0)
+        return float(c1 * f - c2 * g), float(c1 * fp - c2 * gp)
+
+
+def _airy_nodes():
+    if not _AIRY_NODES:
+        for j in range(20):
+            _AIRY_NODES.append((-0.5 * j,) + _airy_maclaurin_decimal(-0.5 * j))
+    return np.array(_AIRY_NODES)
+
+
+def _airy_taylor(x):
+    nodes = _airy_nodes()
+    j = np.clip(np.rint(-2 * x), 0, len(nodes) - 1).astype(np.intp)
+    x0, a0, a1 = nodes[j, 0], nodes[j, 1], nodes[j, 2]
+    h = x - x0
+    # a_{k+2} = (x0 a_k + a_{k-1}) / ((k+2)(k+1)), from Ai'' = x Ai written about x0
+    prev, cur, nxt = np.zeros_like(x), a0, a1
+    total, hk = a0 + a1 * h, h
+    for k in range(0, 40):
+        new = (x0 * cur + prev) / ((k + 2) * (k + 1))
+        prev, cur, nxt = cur, nxt, new
+        hk = hk * h
+        total = total + new * hk
+    return total
+
+
+def _airy_maclaurin(x):
+    z = x * x * x
+    tf, tg = np.ones_like(x), x.copy()
+    f, g = np.zeros_like(x), np.zeros_like(x)
+    for k in range(0, 12):
+        f, g = f + tf, g + tg
+        n = 3 * k
+        tf = tf * z / ((n + 2) * (n + 3))
+        tg = tg * z / ((n + 3) * (n + 4))
+    return float(_AI0) * f - float(_AIP0) * g
+
+
+def _airy_asymptotic_negative(x, phase):
+    zeta = -2.0 * x * np.sqrt(-x) / 3.0
+    p, q = np.ones_like(x), np.zeros_like(x)
+    u, zk = 1.0, np.ones_like(x)
+    for k in range(1, 30):
+        u = u * (6 * k - 5) * (6 * k - 3) * (6 * k - 1) / ((2 * k - 1) * 216 * k)
+        zk = zk / zeta
+        sign = -1.0 if (k // 2) % 2 else 1.0      # P: u0 - u2/z^2 + u4/z^4 ...; Q: u1/z - ...
+        if k % 2:
+            q = q + sign * u * zk
+        else:
+            p = p + sign * u * zk
+    return (np.sin(phase) * p - np.cos(phase) * q) / (math.sqrt(math.pi) * np.sqrt(np.sqrt(-x)))
+
+
+def _airy_ai(x, dtype):
+    x = np.asarray(x, np.float64)
+    small = np.abs(x) <= 1
+    pos = x > 1
+    mid = (x < -1) & (x >= -9)
+    neg = x < -9
+    out = _airy_maclaurin(np.where(small, x, 0.0))
+    xp = np.where(pos, x, 2.0)
+    zeta = 2.0 / 3.0 * xp * np.sqrt(xp)
+    kp = _k_scaled_large(zeta, 1.0 / 3.0) * np.exp(-zeta)
+    out = np.where(pos, np.sqrt(xp / 3) * kp / math.pi, out)
+    out = np.where(mid, _airy_taylor(np.where(mid, x, -2.0)), out)
+    xn = np.where(neg, x, -10.0).astype(dtype)
+    phase = (-2.0 * xn * np.sqrt(-xn) / 3.0 + 0.25 * math.pi).astype(dtype)
+    out = np.where(neg, _airy_asymptotic_negative(xn.astype(np.float64),
+                                                  phase.astype(np.float64)), out)
+    # PyTorch's kernel: nan at +-inf, 0 past 103.892
+    out = np.where(x.astype(dtype) > dtype.type(103.892), 0.0, out)
+    return np.where(np.isinf(x) | np.isnan(x), math.nan, out)
+
+
+special_airy_ai = _make("airy_ai", _airy_ai,
+                        "Airy function Ai(x): the solution of y'' = x y that decays as x -> "
+                        "+inf. Float inputs keep their dtype, integers give the default dtype. "
+                        "As PyTorch: nan at +-inf and nan, 0 for x > 103.892. No gradient "
+                        "(the result does not require grad, as PyTorch's).", typed=True)

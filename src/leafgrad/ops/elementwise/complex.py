@@ -16,6 +16,7 @@ import weakref
 import numpy as np
 
 from ..._core import dtype as _dtype, errors as _errors
+from ..._tensor import meta as _meta
 from ..._tensor.tensor import Tensor
 from .._dispatch import mark_view, record
 from .._registry import defop, node
@@ -226,8 +227,11 @@ def view_as_real(input):
                            "resolve the conjugate tensor so you can view it as real, use "
                            "self.resolve_conj()")
     fl = x.real.dtype
-    out = np.lib.stride_tricks.as_strided(
-        x.real, x.shape + (2,), x.strides + (fl.itemsize,), writeable=x.flags.writeable)
+    if x.__class__ is _meta.MetaArray:
+        out = _meta.strided(x, x.shape + (2,), x.strides + (fl.itemsize,), dtype=fl)
+    else:
+        out = np.lib.stride_tricks.as_strided(
+            x.real, x.shape + (2,), x.strides + (fl.itemsize,), writeable=x.flags.writeable)
     return mark_view(record(ViewAsRealBackward0, out, (input,)), input)
 
 

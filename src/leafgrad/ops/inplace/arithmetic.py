@@ -53,8 +53,7 @@ def _cast_error(src, dst):
         % (_errors.type_name(np.dtype(src).name), _errors.type_name(np.dtype(dst).name)))
 
 
-_OVERLAP = ("unsupported operation: more than one element of the written-to tensor refers to a "
-            "single memory location. Please clone() the tensor before performing the operation.")
+_OVERLAP = _errors.OVERLAP
 
 
 def _write(self, arr):
@@ -71,8 +70,8 @@ def _write(self, arr):
     if arr.dtype != dst.dtype and not np.can_cast(arr.dtype, dst.dtype, "same_kind"):
         raise _cast_error(arr.dtype, dst.dtype)
     if not dst.flags.writeable:
-        # an expanded/broadcast view: PyTorch refuses too
-        raise RuntimeError(_OVERLAP)
+        # an expanded/broadcast view (PyTorch refuses too) or a read-only buffer
+        raise _errors.write_refused(dst)
     np.copyto(dst, arr, casting="unsafe")
     self._bump_version()
 
@@ -279,7 +278,7 @@ def _apply_on_view(self, name, fn, others):
             "views to be modified inplace. You should replace the inplace operation by an "
             "out-of-place one." % (self._output_nr, meta[3]))
     if not self._data.flags.writeable:
-        raise RuntimeError(_OVERLAP)
+        raise _errors.write_refused(self._data)
     part = _part_of_complex(self, base)
     key = _view_key(self, _float_base(base, False) if part else base)
     new = _run_recorded(self, fn, others)

@@ -63,6 +63,8 @@ def fill_(self, value, _name="fill_"):
                                "with %d dimensions." % value._data.ndim)
         dst = self._data
         if not dst.flags.writeable:
+            if _errors.read_only_memory(dst):
+                raise _errors.write_refused(dst)
             # an expanded view (stride 0): PyTorch fills its memory, each element once
             dst = dst.view()
             dst.flags.writeable = True
@@ -118,6 +120,8 @@ def copy_(self, src, non_blocking=False):
     if (not mode.enabled or not (self._requires_grad or getattr(src, "_requires_grad", False))) \
             and not _fw_dual(self, src):
         s = src._data if isinstance(src, Tensor) else np.asarray(src)
+        if not self._data.flags.writeable and self._data.size:
+            raise _errors.write_refused(self._data)
         try:
             np.copyto(self._data, np.broadcast_to(s, self._data.shape), casting="unsafe")
         except ValueError:
@@ -180,9 +184,9 @@ def _setitem_error(arr, idx, v):
 def _put(arr, idx, v, accumulate):
     """``arr[idx] = v`` (or ``+=`` with repeats adding up) in place; PyTorch's errors."""
     if not arr.flags.writeable and idx.get(arr).size:
-        # an expanded tensor: elements share memory (PyTorch refuses the write too)
-        from .arithmetic import _OVERLAP
-        raise RuntimeError(_OVERLAP)
+        # an expanded tensor: elements share memory (PyTorch refuses the write too), or
+        # a read-only buffer's memory
+        raise _errors.write_refused(arr)
     try:
         if accumulate:
             idx.add_at(arr, v)

@@ -11,6 +11,7 @@ import numpy as np
 
 from ..._core import errors as _errors
 from ..._core.quiet import quiet as _quiet
+from ..._tensor import meta as _meta
 from ..._tensor.aten import dispatch as _dispatch, WrapperArray
 from ..._tensor.tensor import Tensor, _wrap_dim
 from .._dispatch import mark_view, record
@@ -425,9 +426,11 @@ def clone(input, memory_format=None):
 @defop("contiguous", function=False)
 def contiguous(input, memory_format=None):
     """``input`` if it is laid out contiguously, else a contiguous copy."""
-    if input._data.flags.c_contiguous:
+    x = input._data
+    if x.flags.c_contiguous:
         return input
-    return record(CloneBackward0, np.ascontiguousarray(input._data), (input,))
+    out = x.copy() if x.__class__ is _meta.MetaArray else np.ascontiguousarray(x)
+    return record(CloneBackward0, out, (input,))
 
 
 def _to_copy_backward(ctx, g):
@@ -584,9 +587,12 @@ def unfold(self, dimension, size, step):
         return mark_view(record(UnfoldBackward0, out, (self,), args=((), None, None)), self)
     nw = (n - size) // step + 1
     st = x.strides
-    out = np.lib.stride_tricks.as_strided(
-        x, x.shape[:d] + (nw,) + x.shape[d + 1:] + (size,),
-        st[:d] + (st[d] * step,) + st[d + 1:] + (st[d],), writeable=x.flags.writeable)
+    shape = x.shape[:d] + (nw,) + x.shape[d + 1:] + (size,)
+    strides = st[:d] + (st[d] * step,) + st[d + 1:] + (st[d],)
+    if x.__class__ is _meta.MetaArray:
+        out = _meta.strided(x, shape, strides)
+    else:
+        out = np.lib.stride_tricks.as_strided(x, shape, strides, writeable=x.flags.writeable)
     idx = np.arange(nw)[:, None] * step + np.arange(size)[None, :]
     return mark_view(record(UnfoldBackward0, out, (self,), args=(x.shape, d, idx)), self)
 
@@ -646,6 +652,7 @@ def as_strided(input, size, stride, storage_offset=None):
     from ..._tensor.storage import _root, _address
     x = input._data
     size, stride = tuple(int(s) for s in size), tuple(int(s) for s in stride)
+    meta = x.__class__ is _meta.MetaArray
     if len(size) != len(stride):
         raise RuntimeError("mismatch in length of strides and shape. Fix: give one stride per "
                            "dimension (got %d sizes and %d strides)" % (len(size), len(stride)))
@@ -653,11 +660,17 @@ def as_strided(input, size, stride, storage_offset=None):
         raise RuntimeError("as_strided: Negative strides are not supported at the moment, got "
                            "strides: %s. Fix: use .flip() for a reversed view" % list(stride))
     item = x.itemsize
-    root = _root(x)
-    own_offset = (_address(x) - _address(root)) // item
+    root = x if meta else _root(x)
+    own_offset = x.offset_bytes // item if meta else (_address(x) - _address(root)) // item
     offset = own_offset if storage_offset is None else int(storage_offset)
     if offset < 0:
         raise RuntimeError("Tensor: invalid storage offset %d. Fix: an offset >= 0" % offset)
+    if meta:
+        # PyTorch's meta storage grows to what the view needs (it has no bytes to overrun)
+        need = 0 if 0 in size else (offset + 1 + sum((n - 1) * s for n, s in zip(size, stride)))
+        out = _meta.MetaArray(size, x.dtype, tuple(s * item for s in stride), offset * item,
+                              max(x.storage_nbytes, need * item))
+        return mark_view(record(AsStridedBackward0, out, (input,)), input)
     have = root.nbytes // item
     need = 0 if 0 in size else offset + 1 + sum((n - 1) * s for n, s in zip(size, stride))
     if need > have:
