@@ -1451,6 +1451,7 @@ def _setitem(x, v):
 
 # public op functions not given a row of their own, with the reason
 EXEMPT = {
+    "functional.count_batch": "BatchNorm's num_batches_tracked += 1 (an internal step made public for torch.compile's replay); tested in tests/compile/test_replay.py",
     "functional.native_channel_shuffle": "no derivative in PyTorch; values and the refusing "
                                          "backward in tests/nn/test_nn_extra_functional.py",
     # sorting.py joined the reduction family's modules with median
