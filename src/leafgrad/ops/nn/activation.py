@@ -89,15 +89,20 @@ def _shift(x, d):
     return x.max(axis=d, keepdims=True)
 
 
+def _normalized(input, dim, dtype, name, cls, kernel):
+    """softmax / log_softmax: ``kernel(x, d)`` recorded as ``cls`` (saving the result),
+    and reported to torch.compile's capture when one is running (ops/_trace.py)."""
+    input, x, d = _prep(input, dim, dtype, name)
+    res = record(cls, kernel(x, d), (input,), save_result=True, args=d if x.ndim else 0)
+    if _tape[0] is not None:
+        _tape[0].op(kernel, (x, d), res)
+    return res
+
+
 def softmax(input, dim=None, _stacklevel=3, dtype=None):
     """exp(x) / sum(exp(x)) along ``dim``, computed with the max subtracted (stable).
     d/dx: (g - sum(g y)) y."""
-    input, x, d = _prep(input, dim, dtype, "softmax")
-    res = record(SoftmaxBackward0, _softmax_kernel(x, d), (input,), save_result=True,
-                 args=d if x.ndim else 0)
-    if _tape[0] is not None:    # torch.compile's capture (ops/_trace.py)
-        _tape[0].op(_softmax_kernel, (x, d), res)
-    return res
+    return _normalized(input, dim, dtype, "softmax", SoftmaxBackward0, _softmax_kernel)
 
 
 def _softmax_kernel(x, d):
@@ -116,12 +121,8 @@ def _softmax_kernel(x, d):
 
 def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
     """x - logsumexp(x) along ``dim`` (stable). d/dx: g - softmax(x) sum(g)."""
-    input, x, d = _prep(input, dim, dtype, "log_softmax")
-    res = record(LogSoftmaxBackward0, _log_softmax_kernel(x, d), (input,), save_result=True,
-                 args=d if x.ndim else 0)
-    if _tape[0] is not None:    # torch.compile's capture (ops/_trace.py)
-        _tape[0].op(_log_softmax_kernel, (x, d), res)
-    return res
+    return _normalized(input, dim, dtype, "log_softmax", LogSoftmaxBackward0,
+                       _log_softmax_kernel)
 
 
 def _log_softmax_kernel(x, d):
